@@ -1,0 +1,25 @@
+package io.flowsql.llm;
+
+/** Why an LLM call failed; retry predicates and the answer's error field read this. */
+public enum LlmErrorKind {
+    RATE_LIMITED(true),
+    SERVER_ERROR(true),
+    TIMEOUT(true),
+    CONNECTION(true),
+    MALFORMED_RESPONSE(true),
+    INVALID_REQUEST(false),
+    AUTHENTICATION(false),
+    RETRIES_EXHAUSTED(false),
+    UNPARSEABLE_OUTPUT(false);
+
+    private final boolean transientFailure;
+
+    LlmErrorKind(boolean transientFailure) {
+        this.transientFailure = transientFailure;
+    }
+
+    /** Whether a retry of the same request may succeed. */
+    public boolean isTransient() {
+        return transientFailure;
+    }
+}

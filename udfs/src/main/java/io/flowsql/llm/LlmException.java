@@ -1,0 +1,26 @@
+package io.flowsql.llm;
+
+/** A typed failure of an LLM call (or of reading its output); never carries the API key. */
+public class LlmException extends RuntimeException {
+    private final LlmErrorKind kind;
+    private final int attempts;
+
+    public LlmException(LlmErrorKind kind, String message, int attempts, Throwable cause) {
+        super(kind + ": " + message, cause);
+        this.kind = kind;
+        this.attempts = attempts;
+    }
+
+    public LlmException(LlmErrorKind kind, String message) {
+        this(kind, message, 1, null);
+    }
+
+    public LlmErrorKind kind() {
+        return kind;
+    }
+
+    /** How many HTTP attempts were made before giving up. */
+    public int attempts() {
+        return attempts;
+    }
+}

@@ -1,0 +1,67 @@
+package io.flowsql.pipeline;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one question carries from stage to stage: the question and its dialogue history, what
+ * each stage found (type, linked schema, decomposition, candidates, final SQL) and the trace. It is a
+ * plain Flink POJO (public fields, no-arg constructor) so it crosses operators and checkpoints; a stage
+ * reads what earlier stages wrote and adds its own part.
+ */
+public class RequestContext {
+    // --- the question
+    public String requestId;
+    public String dialogueId;
+    public String dbId;
+    public String question;
+    public String evidence;
+    /** Strategy preset name (mag-sql, sqlfix, opensearch, mmsql, full). */
+    public String strategy;
+    /** Stages switched off for this request (by stage name), for ablations. */
+    public List<String> disabledStages = new ArrayList<>();
+    /** Where the question came from, for tracing: topic/partition/offset or a file line. */
+    public String origin;
+    public long receivedAtMillis;
+
+    // --- dialogue
+    public List<DialogueTurn> history = new ArrayList<>();
+
+    // --- findings of the stages
+    public String questionType;
+    /** Reply text for unanswerable / improper turns, the clarification for ambiguous ones. */
+    public String response;
+    public List<Interpretation> interpretations = new ArrayList<>();
+    /** The schema text the generators use (full, soft or pruned). */
+    public String schemaText;
+    /** Linked columns "table.column", best first. */
+    public List<String> linkedColumns = new ArrayList<>();
+    /** Database values the question mentions, "table.column = 'value'". */
+    public List<String> matchedValues = new ArrayList<>();
+    public List<String> subQuestions = new ArrayList<>();
+    public List<Candidate> candidates = new ArrayList<>();
+    public String finalSql;
+    /** Free-form notes stages leave for later stages (e.g. reviewer verdicts), by key. */
+    public Map<String, String> notes = new HashMap<>();
+
+    // --- outcome
+    public String status;
+    public String failedStage;
+    public String error;
+    public List<StageTrace> trace = new ArrayList<>();
+
+    public RequestContext() {}
+
+    /** True once a stage settled the request (refused, failed, or answered without SQL); later stages skip it. */
+    public boolean isSettled() {
+        return status != null;
+    }
+
+    public void fail(String stage, String message) {
+        this.status = AnswerStatus.FAILED.wireName();
+        this.failedStage = stage;
+        this.error = message;
+    }
+}

@@ -1,0 +1,20 @@
+package io.flowsql.pipeline;
+
+/** What one stage did for one request: latency, LLM calls, tokens, retries, and a short note. */
+public class StageTrace {
+    public String stage;
+    public String model;
+    public long latencyMillis;
+    public int llmCalls;
+    public int promptTokens;
+    public int completionTokens;
+    public int retries;
+    public boolean simulated;
+    public String note;
+
+    public StageTrace() {}
+
+    public StageTrace(String stage) {
+        this.stage = stage;
+    }
+}

@@ -1,0 +1,4 @@
+package io.flowsql.sql;
+
+/** A foreign key: {@code from} references {@code to}. */
+public record ForeignKey(ColumnRef from, ColumnRef to) {}

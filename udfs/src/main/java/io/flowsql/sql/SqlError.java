@@ -1,0 +1,23 @@
+package io.flowsql.sql;
+
+/** Why a statement did not run or did not finish; {@code message} is fit to show to a model as feedback. */
+public record SqlError(Kind kind, String message) {
+
+    public enum Kind {
+        /** Not a single read-only SELECT/WITH statement (writes, ATTACH, PRAGMA, several statements...). */
+        REFUSED,
+        /** SQLite could not prepare it: syntax error, unknown table or column. */
+        INVALID_SQL,
+        /** Stopped at the time limit. */
+        TIMEOUT,
+        /** Failed while running. */
+        RUNTIME,
+        /** No database with that id. */
+        UNKNOWN_DATABASE
+    }
+
+    @Override
+    public String toString() {
+        return kind + ": " + message;
+    }
+}
