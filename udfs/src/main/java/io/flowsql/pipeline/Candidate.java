@@ -15,6 +15,9 @@ public class Candidate {
     /** Null when it ran without error. */
     public String error;
     public int votes;
+    /** The first rows of the result, rendered as text, for the answer's preview. */
+    public java.util.List<String> previewColumns = new java.util.ArrayList<>();
+    public java.util.List<java.util.List<String>> previewRows = new java.util.ArrayList<>();
 
     public Candidate() {}
 
