@@ -1,0 +1,35 @@
+package io.flowsql.events;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** An answer as written to the {@code answers} topic (schemas/answers.schema.json), keyed by dialogue id. */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class AnswerEvent {
+    public String requestId;
+    public String dialogueId;
+    public String dbId;
+    public String question;
+    public String questionType;
+    /** answered | clarification | refused | failed */
+    public String status;
+    public String sql;
+    public ResultPreview result;
+    public String response;
+    public List<InterpretationView> interpretations = new ArrayList<>();
+    public List<CandidateView> candidates = new ArrayList<>();
+    public List<TraceEntry> trace = new ArrayList<>();
+    /** True when any stage's answer came from the simulated LLM. */
+    public boolean simulated;
+    public String failedStage;
+    public String error;
+    /** ISO-8601 instant the answer was made. */
+    public String answeredAt;
+
+    public AnswerEvent() {}
+}

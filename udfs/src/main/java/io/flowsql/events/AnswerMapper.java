@@ -1,0 +1,110 @@
+package io.flowsql.events;
+
+import io.flowsql.pipeline.AnswerStatus;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.Interpretation;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/** Turns a finished request into the answer event, so the wire shape is decided in one place. */
+public final class AnswerMapper {
+    /** Rows of the result kept in an answer's preview. */
+    public static final int PREVIEW_ROWS = 20;
+
+    private AnswerMapper() {}
+
+    public static AnswerEvent fromContext(RequestContext ctx) {
+        return fromContext(ctx, Clock.systemUTC());
+    }
+
+    public static AnswerEvent fromContext(RequestContext ctx, Clock clock) {
+        AnswerEvent answer = new AnswerEvent();
+        answer.requestId = ctx.requestId;
+        answer.dialogueId = ctx.dialogueId;
+        answer.dbId = ctx.dbId;
+        answer.question = ctx.question;
+        answer.questionType = ctx.questionType;
+        answer.sql = ctx.finalSql;
+        answer.response = ctx.response;
+        answer.status = statusOf(ctx);
+        answer.failedStage = ctx.failedStage;
+        answer.error = ctx.error;
+        if (AnswerStatus.FAILED.wireName().equals(answer.status) && answer.error == null) {
+            answer.error = "no stage produced an answer";
+        }
+        chosenCandidate(ctx).ifPresent(c -> answer.result = previewOf(c));
+        for (Interpretation i : ctx.interpretations) {
+            answer.interpretations.add(new InterpretationView(i.reading, i.sql));
+        }
+        for (Candidate c : ctx.candidates) {
+            answer.candidates.add(viewOf(c));
+        }
+        for (StageTrace t : ctx.trace) {
+            TraceEntry entry = entryOf(t);
+            answer.trace.add(entry);
+            answer.simulated |= entry.simulated;
+        }
+        answer.answeredAt = clock.instant().toString();
+        return answer;
+    }
+
+    /** The stages' status, or answered / failed when none settled it. */
+    private static String statusOf(RequestContext ctx) {
+        if (ctx.status != null) {
+            return ctx.status;
+        }
+        return ctx.finalSql != null ? AnswerStatus.ANSWERED.wireName() : AnswerStatus.FAILED.wireName();
+    }
+
+    /** The executed candidate whose SQL is the final SQL (most votes first), whose rows make the preview. */
+    private static Optional<Candidate> chosenCandidate(RequestContext ctx) {
+        if (ctx.finalSql == null) {
+            return Optional.empty();
+        }
+        return ctx.candidates.stream()
+                .filter(c -> c.executed && c.error == null && ctx.finalSql.equals(c.sql))
+                .max(Comparator.comparingInt(c -> c.votes));
+    }
+
+    private static ResultPreview previewOf(Candidate c) {
+        ResultPreview preview = new ResultPreview();
+        preview.columns = new ArrayList<>(c.previewColumns);
+        List<List<String>> rows = c.previewRows;
+        int kept = Math.min(rows.size(), PREVIEW_ROWS);
+        for (int i = 0; i < kept; i++) {
+            preview.rows.add(new ArrayList<>(rows.get(i)));
+        }
+        preview.rowCount = Math.max(c.rowCount, rows.size());
+        preview.truncated = preview.rowCount > kept;
+        return preview;
+    }
+
+    private static CandidateView viewOf(Candidate c) {
+        CandidateView view = new CandidateView();
+        view.source = c.source;
+        view.sql = c.sql;
+        view.votes = c.votes;
+        view.elapsedMicros = c.elapsedMicros;
+        view.error = c.error;
+        return view;
+    }
+
+    private static TraceEntry entryOf(StageTrace t) {
+        TraceEntry entry = new TraceEntry();
+        entry.stage = t.stage;
+        entry.model = t.model;
+        entry.latencyMs = t.latencyMillis;
+        entry.llmCalls = t.llmCalls;
+        entry.promptTokens = t.promptTokens;
+        entry.completionTokens = t.completionTokens;
+        entry.retries = t.retries;
+        entry.simulated = t.simulated;
+        return entry;
+    }
+}

@@ -1,0 +1,21 @@
+package io.flowsql.events;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/** What one stage spent on an answer (latency, calls, tokens, retries), so costs are visible per request. */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class TraceEntry {
+    public String stage;
+    public String model;
+    public long latencyMs;
+    public int llmCalls;
+    public int promptTokens;
+    public int completionTokens;
+    public int retries;
+    public boolean simulated;
+
+    public TraceEntry() {}
+}
