@@ -1,0 +1,54 @@
+package io.flowsql.agents.common;
+
+import java.io.Serializable;
+
+/**
+ * The agents' knobs with the defaults the papers suggest, as a serializable POJO so the Flink job can
+ * ship it to every operator and users can set each field from configuration (models are chosen per stage
+ * by the LLM client, not here).
+ */
+public class AgentSettings implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    // --- generation (OpenSearch-SQL)
+    /** How many candidates a sampling generator asks for. */
+    public int candidates = 5;
+    /** Sampling temperature for multi-candidate generation. */
+    public double temperature = 0.7;
+
+    // --- MAG-SQL
+    /** Schemas with at most this many columns skip schema linking and are shown in full. */
+    public int linkSkipColumnThreshold = 30;
+    /** Columns the linker must rank per entity (the paper asks for at least 3). */
+    public int columnsPerEntity = 3;
+    /** Database values retrieved for a question. */
+    public int valueMatches = 6;
+    /** Sub-SQL refinement rounds per sub-SQL. */
+    public int magRefineRounds = 3;
+
+    // --- SQLFixAgent
+    /** Paraphrases (and candidates) the query crafter writes. */
+    public int sqlfixCrafterK = 3;
+    /** Attempts of the refiner. */
+    public int sqlfixRefineAttempts = 2;
+    /** Where the repair memory persists across requests (null: in memory only). */
+    public String repairMemoryPath;
+
+    // --- OpenSearch-SQL alignment rules
+    public boolean alignValues = true;
+    public boolean alignMaxSubqueryToOrderBy = true;
+    public boolean alignNotNullOnOrderBy = true;
+    /** Rewrite {@code x = NULL} / {@code x <> NULL} (never true in SQL) to {@code x IS NULL} / {@code x IS NOT NULL}. */
+    public boolean alignNullComparison = true;
+
+    /** Language of the prompts (resource variant); only "en" ships. */
+    public String promptLanguage = "en";
+    /** Rows kept in a candidate's preview. */
+    public int previewRows = 10;
+
+    public AgentSettings() {}
+
+    public static AgentSettings defaults() {
+        return new AgentSettings();
+    }
+}

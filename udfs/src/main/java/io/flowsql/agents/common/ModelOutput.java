@@ -1,0 +1,187 @@
+package io.flowsql.agents.common;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Reads what a model wrote, strictly: SQL only from a ```sql fence or a {@code #SQL:} / {@code SQL:}
+ * section and only when it starts like a query, JSON only from a fence or a balanced block. It never
+ * falls back to the raw text, so prose is never run as SQL (the failure Vanna's users hit).
+ */
+public final class ModelOutput {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SQL_FENCE = Pattern.compile("```[ \\t]*(?:sql|sqlite)[ \\t]*\\R(.*?)```",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern PLAIN_FENCE = Pattern.compile("```[ \\t]*\\R(.*?)```", Pattern.DOTALL);
+    private static final Pattern JSON_FENCE = Pattern.compile("```[ \\t]*json[ \\t]*\\R(.*?)```",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /** A line starting a tagged SQL section: "#SQL:" or "SQL:" (not "#SQL-like:"). */
+    private static final Pattern SQL_TAG = Pattern.compile("(?im)^[ \\t]*(?:#+[ \\t]*)?(?:final[ \\t]+)?SQL[ \\t]*:");
+    /** Any "#tag:" line, which ends a section. */
+    private static final Pattern ANY_TAG = Pattern.compile("(?m)^[ \\t]*#+[ \\t]*[A-Za-z][\\w\\- ]{0,40}:");
+    private static final Pattern QUERY_START = Pattern.compile("(?is)^\\(*\\s*(SELECT|WITH)\\b.*");
+
+    private ModelOutput() {}
+
+    /** The SQL the model gave: the last ```sql fence, else the last SQL-tagged section; empty when there is none. */
+    public static Optional<String> sql(String text) {
+        if (text == null || text.isBlank()) {
+            return Optional.empty();
+        }
+        Optional<String> fenced = lastQuery(SQL_FENCE, text);
+        if (fenced.isPresent()) {
+            return fenced;
+        }
+        Matcher tag = SQL_TAG.matcher(text);
+        int sectionStart = -1;
+        while (tag.find()) {
+            sectionStart = tag.end();
+        }
+        if (sectionStart >= 0) {
+            String section = untilNextTag(text, sectionStart);
+            Optional<String> inFence = lastQuery(PLAIN_FENCE, section).or(() -> lastQuery(SQL_FENCE, section));
+            if (inFence.isPresent()) {
+                return inFence;
+            }
+            return asQuery(section.replace("```", ""));
+        }
+        return lastQuery(PLAIN_FENCE, text);
+    }
+
+    /** JSON from a ```json fence, else the first balanced {...} or [...] that parses. */
+    public static Optional<JsonNode> json(String text) {
+        if (text == null || text.isBlank()) {
+            return Optional.empty();
+        }
+        Matcher fence = JSON_FENCE.matcher(text);
+        while (fence.find()) {
+            Optional<JsonNode> parsed = parse(fence.group(1));
+            if (parsed.isPresent()) {
+                return parsed;
+            }
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '{' || c == '[') {
+                int end = balancedEnd(text, i);
+                if (end > i) {
+                    Optional<JsonNode> parsed = parse(text.substring(i, end + 1));
+                    if (parsed.isPresent()) {
+                        return parsed;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Sections such as {@code #reason: ...} up to the next of the given tags (matched case-insensitively,
+     * longest first so {@code #SQL-like} is not read as {@code #SQL}); a tag that appears twice keeps its
+     * last section. Keys are the tags as given; absent tags are absent.
+     */
+    public static Map<String, String> tagged(String text, List<String> tags) {
+        Map<String, String> sections = new LinkedHashMap<>();
+        if (text == null || tags.isEmpty()) {
+            return sections;
+        }
+        List<String> byLength = new ArrayList<>(tags);
+        byLength.sort(Comparator.comparingInt(String::length).reversed());
+        String alternatives = byLength.stream().map(Pattern::quote).collect(Collectors.joining("|"));
+        Pattern tagPattern = Pattern.compile("(?im)^[ \\t]*#+[ \\t]*(" + alternatives + ")[ \\t]*:");
+        Matcher m = tagPattern.matcher(text);
+        String currentTag = null;
+        int contentStart = 0;
+        while (m.find()) {
+            if (currentTag != null) {
+                sections.put(currentTag, text.substring(contentStart, m.start()).trim());
+            }
+            currentTag = canonical(tags, m.group(1));
+            contentStart = m.end();
+        }
+        if (currentTag != null) {
+            sections.put(currentTag, text.substring(contentStart).trim());
+        }
+        return sections;
+    }
+
+    private static String canonical(List<String> tags, String found) {
+        return tags.stream().filter(t -> t.equalsIgnoreCase(found)).findFirst().orElse(found);
+    }
+
+    private static Optional<String> lastQuery(Pattern fence, String text) {
+        Matcher m = fence.matcher(text);
+        Optional<String> last = Optional.empty();
+        while (m.find()) {
+            Optional<String> query = asQuery(m.group(1));
+            if (query.isPresent()) {
+                last = query;
+            }
+        }
+        return last;
+    }
+
+    private static String untilNextTag(String text, int from) {
+        Matcher next = ANY_TAG.matcher(text);
+        return next.find(from) ? text.substring(from, next.start()) : text.substring(from);
+    }
+
+    /** The text as one query when it starts like one, without trailing semicolons. */
+    static Optional<String> asQuery(String candidate) {
+        String sql = candidate.trim();
+        while (sql.endsWith(";")) {
+            sql = sql.substring(0, sql.length() - 1).trim();
+        }
+        if (sql.isEmpty() || !QUERY_START.matcher(sql).matches()) {
+            return Optional.empty();
+        }
+        return Optional.of(sql);
+    }
+
+    private static Optional<JsonNode> parse(String candidate) {
+        try {
+            JsonNode node = JSON.readTree(candidate.trim());
+            return node == null || node.isMissingNode() || !(node.isObject() || node.isArray())
+                    ? Optional.empty() : Optional.of(node);
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Index of the bracket closing the one at {@code start}, respecting JSON strings; -1 when unbalanced. */
+    private static int balancedEnd(String text, int start) {
+        int depth = 0;
+        boolean inString = false;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                depth--;
+                if (depth == 0) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+}

@@ -1,0 +1,74 @@
+package io.flowsql.agents.common;
+
+import io.flowsql.llm.ChatMessage;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The system and user prompt of one agent step, loaded together from {@code prompts/<base>.system.txt}
+ * and {@code .user.txt}; the system prompt's first line names the stage ({@code ### Task: <stage>}),
+ * which real models read as a heading and the simulated server uses to pick its responder.
+ */
+public final class PromptPair {
+    private static final Logger LOG = LoggerFactory.getLogger(PromptPair.class);
+    private static final String TASK_PREFIX = "### Task:";
+
+    private final String base;
+    private final String task;
+    private final PromptTemplate system;
+    private final PromptTemplate user;
+
+    private PromptPair(String base, PromptTemplate system, PromptTemplate user) {
+        this.base = base;
+        this.system = system;
+        this.user = user;
+        String firstLine = system.text().lines().findFirst().orElse("").trim();
+        if (!firstLine.startsWith(TASK_PREFIX) || firstLine.length() == TASK_PREFIX.length()) {
+            throw new IllegalArgumentException(
+                    "system prompt " + system.source() + " must start with '" + TASK_PREFIX + " <stage name>'");
+        }
+        this.task = firstLine.substring(TASK_PREFIX.length()).trim();
+    }
+
+    /** Loads the pair for a base such as {@code mmsql/detect}. */
+    public static PromptPair load(String base) {
+        return new PromptPair(base,
+                PromptTemplate.load("prompts/" + base + ".system.txt"),
+                PromptTemplate.load("prompts/" + base + ".user.txt"));
+    }
+
+    /** The stage name from the system prompt's first line. */
+    public String task() {
+        return task;
+    }
+
+    public String base() {
+        return base;
+    }
+
+    /** Every placeholder of both files. */
+    public Set<String> placeholders() {
+        Set<String> all = new LinkedHashSet<>(system.placeholders());
+        all.addAll(user.placeholders());
+        return all;
+    }
+
+    /** The system and user messages, with the prompt's token count logged at debug level. */
+    public List<ChatMessage> render(Map<String, ?> vars) {
+        String systemText = system.render(vars);
+        String userText = user.render(vars);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("prompt {} rendered: {} tokens", base, PromptTokens.count(systemText) + PromptTokens.count(userText));
+        }
+        return List.of(ChatMessage.system(systemText), ChatMessage.user(userText));
+    }
+
+    /** Token count of the rendered pair (for tests and budgets). */
+    public int tokenCount(Map<String, ?> vars) {
+        return PromptTokens.count(system.render(vars)) + PromptTokens.count(user.render(vars));
+    }
+}

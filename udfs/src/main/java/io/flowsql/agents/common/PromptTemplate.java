@@ -1,0 +1,90 @@
+package io.flowsql.agents.common;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** A prompt text from a resource file whose {@code {{name}}} placeholders must all get a value, so a missing field fails loudly instead of reaching the model. */
+public final class PromptTemplate {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_.]*)\\s*}}");
+
+    private final String source;
+    private final String text;
+    private final Set<String> placeholders;
+
+    private PromptTemplate(String source, String text) {
+        this.source = source;
+        this.text = text;
+        Set<String> names = new LinkedHashSet<>();
+        Matcher m = PLACEHOLDER.matcher(text);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        this.placeholders = Collections.unmodifiableSet(names);
+    }
+
+    /** Loads a template from the classpath, e.g. {@code prompts/common/reask.user.txt}. */
+    public static PromptTemplate load(String resourcePath) {
+        String path = resourcePath.startsWith("/") ? resourcePath.substring(1) : resourcePath;
+        ClassLoader loader = PromptTemplate.class.getClassLoader();
+        try (InputStream in = loader.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no prompt resource " + path);
+            }
+            return new PromptTemplate(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read prompt resource " + path, e);
+        }
+    }
+
+    /** A template from text in hand (tests and generated prompts). */
+    public static PromptTemplate of(String name, String text) {
+        return new PromptTemplate(name, Objects.requireNonNull(text, "text"));
+    }
+
+    public Set<String> placeholders() {
+        return placeholders;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    /** The raw text, placeholders unreplaced. */
+    public String text() {
+        return text;
+    }
+
+    /**
+     * Replaces every placeholder by its value's text.
+     *
+     * @throws IllegalArgumentException naming every placeholder that has no (or a null) value
+     */
+    public String render(Map<String, ?> vars) {
+        Set<String> missing = new TreeSet<>();
+        for (String name : placeholders) {
+            if (vars.get(name) == null) {
+                missing.add(name);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("prompt " + source + " has no value for " + missing);
+        }
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder out = new StringBuilder(text.length() + 256);
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(String.valueOf(vars.get(m.group(1)))));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+}
