@@ -1,0 +1,94 @@
+package io.flowsql.simulator.oracle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Knows the gold SQL of benchmark questions (Spider, BIRD, CoSQL files as released), so the simulator
+ * can answer SQL-generation prompts with a realistic query instead of a canned string.
+ */
+public final class GoldSqlOracle {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Map<String, String> goldByKey;
+
+    private GoldSqlOracle(Map<String, String> goldByKey) {
+        this.goldByKey = Map.copyOf(goldByKey);
+    }
+
+    /** Loads one or more benchmark files; the format of each is recognised from its fields. */
+    public static GoldSqlOracle load(Path... files) {
+        Map<String, String> gold = new HashMap<>();
+        for (Path file : files) {
+            readInto(file, gold);
+        }
+        return new GoldSqlOracle(gold);
+    }
+
+    /** The gold SQL for a question of a database; the question is matched ignoring case and spacing. */
+    public Optional<String> goldSql(String dbId, String question) {
+        if (dbId == null || question == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(goldByKey.get(key(dbId, question)));
+    }
+
+    /** How many (database, question) pairs are known. */
+    public int size() {
+        return goldByKey.size();
+    }
+
+    private static void readInto(Path file, Map<String, String> gold) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read benchmark file " + file, e);
+        }
+        if (!root.isArray()) {
+            throw new IllegalArgumentException(file + " is not a JSON list of questions");
+        }
+        for (JsonNode item : root) {
+            if (item.has("turns")) {
+                readDialogue(item, gold);
+            } else if (item.has("SQL")) {
+                put(gold, item.path("db_id").asText(), item.path("question").asText(), item.path("SQL").asText());
+            } else if (item.has("query")) {
+                put(gold, item.path("db_id").asText(), item.path("question").asText(), item.path("query").asText());
+            }
+        }
+    }
+
+    /** CoSQL typed dialogues: a user turn is answered by the system turn that follows it. */
+    private static void readDialogue(JsonNode dialogue, Map<String, String> gold) {
+        String dbId = dialogue.has("db_name") ? dialogue.path("db_name").asText() : dialogue.path("db_id").asText();
+        JsonNode turns = dialogue.path("turns");
+        for (int i = 0; i + 1 < turns.size(); i++) {
+            JsonNode turn = turns.get(i);
+            JsonNode next = turns.get(i + 1);
+            if (turn.path("isUser").asBoolean() && !next.path("isUser").asBoolean(true)) {
+                put(gold, dbId, turn.path("text").asText(), next.path("query").asText(""));
+            }
+        }
+    }
+
+    private static void put(Map<String, String> gold, String dbId, String question, String sql) {
+        if (!dbId.isBlank() && !question.isBlank() && sql != null && !sql.isBlank()) {
+            gold.putIfAbsent(key(dbId, question), sql.strip());
+        }
+    }
+
+    static String normalize(String text) {
+        return text.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    }
+
+    private static String key(String dbId, String question) {
+        return dbId.strip().toLowerCase(Locale.ROOT) + '\u0000' + normalize(question);
+    }
+}
