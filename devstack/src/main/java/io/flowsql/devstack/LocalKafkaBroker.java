@@ -1,0 +1,155 @@
+package io.flowsql.devstack;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real single-node Kafka broker (KRaft, broker and controller in one JVM) on 127.0.0.1, so tests and
+ * the local demo use the genuine protocol, transactions and read_committed semantics instead of a mock.
+ */
+public final class LocalKafkaBroker implements AutoCloseable {
+    private final KafkaRaftServer server;
+    private final Path dataDir;
+    private final boolean deleteOnClose;
+    private final int port;
+    private boolean closed;
+
+    private LocalKafkaBroker(KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port) {
+        this.server = server;
+        this.dataDir = dataDir;
+        this.deleteOnClose = deleteOnClose;
+        this.port = port;
+    }
+
+    /** Starts a broker keeping its data in {@code dataDir} on free ports; the data is deleted on close. */
+    public static LocalKafkaBroker start(Path dataDir) {
+        return start(dataDir, FreePorts.next(), FreePorts.next(), true);
+    }
+
+    /** Starts a broker on the given ports; an already formatted {@code dataDir} is reused as is. */
+    public static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose) {
+        try {
+            Path logDir = dataDir.resolve("kraft-logs");
+            Files.createDirectories(logDir);
+            Properties props = BrokerProperties.of(logDir, brokerPort, controllerPort);
+            format(dataDir, props);
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+            server.startup();
+            return new LocalKafkaBroker(server, dataDir, deleteOnClose, brokerPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare broker data in " + dataDir, e);
+        }
+    }
+
+    private static void format(Path dataDir, Properties props) throws IOException {
+        Path config = dataDir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(config)) {
+            props.store(out, "FlowSQL local broker");
+        }
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", config.toString(),
+                "--ignore-formatted"};
+        int code = StorageTool.execute(args, new PrintStream(captured, true, StandardCharsets.UTF_8));
+        if (code != 0) {
+            throw new IllegalStateException("formatting broker storage failed (" + code + "): "
+                    + captured.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Creates the topics (existing ones are left as they are) and waits until they exist. */
+    public void createTopics(TopicSpec... topics) {
+        createTopics(List.of(topics));
+    }
+
+    public void createTopics(List<TopicSpec> topics) {
+        try (Admin admin = admin()) {
+            for (TopicSpec t : topics) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(t.name(), t.partitions(), (short) 1))).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + t.name(), e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("broker did not create topics within 30 s", e);
+        }
+    }
+
+    public Set<String> topicNames() {
+        try (Admin admin = admin()) {
+            return admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list topics", e);
+        }
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(p);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.shutdown();
+        server.awaitShutdown();
+        if (deleteOnClose) {
+            deleteRecursively(dataDir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}
