@@ -1,0 +1,84 @@
+package io.flowsql.agents.sqlfix;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageTrace;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * SQLFixAgent's QueryCrafter (Cen et al., §3.2): for a flagged SQL, rewrites the question into k
+ * paraphrases (one call) and writes a candidate SQL for each (one call per paraphrase, in parallel), so the
+ * refiner has alternatives that do not inherit the flagged SQL's reading of the question.
+ */
+public final class QueryCrafter {
+    private final AgentCall call;
+    private final PromptPair paraphrasePrompt;
+    private final PromptPair generatePrompt;
+
+    public QueryCrafter(AgentCall call) {
+        this.call = call;
+        this.paraphrasePrompt = PromptPair.load("sqlfix/craft-paraphrase");
+        this.generatePrompt = PromptPair.load("sqlfix/craft-generate");
+    }
+
+    /** k paraphrases, each with its SQL or the reason it has none; fails only when no paraphrase could be read. */
+    public CompletableFuture<List<CraftedQuery>> craft(QuestionFrame frame, String flaggedSql, List<String> reasons,
+                                                       int k, StageTrace trace) {
+        Map<String, Object> vars = frame.vars();
+        vars.put("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql);
+        vars.put("reasons", String.join("; ", reasons));
+        vars.put("k", k);
+        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".paraphrase", paraphrasePrompt.render(vars))
+                .withSampling(0.7, null);
+        return call.ask(request, text -> paraphrases(text, k), trace)
+                .thenCompose(paraphrases -> generateAll(frame, paraphrases, reasons, trace));
+    }
+
+    private CompletableFuture<List<CraftedQuery>> generateAll(QuestionFrame frame, List<String> paraphrases,
+                                                              List<String> reasons, StageTrace trace) {
+        List<CompletableFuture<CraftedQuery>> all = new ArrayList<>();
+        for (String paraphrase : paraphrases) {
+            all.add(generate(frame, paraphrase, reasons, trace));
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(done -> all.stream().map(CompletableFuture::join).toList());
+    }
+
+    private CompletableFuture<CraftedQuery> generate(QuestionFrame frame, String paraphrase, List<String> reasons,
+                                                     StageTrace trace) {
+        Map<String, Object> vars = frame.asking(paraphrase).vars();
+        vars.put("original_question", frame.question());
+        vars.put("reasons", String.join("; ", reasons));
+        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".generate", generatePrompt.render(vars))
+                .withSampling(0.0, null);
+        return call.ask(request, ModelOutput::sql, trace)
+                .handle((sql, error) -> error == null ? new CraftedQuery(paraphrase, sql, null)
+                        : new CraftedQuery(paraphrase, null, String.valueOf(error.getMessage())));
+    }
+
+    /** The distinct non-blank paraphrases of {"paraphrases": [...]} (or a bare list), at most k; none is unreadable. */
+    static Optional<List<String>> paraphrases(String text, int k) {
+        Optional<JsonNode> json = ModelOutput.json(text);
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode list = json.get().isArray() ? json.get() : json.get().path("paraphrases");
+        Set<String> distinct = new LinkedHashSet<>();
+        list.forEach(p -> {
+            if (p.isTextual() && !p.asText().isBlank()) {
+                distinct.add(QuestionFrame.oneLine(p.asText()));
+            }
+        });
+        return distinct.isEmpty() ? Optional.empty() : Optional.of(distinct.stream().limit(k).toList());
+    }
+}

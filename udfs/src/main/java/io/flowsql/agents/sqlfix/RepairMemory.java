@@ -1,0 +1,117 @@
+package io.flowsql.agents.sqlfix;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SQLFixAgent's memory of past repairs, kept across requests (and restarts) in a JSON-lines file: loaded
+ * once, appended on every successful repair, searched for the repairs whose question and SQL look most
+ * like the current ones. Safe to share between threads.
+ */
+public final class RepairMemory {
+    private static final Logger LOG = LoggerFactory.getLogger(RepairMemory.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<Path, RepairMemory> BY_PATH = new ConcurrentHashMap<>();
+
+    private final Optional<Path> file;
+    private final List<RepairRecord> records = new ArrayList<>();
+
+    private RepairMemory(Optional<Path> file) {
+        this.file = file;
+    }
+
+    /** A memory that lives only as long as this object (nothing is written). */
+    public static RepairMemory inMemory() {
+        return new RepairMemory(Optional.empty());
+    }
+
+    /** A memory backed by a JSON-lines file, loaded now (a missing file is an empty memory). */
+    public static RepairMemory open(Path path) {
+        RepairMemory memory = new RepairMemory(Optional.of(path));
+        memory.load(path);
+        return memory;
+    }
+
+    /** The one memory of this JVM for a file, so every strategy built in the JVM appends to the same object. */
+    public static RepairMemory shared(Path path) {
+        return BY_PATH.computeIfAbsent(path.toAbsolutePath().normalize(), RepairMemory::open);
+    }
+
+    private void load(Path path) {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try {
+            for (String line : Files.readAllLines(path, StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) {
+                    readLine(line).ifPresent(records::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read repair memory " + path, e);
+        }
+        LOG.info("repair memory {}: {} repairs loaded", path, records.size());
+    }
+
+    private static Optional<RepairRecord> readLine(String line) {
+        try {
+            return Optional.of(JSON.readValue(line, RepairRecord.class));
+        } catch (JsonProcessingException e) {
+            LOG.warn("skipping an unreadable repair memory line: {}", e.getOriginalMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Remembers a repair and appends it to the file. */
+    public synchronized void add(RepairRecord record) {
+        records.add(record);
+        file.ifPresent(path -> append(path, record));
+    }
+
+    private static void append(Path path, RepairRecord record) {
+        try {
+            Path parent = path.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            try (BufferedWriter out = Files.newBufferedWriter(path, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                out.write(JSON.writeValueAsString(record));
+                out.newLine();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to repair memory " + path, e);
+        }
+    }
+
+    /** The repairs most similar to this question and wrong SQL, best first, at most {@code limit}, none below a minimal overlap. */
+    public synchronized List<RepairRecord> similar(String question, String wrongSql, int limit) {
+        TokenOverlap query = TokenOverlap.of(question, wrongSql);
+        return records.stream()
+                .map(r -> Map.entry(r, query.similarity(TokenOverlap.of(r.question(), r.wrongSql()))))
+                .filter(e -> e.getValue() > 0.1)
+                .sorted(Map.Entry.<RepairRecord, Double>comparingByValue(Comparator.reverseOrder()))
+                .limit(limit)
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+
+    public synchronized int size() {
+        return records.size();
+    }
+}

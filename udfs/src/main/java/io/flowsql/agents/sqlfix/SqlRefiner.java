@@ -1,0 +1,136 @@
+package io.flowsql.agents.sqlfix;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlExecutor;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+/**
+ * SQLFixAgent's SQLRefiner (Cen et al., §3.3): chooses among the crafted candidates or repairs the SQL,
+ * shown the request's failed attempts and similar past repairs; each answer is executed (through the safe
+ * executor) and a failing one becomes a failed attempt for the next round, up to a set number of attempts.
+ * A successful repair is remembered for later requests.
+ */
+public final class SqlRefiner {
+    private static final List<String> TAGS = List.of("choice", "wrong");
+    private static final int SIMILAR_REPAIRS = 3;
+
+    private final AgentCall call;
+    private final SqlExecutor executor;
+    private final RepairMemory repairs;
+    private final int maxAttempts;
+    private final PromptPair prompt;
+
+    public SqlRefiner(AgentCall call, SqlExecutor executor, RepairMemory repairs, int maxAttempts) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
+        }
+        this.call = call;
+        this.executor = executor;
+        this.repairs = repairs;
+        this.maxAttempts = maxAttempts;
+        this.prompt = PromptPair.load("sqlfix/refine");
+    }
+
+    /** The refined SQL, or empty when every attempt failed or returned nothing. */
+    public CompletableFuture<Optional<Refinement>> refine(QuestionFrame frame, String flaggedSql, List<String> reasons,
+                                                          List<Candidate> candidates, FailureMemory failures,
+                                                          StageTrace trace) {
+        String similar = renderRepairs(repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS));
+        return attempt(1, frame, flaggedSql, reasons, renderCandidates(candidates), similar, failures, trace);
+    }
+
+    private CompletableFuture<Optional<Refinement>> attempt(int number, QuestionFrame frame, String flaggedSql,
+                                                            List<String> reasons, String candidates, String similar,
+                                                            FailureMemory failures, StageTrace trace) {
+        Map<String, Object> vars = frame.vars();
+        vars.put("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql);
+        vars.put("reasons", String.join("; ", reasons));
+        vars.put("candidates", candidates);
+        vars.put("failures", failures.render());
+        vars.put("repairs", similar);
+        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withSampling(0.0, null);
+        return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
+            ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
+            if (result.ok() && !result.isEmpty()) {
+                Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
+                remember(frame, flaggedSql, done);
+                return CompletableFuture.completedFuture(Optional.of(done));
+            }
+            String why = result.ok() ? "no rows" : result.error().toString();
+            failures.add(new FailedAttempt(StageNames.SQLFIX_REFINE + "#" + number, answer.sql(), why));
+            trace.note = "attempt " + number + " failed: " + QuestionFrame.oneLine(why);
+            return number < maxAttempts
+                    ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)
+                    : CompletableFuture.completedFuture(Optional.<Refinement>empty());
+        });
+    }
+
+    private void remember(QuestionFrame frame, String flaggedSql, Refinement done) {
+        if (flaggedSql != null && !normalized(flaggedSql).equals(normalized(done.sql()))) {
+            repairs.add(new RepairRecord(frame.dbId(), frame.question(), flaggedSql, done.sql(), done.whatWasWrong()));
+        }
+    }
+
+    private static String normalized(String sql) {
+        return sql.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    record Answer(String choice, String wrong, String sql) {}
+
+    /** Reads the tagged choice and reason and the SQL; an answer without SQL is unreadable. */
+    static Optional<Answer> parse(String text) {
+        Optional<String> sql = ModelOutput.sql(text);
+        if (sql.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> tags = ModelOutput.tagged(text, TAGS);
+        String choice = firstLine(tags.getOrDefault("choice", "repair"));
+        String wrong = firstLine(tags.getOrDefault("wrong", ""));
+        return Optional.of(new Answer(choice.isEmpty() ? "repair" : choice, wrong, sql.get()));
+    }
+
+    private static String firstLine(String text) {
+        return text.lines().findFirst().orElse("").strip();
+    }
+
+    static String renderCandidates(List<Candidate> candidates) {
+        if (candidates.isEmpty()) {
+            return "(none)";
+        }
+        return candidates.stream().map(c -> "- " + c.source + ": " + QuestionFrame.oneLine(c.sql) + " -> " + outcome(c))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static String outcome(Candidate c) {
+        if (!c.executed) {
+            return "not executed";
+        }
+        if (c.error != null) {
+            return "error: " + QuestionFrame.oneLine(c.error);
+        }
+        String rows = c.previewRows.stream().limit(3).map(r -> String.join(", ", r)).collect(Collectors.joining(") (", "(", ")"));
+        return c.rowCount + (c.rowCount == 1 ? " row: " : " rows, first: ") + QuestionFrame.oneLine(rows);
+    }
+
+    private static String renderRepairs(List<RepairRecord> similar) {
+        if (similar.isEmpty()) {
+            return "(none)";
+        }
+        return similar.stream().map(r -> "- question: " + QuestionFrame.oneLine(r.question())
+                        + "\n  wrong: " + QuestionFrame.oneLine(r.wrongSql())
+                        + "\n  fixed: " + QuestionFrame.oneLine(r.fixedSql())
+                        + "\n  what was wrong: " + QuestionFrame.oneLine(r.whatWasWrong()))
+                .collect(Collectors.joining("\n"));
+    }
+}

@@ -1,0 +1,75 @@
+package io.flowsql.agents.sqlfix;
+
+import io.flowsql.agents.common.StageGuard;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The {@code sqlfix.refine} stage: for a flagged SQL, lets the refiner choose or repair and makes its answer
+ * the final SQL. When every attempt fails it falls back to the first crafted candidate that returned rows,
+ * else keeps the reviewed SQL if it ran, else fails the request.
+ */
+public final class SqlRefinerStage implements Stage {
+    private final SqlRefiner refiner;
+    private final Function<RequestContext, QuestionFrame> frames;
+
+    public SqlRefinerStage(SqlRefiner refiner, Function<RequestContext, QuestionFrame> frames) {
+        this.refiner = refiner;
+        this.frames = frames;
+    }
+
+    @Override
+    public String name() {
+        return StageNames.SQLFIX_REFINE;
+    }
+
+    @Override
+    public boolean appliesTo(RequestContext ctx) {
+        return Stage.super.appliesTo(ctx) && ReviewNotes.flagged(ctx);
+    }
+
+    @Override
+    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
+        return StageGuard.run(name(), ctx, trace -> {
+            List<Candidate> crafted = ctx.candidates.stream()
+                    .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
+            FailureMemory failures = FailureMemory.of(ctx);
+            return refiner.refine(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
+                            crafted, failures, trace)
+                    .thenAccept(refined -> {
+                        failures.saveTo(ctx);
+                        settle(ctx, refined, crafted, trace);
+                    });
+        });
+    }
+
+    private void settle(RequestContext ctx, Optional<Refinement> refined, List<Candidate> crafted, StageTrace trace) {
+        if (refined.isPresent()) {
+            ctx.finalSql = refined.get().sql();
+            trace.note = "chose " + refined.get().choice() + " after " + refined.get().attempts() + " attempt(s)";
+            return;
+        }
+        Optional<Candidate> working = crafted.stream().filter(c -> c.executed && c.error == null && c.rowCount > 0).findFirst();
+        if (working.isPresent()) {
+            ctx.finalSql = working.get().sql;
+            trace.note = "attempts exhausted; fell back to " + working.get().source;
+        } else if (!reviewedSqlFailed(ctx)) {
+            trace.note = "attempts exhausted; kept the reviewed SQL";
+        } else {
+            ctx.fail(name(), "no working SQL after the refiner's attempts");
+        }
+    }
+
+    /** True when there was no SQL to review or it did not run (the reviewer flagged it for its execution error). */
+    private static boolean reviewedSqlFailed(RequestContext ctx) {
+        return ReviewNotes.reviewedSql(ctx) == null
+                || ReviewNotes.reasons(ctx).stream().anyMatch(r -> r.startsWith(SqlReviewer.FAILED_PREFIX));
+    }
+}

@@ -1,0 +1,67 @@
+package io.flowsql.agents.sqlfix;
+
+import io.flowsql.agents.common.StageGuard;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.sql.SqlExecutor;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The {@code sqlfix.review} stage: reviews the request's current answer (the final SQL, else the vote's
+ * winner, else the first executed candidate), makes it the final SQL for now, and leaves the verdict for
+ * the crafter and refiner; with no SQL at all the verdict is "flagged" so they write one.
+ */
+public final class SqlReviewStage implements Stage {
+    private final SqlReviewer reviewer;
+    private final SqlExecutor executor;
+    private final Function<RequestContext, QuestionFrame> frames;
+
+    public SqlReviewStage(SqlReviewer reviewer, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+        this.reviewer = reviewer;
+        this.executor = executor;
+        this.frames = frames;
+    }
+
+    @Override
+    public String name() {
+        return StageNames.SQLFIX_REVIEW;
+    }
+
+    @Override
+    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
+        return StageGuard.run(name(), ctx, trace -> {
+            Optional<String> sql = sqlUnderReview(ctx);
+            if (sql.isEmpty()) {
+                ReviewNotes.write(ctx, null, ReviewVerdict.flaggedByExecution("no SQL was produced"));
+                trace.note = "flagged: no SQL to review";
+                return CompletableFuture.completedFuture(null);
+            }
+            ctx.finalSql = sql.get();
+            return reviewer.review(frames.apply(ctx), sql.get(), executor.execute(ctx.dbId, sql.get()), trace)
+                    .thenAccept(verdict -> {
+                        ReviewNotes.write(ctx, sql.get(), verdict);
+                        trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
+                    });
+        });
+    }
+
+    /** The final SQL when set, else the candidate with most votes, else the first one that ran without error. */
+    static Optional<String> sqlUnderReview(RequestContext ctx) {
+        if (ctx.finalSql != null && !ctx.finalSql.isBlank()) {
+            return Optional.of(ctx.finalSql);
+        }
+        Optional<Candidate> voted = ctx.candidates.stream().filter(c -> c.votes > 0 && c.sql != null)
+                .max(Comparator.comparingInt(c -> c.votes));
+        if (voted.isPresent()) {
+            return Optional.of(voted.get().sql);
+        }
+        return ctx.candidates.stream().filter(c -> c.sql != null && c.executed && c.error == null).findFirst()
+                .or(() -> ctx.candidates.stream().filter(c -> c.sql != null).findFirst())
+                .map(c -> c.sql);
+    }
+}
