@@ -1,0 +1,76 @@
+package io.flowsql.pipeline;
+
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Executes one candidate through the safe executor and records what the vote and the answer need
+ * (fingerprint, row count, time, error, a short preview). Free of Flink and cheap to build, so the
+ * job's candidate-execution operator and the plain pipeline share it.
+ */
+public final class CandidateRunner {
+    public static final int DEFAULT_PREVIEW_ROWS = 10;
+
+    private final SqlExecutor executor;
+    private final Function<ExecutionResult, String> fingerprint;
+    private final int previewRows;
+
+    /**
+     * @param fingerprint equal for results the vote should treat as the same answer (e.g. ResultFingerprint)
+     */
+    public CandidateRunner(SqlExecutor executor, Function<ExecutionResult, String> fingerprint, int previewRows) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
+        this.previewRows = previewRows;
+    }
+
+    /** Runs the candidate's SQL on the database and fills its execution fields; returns the same candidate. */
+    public Candidate run(String dbId, Candidate candidate) {
+        if (candidate.sql == null || candidate.sql.isBlank()) {
+            candidate.executed = true;
+            candidate.error = "no SQL";
+            return candidate;
+        }
+        ExecutionResult result = executor.execute(dbId, candidate.sql);
+        candidate.executed = true;
+        candidate.elapsedMicros = result.elapsedMicros();
+        candidate.previewColumns = new ArrayList<>(result.columns());
+        candidate.previewRows = preview(result.rows());
+        if (result.ok()) {
+            candidate.error = null;
+            candidate.rowCount = result.rowCount();
+            candidate.resultFingerprint = fingerprint.apply(result);
+        } else {
+            candidate.error = result.error().toString();
+            candidate.rowCount = 0;
+            candidate.resultFingerprint = null;
+        }
+        return candidate;
+    }
+
+    private List<List<String>> preview(List<List<Object>> rows) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(previewRows, rows.size()); i++) {
+            List<String> cells = new ArrayList<>();
+            for (Object value : rows.get(i)) {
+                cells.add(asText(value));
+            }
+            out.add(cells);
+        }
+        return out;
+    }
+
+    private static String asText(Object value) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value instanceof byte[] bytes) {
+            return "<" + bytes.length + " bytes>";
+        }
+        return String.valueOf(value);
+    }
+}
