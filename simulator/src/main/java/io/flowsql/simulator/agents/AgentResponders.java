@@ -9,6 +9,13 @@ public final class AgentResponders {
 
     /** Every agent responder, keyed by the stage name on the first line of its system prompt. */
     public static Map<String, Responder> all() {
-        return Map.of();
+        return Map.ofEntries(
+                // SQLFixAgent and MMSQL (engineer B)
+                Map.entry("sqlfix.review", new SqlFixReviewResponder()),
+                Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),
+                Map.entry("sqlfix.craft.generate", new OriginalQuestionSqlResponder()),
+                Map.entry("sqlfix.refine", new SqlFixRefineResponder()),
+                Map.entry("mmsql.detect", new MmsqlDetectResponder()),
+                Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()));
     }
 }

@@ -1,0 +1,66 @@
+package io.flowsql.simulator.agents;
+
+import io.flowsql.simulator.Responder;
+import io.flowsql.simulator.SimulatedRequest;
+import io.flowsql.simulator.SimulationContext;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Simulates MMSQL's question detector with rules a reader can predict: pleasantries are improper, questions
+ * the oracle has gold SQL for are answerable, other questions that name something in the schema are
+ * ambiguous (two readings: distinct items or all rows), the rest unanswerable. Answers in the detector's JSON.
+ */
+public final class MmsqlDetectResponder implements Responder {
+    private static final Pattern PLEASANTRY = Pattern.compile(
+            "(?i)^\\W*(thanks?( you)?( so much| very much)?|thank you|ok(ay)?|great|cool|perfect|bye|goodbye|hello|hi"
+                    + "|that'?s (all|it|great)|awesome|nice)\\b[^?]*$");
+    private static final Set<String> STOPWORDS = Set.of("the", "a", "an", "of", "in", "on", "for", "and", "or", "is",
+            "are", "what", "which", "who", "how", "many", "much", "show", "list", "me", "all", "this", "that", "these",
+            "those", "table", "tables", "can", "you", "tell", "give", "do", "does", "there", "their", "its", "it",
+            "with", "to", "by", "from", "each", "please", "number", "total", "name", "names", "id", "ids");
+
+    @Override
+    public Optional<List<String>> respond(SimulatedRequest request, SimulationContext context) {
+        Optional<String> question = request.field("Question");
+        if (question.isEmpty()) {
+            return Optional.empty();
+        }
+        String q = question.get();
+        String db = request.field("Database").orElse("");
+        String schema = PromptText.schema(request.lastUserMessage()).toLowerCase(Locale.ROOT);
+        String json;
+        if (PLEASANTRY.matcher(q.strip()).matches()) {
+            json = detection("improper", "a remark, not a question about the data", "You are welcome! Goodbye.", List.of());
+        } else if (context.oracle().flatMap(o -> o.goldSql(db, q)).isPresent()) {
+            json = detection("answerable", "the schema holds what it asks", "", List.of());
+        } else if (namesSchema(q, schema)) {
+            String base = q.strip().replaceAll("[?.!\\s]+$", "");
+            json = detection("ambiguous", "it can be counted over distinct items or over all rows",
+                    "Do you mean distinct items only, or every row?",
+                    List.of(base + ", counting each distinct item once?", base + ", counting every row?"));
+        } else {
+            json = detection("unanswerable", "the schema does not hold it",
+                    "Sorry, I cannot answer this question from this database.", List.of());
+        }
+        return Optional.of(List.of("```json\n" + json + "\n```"));
+    }
+
+    private static boolean namesSchema(String question, String schema) {
+        return Arrays.stream(question.toLowerCase(Locale.ROOT).split("[^a-z0-9_]+"))
+                .filter(w -> w.length() > 2 && !STOPWORDS.contains(w))
+                .map(PromptText::singular)
+                .anyMatch(schema::contains);
+    }
+
+    private static String detection(String type, String reason, String response, List<String> readings) {
+        return "{\"type\": \"" + type + "\", \"reason\": " + PromptText.quote(reason) + ", \"response\": "
+                + PromptText.quote(response) + ", \"readings\": ["
+                + readings.stream().map(PromptText::quote).collect(Collectors.joining(", ")) + "]}";
+    }
+}
