@@ -1,0 +1,143 @@
+package io.flowsql.sql.exec;
+
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
+import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.catalog.DatabaseLocator;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Runs SQL written by a model against a benchmark database without letting it write, escape or run
+ * forever: the guard admits one SELECT, the connection is read-only and query-only, a progress-handler
+ * deadline interrupts it, and caps bound what it returns.
+ */
+public final class SqliteSafeExecutor implements SqlExecutor {
+
+    private static final int SQLITE_READONLY = 8;
+    private static final int SQLITE_AUTH = 23;
+    /** A caller waits at most this many time limits for a free connection (others' queries end by then). */
+    private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
+
+    private final DatabaseLocator locator;
+    private final SqlExecutorConfig config;
+    private final SqlStatementGuard guard;
+    private final ResultCollector collector;
+    private final ConcurrentMap<String, DatabaseConnectionPool> pools = new ConcurrentHashMap<>();
+
+    public SqliteSafeExecutor(DatabaseLocator locator, SqlExecutorConfig config, SqlStatementGuard guard) {
+        this.locator = locator;
+        this.config = config;
+        this.guard = guard;
+        this.collector = new ResultCollector(config.maxRows(), config.maxBytes());
+    }
+
+    public SqliteSafeExecutor(DatabaseLocator locator, SqlExecutorConfig config) {
+        this(locator, config, new SqlStatementGuard());
+    }
+
+    public SqlExecutorConfig config() {
+        return config;
+    }
+
+    @Override
+    public ExecutionResult execute(String dbId, String sql) {
+        long start = System.nanoTime();
+        GuardVerdict verdict = guard.check(sql);
+        if (!verdict.accepted()) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, verdict.refusal()), micros(start));
+        }
+        DatabaseConnectionPool pool = poolFor(dbId);
+        if (pool == null) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.UNKNOWN_DATABASE, "no database named " + dbId), micros(start));
+        }
+        PooledConnection connection;
+        try {
+            connection = pool.acquire(CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "interrupted while waiting for a connection"), micros(start));
+        } catch (SQLException e) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "cannot open " + dbId + ": " + e.getMessage()), micros(start));
+        }
+        if (connection == null) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT,
+                    "no free connection to " + dbId + " within " + CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis() + " ms"), micros(start));
+        }
+        boolean healthy = true;
+        try {
+            return run(connection, verdict, start);
+        } catch (RuntimeException e) {
+            healthy = false;
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, String.valueOf(e.getMessage())), micros(start));
+        } finally {
+            connection.deadline().stop();
+            pool.release(connection, healthy);
+        }
+    }
+
+    private ExecutionResult run(PooledConnection connection, GuardVerdict verdict, long start) {
+        QueryDeadline deadline = connection.deadline();
+        deadline.start(config.timeoutMillis());
+        boolean prepared = false;
+        try {
+            if (verdict.needsSqliteCheck()) {
+                String writes = ReadOnlyPlanCheck.writeReason(connection.connection(), verdict.statement());
+                if (writes != null) {
+                    return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, writes), micros(start));
+                }
+            }
+            try (PreparedStatement statement = connection.connection().prepareStatement(verdict.statement())) {
+                prepared = true;
+                statement.setFetchSize(Math.min(config.maxRows() + 1, 1000));
+                try (ResultSet resultSet = statement.executeQuery()) {
+                    ResultCollector.Collected collected = collector.collect(resultSet);
+                    return new ExecutionResult(collected.columns(), collected.rows(), collected.rows().size(),
+                            collected.truncated(), micros(start), null);
+                }
+            }
+        } catch (SQLException e) {
+            return ExecutionResult.failed(classify(e, prepared, deadline), micros(start));
+        }
+    }
+
+    private SqlError classify(SQLException e, boolean prepared, QueryDeadline deadline) {
+        String message = String.valueOf(e.getMessage());
+        if (deadline.passed()) {
+            return new SqlError(SqlError.Kind.TIMEOUT, "stopped after the time limit of " + config.timeoutMillis() + " ms");
+        }
+        int code = e.getErrorCode() & 0xff;
+        if (code == SQLITE_READONLY || code == SQLITE_AUTH || message.contains("readonly") || message.contains("query_only")) {
+            return new SqlError(SqlError.Kind.REFUSED, "the database is read-only: " + message);
+        }
+        return new SqlError(prepared ? SqlError.Kind.RUNTIME : SqlError.Kind.INVALID_SQL, message);
+    }
+
+    private DatabaseConnectionPool poolFor(String dbId) {
+        DatabaseConnectionPool pool = pools.get(dbId);
+        if (pool != null) {
+            return pool;
+        }
+        Optional<Path> file = locator.sqliteFile(dbId);
+        if (file.isEmpty()) {
+            return null;
+        }
+        return pools.computeIfAbsent(dbId,
+                id -> new DatabaseConnectionPool(file.get(), config.poolSizePerDatabase(), config.maxBytes()));
+    }
+
+    private static long micros(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000;
+    }
+
+    @Override
+    public void close() {
+        pools.values().forEach(DatabaseConnectionPool::close);
+        pools.clear();
+    }
+}
