@@ -1,0 +1,94 @@
+package io.flowsql.llm;
+
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Makes a re-run of an evaluation free and repeatable: answers a request seen before from the disk
+ * cache and records new answers; identical requests in flight at once share one call.
+ */
+public final class CachingLlmClient implements LlmClient {
+    private final LlmClient delegate;
+    private final ResponseCache cache;
+    private final CacheMode mode;
+    private final Function<ChatRequest, String> modelResolver;
+    private final Map<String, CompletableFuture<ChatResponse>> inFlight = new ConcurrentHashMap<>();
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+
+    /**
+     * @param modelResolver the model a request will be sent to (e.g. {@link LlmClientConfig#modelFor}),
+     *     so that changing a stage's model changes the key
+     */
+    public CachingLlmClient(LlmClient delegate, ResponseCache cache, CacheMode mode,
+            Function<ChatRequest, String> modelResolver) {
+        this.delegate = delegate;
+        this.cache = cache;
+        this.mode = mode;
+        this.modelResolver = modelResolver;
+    }
+
+    @Override
+    public CompletableFuture<ChatResponse> chat(ChatRequest request) {
+        if (mode == CacheMode.OFF) {
+            return delegate.chat(request);
+        }
+        String key = cache.keyOf(request.withModel(modelResolver.apply(request)));
+        Optional<CachedAnswer> stored;
+        try {
+            stored = cache.get(key);
+        } catch (UncheckedIOException e) {
+            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.MALFORMED_RESPONSE,
+                    e.getMessage(), 0, e));
+        }
+        if (stored.isPresent()) {
+            hits.incrementAndGet();
+            return CompletableFuture.completedFuture(stored.get().toResponse());
+        }
+        misses.incrementAndGet();
+        if (mode == CacheMode.READ_ONLY) {
+            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.INVALID_REQUEST,
+                    "replay-only cache has no answer for stage " + request.stage() + " (key " + key + ")", 0, null));
+        }
+        CompletableFuture<ChatResponse> mine = new CompletableFuture<>();
+        CompletableFuture<ChatResponse> shared = inFlight.putIfAbsent(key, mine);
+        if (shared != null) {
+            return shared;
+        }
+        delegate.chat(request).whenComplete((response, error) -> {
+            try {
+                if (error == null) {
+                    cache.put(key, CachedAnswer.of(response));
+                }
+            } catch (UncheckedIOException e) {
+                error = e;
+            } finally {
+                inFlight.remove(key, mine);
+            }
+            if (error == null) {
+                mine.complete(response);
+            } else {
+                mine.completeExceptionally(FailureClassifier.ofThrowable(error));
+            }
+        });
+        return mine;
+    }
+
+    public long hits() {
+        return hits.get();
+    }
+
+    public long misses() {
+        return misses.get();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

@@ -1,0 +1,57 @@
+package io.flowsql.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+
+/** Turns a {@link ChatRequest} into the OpenAI chat-completions JSON body; unset fields are left out. */
+final class ChatWireEncoder {
+    private final ObjectMapper json;
+
+    ChatWireEncoder(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** The canonical body for a request whose model is already resolved (also the cache's key material). */
+    ObjectNode toJson(ChatRequest request) {
+        ObjectNode body = json.createObjectNode();
+        body.put("model", request.model());
+        ArrayNode messages = body.putArray("messages");
+        for (ChatMessage message : request.messages()) {
+            messages.addObject().put("role", message.role()).put("content", message.content());
+        }
+        if (request.temperature() != null) {
+            body.put("temperature", request.temperature());
+        }
+        if (request.topP() != null) {
+            body.put("top_p", request.topP());
+        }
+        if (request.n() != null && request.n() > 1) {
+            body.put("n", request.n());
+        }
+        if (request.maxTokens() != null) {
+            body.put("max_tokens", request.maxTokens());
+        }
+        if (request.seed() != null) {
+            body.put("seed", request.seed());
+        }
+        if (!request.stop().isEmpty()) {
+            ArrayNode stop = body.putArray("stop");
+            request.stop().forEach(stop::add);
+        }
+        if (request.jsonResponse()) {
+            body.putObject("response_format").put("type", "json_object");
+        }
+        return body;
+    }
+
+    byte[] encode(ChatRequest request) {
+        try {
+            return json.writeValueAsBytes(toJson(request));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

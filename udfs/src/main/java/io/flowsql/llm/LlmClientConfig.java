@@ -1,0 +1,207 @@
+package io.flowsql.llm;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where and how to call an OpenAI-compatible endpoint; serializable so a Flink job ships it to its
+ * tasks, which build their own client from it. The API key is never printed.
+ */
+public final class LlmClientConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String baseUrl;
+    private final String apiKey;
+    private final String defaultModel;
+    private final LinkedHashMap<String, String> stageModels;
+    private final Duration callTimeout;
+    private final Duration connectTimeout;
+    private final Duration totalBudget;
+    private final int maxConcurrency;
+    private final int requestsPerMinute;
+    private final int tokensPerMinute;
+    private final Duration rateBurst;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final Duration maxRetryAfter;
+
+    private LlmClientConfig(Builder b) {
+        this.baseUrl = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
+        this.apiKey = b.apiKey;
+        this.defaultModel = b.defaultModel;
+        this.stageModels = new LinkedHashMap<>(b.stageModels);
+        this.callTimeout = b.callTimeout;
+        this.connectTimeout = b.connectTimeout;
+        this.totalBudget = b.totalBudget;
+        this.maxConcurrency = b.maxConcurrency;
+        this.requestsPerMinute = b.requestsPerMinute;
+        this.tokensPerMinute = b.tokensPerMinute;
+        this.rateBurst = b.rateBurst;
+        this.maxAttempts = b.maxAttempts;
+        this.initialBackoff = b.initialBackoff;
+        this.maxBackoff = b.maxBackoff;
+        this.maxRetryAfter = b.maxRetryAfter;
+    }
+
+    public static Builder builder(String baseUrl) {
+        return new Builder(baseUrl);
+    }
+
+    /** Reads LLM_BASE_URL, LLM_API_KEY, LLM_MODEL and the optional LLM_* settings of docs/LLM.md. */
+    public static LlmClientConfig fromEnvironment() {
+        return fromEnvironment(System.getenv());
+    }
+
+    /** As {@link #fromEnvironment()}, from the given variables. */
+    public static LlmClientConfig fromEnvironment(Map<String, String> env) {
+        Builder builder = builder(env.getOrDefault("LLM_BASE_URL", "http://127.0.0.1:8000/v1"))
+                .apiKey(env.get("LLM_API_KEY"))
+                .defaultModel(env.getOrDefault("LLM_MODEL", "default"));
+        String stageModels = env.get("LLM_STAGE_MODELS");
+        if (stageModels != null && !stageModels.isBlank()) {
+            for (String pair : stageModels.split(",")) {
+                String[] parts = pair.split("=", 2);
+                if (parts.length != 2) {
+                    throw new IllegalArgumentException("LLM_STAGE_MODELS wants stage=model pairs, got: " + pair);
+                }
+                builder.stageModel(parts[0].trim(), parts[1].trim());
+            }
+        }
+        if (env.containsKey("LLM_TIMEOUT_SECONDS")) {
+            builder.callTimeout(Duration.ofSeconds(Long.parseLong(env.get("LLM_TIMEOUT_SECONDS"))));
+        }
+        if (env.containsKey("LLM_BUDGET_SECONDS")) {
+            builder.totalBudget(Duration.ofSeconds(Long.parseLong(env.get("LLM_BUDGET_SECONDS"))));
+        }
+        if (env.containsKey("LLM_MAX_CONCURRENCY")) {
+            builder.maxConcurrency(Integer.parseInt(env.get("LLM_MAX_CONCURRENCY")));
+        }
+        if (env.containsKey("LLM_REQUESTS_PER_MINUTE")) {
+            builder.requestsPerMinute(Integer.parseInt(env.get("LLM_REQUESTS_PER_MINUTE")));
+        }
+        if (env.containsKey("LLM_TOKENS_PER_MINUTE")) {
+            builder.tokensPerMinute(Integer.parseInt(env.get("LLM_TOKENS_PER_MINUTE")));
+        }
+        if (env.containsKey("LLM_MAX_ATTEMPTS")) {
+            builder.maxAttempts(Integer.parseInt(env.get("LLM_MAX_ATTEMPTS")));
+        }
+        return builder.build();
+    }
+
+    /**
+     * The model for a request: its own when set, else the model of its stage (an exact match, or the
+     * longest configured prefix ending at a dot: "mmsql" serves "mmsql.detect"), else the default.
+     */
+    public String modelFor(ChatRequest request) {
+        if (request.model() != null && !request.model().isBlank()) {
+            return request.model();
+        }
+        String stage = request.stage();
+        String exact = stageModels.get(stage);
+        if (exact != null) {
+            return exact;
+        }
+        String best = null;
+        int bestLength = -1;
+        for (Map.Entry<String, String> entry : stageModels.entrySet()) {
+            String prefix = entry.getKey();
+            if (stage.startsWith(prefix + ".") && prefix.length() > bestLength) {
+                best = entry.getValue();
+                bestLength = prefix.length();
+            }
+        }
+        return best != null ? best : defaultModel;
+    }
+
+    public String baseUrl() { return baseUrl; }
+    /** The API key, or null; for the Authorization header only. */
+    public String apiKey() { return apiKey; }
+    public String defaultModel() { return defaultModel; }
+    public Map<String, String> stageModels() { return Map.copyOf(stageModels); }
+    public Duration callTimeout() { return callTimeout; }
+    public Duration connectTimeout() { return connectTimeout; }
+    public Duration totalBudget() { return totalBudget; }
+    public int maxConcurrency() { return maxConcurrency; }
+    public int requestsPerMinute() { return requestsPerMinute; }
+    public int tokensPerMinute() { return tokensPerMinute; }
+    public Duration rateBurst() { return rateBurst; }
+    public int maxAttempts() { return maxAttempts; }
+    public Duration initialBackoff() { return initialBackoff; }
+    public Duration maxBackoff() { return maxBackoff; }
+    public Duration maxRetryAfter() { return maxRetryAfter; }
+
+    @Override
+    public String toString() {
+        return "LlmClientConfig{baseUrl=" + baseUrl + ", apiKey=" + (apiKey == null ? "none" : "***")
+                + ", defaultModel=" + defaultModel + ", stageModels=" + stageModels + ", callTimeout=" + callTimeout
+                + ", totalBudget=" + totalBudget + ", maxConcurrency=" + maxConcurrency + ", requestsPerMinute="
+                + requestsPerMinute + ", tokensPerMinute=" + tokensPerMinute + ", maxAttempts=" + maxAttempts + "}";
+    }
+
+    /** Builds a configuration with defaults fit for a local inference server. */
+    public static final class Builder {
+        private final String baseUrl;
+        private String apiKey;
+        private String defaultModel = "default";
+        private final LinkedHashMap<String, String> stageModels = new LinkedHashMap<>();
+        private Duration callTimeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration totalBudget = Duration.ofMinutes(5);
+        private int maxConcurrency = 16;
+        private int requestsPerMinute;
+        private int tokensPerMinute;
+        private Duration rateBurst = Duration.ofSeconds(1);
+        private int maxAttempts = 6;
+        private Duration initialBackoff = Duration.ofMillis(500);
+        private Duration maxBackoff = Duration.ofSeconds(20);
+        private Duration maxRetryAfter = Duration.ofSeconds(60);
+
+        private Builder(String baseUrl) {
+            this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+        }
+
+        public Builder apiKey(String value) { this.apiKey = value == null || value.isBlank() ? null : value; return this; }
+        public Builder defaultModel(String value) { this.defaultModel = Objects.requireNonNull(value); return this; }
+        /** The model for a stage name or a stage prefix ("mmsql" covers "mmsql.detect"). */
+        public Builder stageModel(String stage, String model) { this.stageModels.put(stage, model); return this; }
+        /** Longest wait for one HTTP attempt. */
+        public Builder callTimeout(Duration value) { this.callTimeout = value; return this; }
+        public Builder connectTimeout(Duration value) { this.connectTimeout = value; return this; }
+        /** Longest time a call may take in all, waits and retries included; then RETRIES_EXHAUSTED. */
+        public Builder totalBudget(Duration value) { this.totalBudget = value; return this; }
+        /** Most HTTP requests in flight to the endpoint at once. */
+        public Builder maxConcurrency(int value) { this.maxConcurrency = value; return this; }
+        /** 0 for no limit. */
+        public Builder requestsPerMinute(int value) { this.requestsPerMinute = value; return this; }
+        /** 0 for no limit. */
+        public Builder tokensPerMinute(int value) { this.tokensPerMinute = value; return this; }
+        /** How much of the per-minute allowance may be spent at once (default one second's worth). */
+        public Builder rateBurst(Duration value) { this.rateBurst = value; return this; }
+        /** HTTP attempts per call, the first included. */
+        public Builder maxAttempts(int value) { this.maxAttempts = value; return this; }
+        public Builder initialBackoff(Duration value) { this.initialBackoff = value; return this; }
+        public Builder maxBackoff(Duration value) { this.maxBackoff = value; return this; }
+        /** A server's Retry-After longer than this is cut to it. */
+        public Builder maxRetryAfter(Duration value) { this.maxRetryAfter = value; return this; }
+
+        public LlmClientConfig build() {
+            if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
+                throw new IllegalArgumentException("baseUrl must start with http:// or https://: " + baseUrl);
+            }
+            if (maxConcurrency < 1 || maxAttempts < 1) {
+                throw new IllegalArgumentException("maxConcurrency and maxAttempts must be >= 1");
+            }
+            if (requestsPerMinute < 0 || tokensPerMinute < 0) {
+                throw new IllegalArgumentException("rate limits must be >= 0 (0 = none)");
+            }
+            if (callTimeout.isNegative() || callTimeout.isZero() || totalBudget.compareTo(callTimeout) < 0) {
+                throw new IllegalArgumentException("callTimeout must be > 0 and totalBudget >= callTimeout");
+            }
+            return new LlmClientConfig(this);
+        }
+    }
+}
