@@ -1,0 +1,36 @@
+package io.flowsql.sql.compare;
+
+import io.flowsql.sql.ExecutionResult;
+import java.util.Objects;
+
+/**
+ * Decides whether a predicted result matches the gold one, by BIRD's or Spider test-suite's rules;
+ * defined through {@link ResultFingerprint} so evaluation and the vote can never disagree.
+ */
+public final class ResultComparator {
+
+    private final ComparisonMode mode;
+
+    public ResultComparator(ComparisonMode mode) {
+        this.mode = Objects.requireNonNull(mode);
+    }
+
+    public ComparisonMode mode() {
+        return mode;
+    }
+
+    /** Order counts only in test-suite mode and only when the gold query sorts at top level. */
+    public boolean equal(ExecutionResult gold, String goldSql, ExecutionResult predicted) {
+        return equal(gold, predicted, orderMatters(goldSql));
+    }
+
+    public boolean equal(ExecutionResult gold, ExecutionResult predicted, boolean orderMatters) {
+        String goldKey = ResultFingerprint.of(gold, mode, orderMatters);
+        return goldKey != null && goldKey.equals(ResultFingerprint.of(predicted, mode, orderMatters));
+    }
+
+    /** Whether row order matters for this gold query under this mode. */
+    public boolean orderMatters(String goldSql) {
+        return mode == ComparisonMode.SPIDER_TEST_SUITE && TopLevelOrderBy.present(goldSql);
+    }
+}
