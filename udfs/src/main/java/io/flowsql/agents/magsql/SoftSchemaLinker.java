@@ -1,0 +1,81 @@
+package io.flowsql.agents.magsql;
+
+import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.ColumnRef;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.ValueIndexProvider;
+import io.flowsql.sql.ValueMatch;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+/**
+ * MAG-SQL §3.1 Soft Schema Linker end to end: value retrieval, table summaries, entity-based linking and
+ * the soft schema built around the linked columns; small schemas are shown whole and skip the model.
+ */
+public final class SoftSchemaLinker {
+    private final TableSummarizer summarizer;
+    private final EntitySchemaLinker linker;
+    private final ValueIndexProvider values;
+    private final SchemaViews views;
+    private final int skipThresholdColumns;
+    private final int valueMatches;
+
+    public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, ValueIndexProvider values,
+                            SchemaViews views, int skipThresholdColumns, int valueMatches) {
+        this.summarizer = summarizer;
+        this.linker = linker;
+        this.values = values;
+        this.views = views;
+        this.skipThresholdColumns = skipThresholdColumns;
+        this.valueMatches = valueMatches;
+    }
+
+    /**
+     * @param fields the shared prompt fields of the request (db_id, question, evidence, history; schema is set here)
+     */
+    public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, Map<String, Object> fields, StageTrace trace) {
+        String question = fields.get("question") + " " + fields.getOrDefault("evidence", "");
+        List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches);
+        List<String> matched = found.stream()
+                .map(v -> v.table() + "." + v.column() + " = '" + v.value().replace("'", "''") + "'")
+                .toList();
+        String fullText = views.full(schema);
+        if (schema.columnCount() <= skipThresholdColumns) {
+            trace.note = "linking skipped: " + schema.columnCount() + " columns <= " + skipThresholdColumns;
+            return CompletableFuture.completedFuture(new LinkedSchema(fullText, List.of(), matched, true));
+        }
+        return summarizer.summarize(schema, fullText, trace).thenCompose(summaries -> {
+            Map<String, Object> vars = new java.util.HashMap<>(fields);
+            vars.put("schema", fullText);
+            vars.put("values", matched.isEmpty() ? "(none)" : String.join("\n", matched));
+            vars.put("summaries", summaries.entrySet().stream()
+                    .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
+            return linker.link(vars, schema, trace);
+        }).thenApply(links -> {
+            List<ColumnRef> linked = rank(links, found);
+            trace.note = links.size() + " entities, " + linked.size() + " linked columns";
+            return new LinkedSchema(views.soft(schema, linked), linked, matched, false);
+        });
+    }
+
+    /** Columns by rank across entities (every entity's best column first), then the columns holding matched values. */
+    static List<ColumnRef> rank(List<EntityLink> links, List<ValueMatch> found) {
+        Set<ColumnRef> ranked = new LinkedHashSet<>();
+        int depth = links.stream().mapToInt(l -> l.columns().size()).max().orElse(0);
+        for (int position = 0; position < depth; position++) {
+            for (EntityLink link : links) {
+                if (position < link.columns().size()) {
+                    ranked.add(link.columns().get(position));
+                }
+            }
+        }
+        found.forEach(v -> ranked.add(v.columnRef()));
+        return new ArrayList<>(ranked);
+    }
+}

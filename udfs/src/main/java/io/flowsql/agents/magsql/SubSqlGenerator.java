@@ -1,0 +1,40 @@
+package io.flowsql.agents.magsql;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageTrace;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * MAG-SQL §3.3 Sub-SQL Generator: a chain-of-thought first step for the first sub-question, then next
+ * steps that extend the previous (correct) sub-SQL by the one condition the next sub-question adds.
+ */
+public final class SubSqlGenerator {
+    private final AgentCall call;
+    private final PromptPair first = PromptPair.load("magsql/generate_first");
+    private final PromptPair next = PromptPair.load("magsql/generate_next");
+
+    public SubSqlGenerator(AgentCall call) {
+        this.call = call;
+    }
+
+    public CompletableFuture<String> first(Map<String, Object> fields, String subQuestion, StageTrace trace) {
+        Map<String, Object> vars = new HashMap<>(fields);
+        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
+        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_FIRST, first.render(vars)), ModelOutput::sql, trace);
+    }
+
+    public CompletableFuture<String> next(Map<String, Object> fields, String previousSubQuestion, String previousSql,
+                                          String subQuestion, StageTrace trace) {
+        Map<String, Object> vars = new HashMap<>(fields);
+        vars.put("previous_sub_question", SchemaContext.oneLine(previousSubQuestion));
+        vars.put("previous_sql", SchemaContext.oneLine(previousSql));
+        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
+        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_NEXT, next.render(vars)), ModelOutput::sql, trace);
+    }
+}

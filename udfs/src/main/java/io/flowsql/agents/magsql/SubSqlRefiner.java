@@ -1,0 +1,65 @@
+package io.flowsql.agents.magsql;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlExecutor;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * MAG-SQL §3.4 Sub-SQL Refiner: executes a sub-SQL and, on an error, an empty result or NULLs in the
+ * answer, asks the model to correct it, for at most a configured number of rounds (stopping early when the
+ * model keeps the query or the result looks fine).
+ */
+public final class SubSqlRefiner {
+    private final AgentCall call;
+    private final SqlExecutor executor;
+    private final int rounds;
+    private final PromptPair prompt = PromptPair.load("magsql/refine");
+
+    public SubSqlRefiner(AgentCall call, SqlExecutor executor, int rounds) {
+        this.call = call;
+        this.executor = executor;
+        this.rounds = rounds;
+    }
+
+    /** The outcome of refining one sub-SQL. */
+    public record Refined(String sql, int rounds, Optional<String> remainingProblem) {}
+
+    public CompletableFuture<Refined> refine(Map<String, Object> fields, String subQuestion, String sql, StageTrace trace) {
+        return round(fields, subQuestion, sql, 0, trace);
+    }
+
+    private CompletableFuture<Refined> round(Map<String, Object> fields, String subQuestion, String sql, int done,
+                                             StageTrace trace) {
+        String dbId = String.valueOf(fields.get("db_id"));
+        ExecutionResult result = executor.execute(dbId, sql);
+        Optional<String> problem = ResultProblem.of(result);
+        if (problem.isEmpty() || done >= rounds) {
+            return CompletableFuture.completedFuture(new Refined(sql, done, problem));
+        }
+        Map<String, Object> vars = new HashMap<>(fields);
+        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
+        vars.put("sql", SchemaContext.oneLine(sql));
+        vars.put("problem", problem.get());
+        vars.put("result", ResultProblem.preview(result, 3));
+        ChatRequest request = ChatRequest.of(StageNamesMag.REFINE, prompt.render(vars));
+        return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
+            if (normalize(revised).equals(normalize(sql))) {
+                return CompletableFuture.completedFuture(new Refined(sql, done + 1, problem));
+            }
+            return round(fields, subQuestion, revised, done + 1, trace);
+        });
+    }
+
+    private static String normalize(String sql) {
+        return sql.strip().replaceAll("\\s+", " ");
+    }
+}

@@ -1,0 +1,67 @@
+package io.flowsql.agents.magsql;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.TableSchema;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * MAG-SQL §3.1 (Soft Schema Linker): one summary per table, written by the model once per database and
+ * cached, because summaries depend only on the schema.
+ */
+public final class TableSummarizer {
+    public static final String STEP = "magsql.link.summarize";
+
+    private final AgentCall call;
+    private final PromptPair prompt = PromptPair.load("magsql/summarize");
+    private final Map<String, CompletableFuture<Map<String, String>>> cache = new ConcurrentHashMap<>();
+
+    public TableSummarizer(AgentCall call) {
+        this.call = call;
+    }
+
+    /** The summaries of every table of the database (from the cache after the first call that succeeds). */
+    public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, StageTrace trace) {
+        CompletableFuture<Map<String, String>> summaries = cache.computeIfAbsent(schema.dbId(), id -> {
+            ChatRequest request = ChatRequest.of(STEP, prompt.render(Map.of("db_id", id, "schema", schemaText)));
+            return call.ask(request, text -> parse(text, schema), trace);
+        });
+        return summaries.whenComplete((ok, error) -> {
+            if (error != null) {
+                cache.remove(schema.dbId(), summaries);
+            }
+        });
+    }
+
+    /** Whether the database's summaries are cached (for tests and metrics). */
+    public boolean isCached(String dbId) {
+        CompletableFuture<Map<String, String>> f = cache.get(dbId);
+        return f != null && f.isDone() && !f.isCompletedExceptionally();
+    }
+
+    /** The summaries of known tables, in schema order; unparseable when no table of the schema is summarised. */
+    static Optional<Map<String, String>> parse(String text, DatabaseSchema schema) {
+        Optional<JsonNode> json = ModelOutput.json(text).filter(JsonNode::isObject);
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> summaries = new LinkedHashMap<>();
+        for (TableSchema table : schema.tables()) {
+            json.get().properties().forEach(e -> {
+                if (e.getKey().equalsIgnoreCase(table.name()) && e.getValue().isTextual()) {
+                    summaries.put(table.name(), e.getValue().asText().strip());
+                }
+            });
+        }
+        return summaries.isEmpty() ? Optional.empty() : Optional.of(summaries);
+    }
+}
