@@ -1,0 +1,83 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.Candidate;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs candidate SQL on a bounded thread pool per task slot, so slow queries of one request never block
+ * LLM stages or other requests. Request records pass straight through; a run that outlives Flink's
+ * timeout comes back as a candidate with the error "timed out" instead of failing the job.
+ */
+public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, CandidateWork> {
+    private final StageBinding binding;
+    private final int poolSize;
+    private final long timeoutMillis;
+
+    private transient BoundStages stages;
+    private transient ExecutorService pool;
+
+    public CandidateExecuteFunction(StageBinding binding, int poolSize, long timeoutMillis) {
+        this.binding = binding;
+        this.poolSize = poolSize;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+        stages = binding.bind();
+        AtomicInteger threads = new AtomicInteger();
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        pool = Executors.newFixedThreadPool(poolSize, r -> {
+            Thread t = new Thread(r, "flowsql-candidates-" + subtask + "-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public void asyncInvoke(CandidateWork work, ResultFuture<CandidateWork> resultFuture) {
+        if (work.isContext()) {
+            resultFuture.complete(List.of(work));
+            return;
+        }
+        CompletableFuture.runAsync(() -> stages.execute(work.dbId, work.candidate), pool)
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        markFailed(work.candidate, StageInvoker.describe(error));
+                    }
+                    resultFuture.complete(List.of(work));
+                });
+    }
+
+    @Override
+    public void timeout(CandidateWork work, ResultFuture<CandidateWork> resultFuture) {
+        Candidate stale = work.candidate;
+        Candidate failed = new Candidate(stale.source, stale.sql);
+        markFailed(failed, "timed out after " + timeoutMillis + " ms");
+        work.candidate = failed;
+        resultFuture.complete(List.of(work));
+    }
+
+    static void markFailed(Candidate candidate, String error) {
+        candidate.executed = true;
+        candidate.error = error;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+        if (stages != null) {
+            stages.close();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.util.Collector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a request into one record per candidate still to run plus one record carrying the request, so
+ * candidates of one request run in parallel and the gather knows how many to wait for. The candidates
+ * in the carried request are left as they are; the gather puts the executed ones back in place.
+ */
+public class CandidateFanOut extends RichFlatMapFunction<RequestContext, CandidateWork> {
+    private final BoundStage stage;
+
+    private transient StageInvoker invoker;
+
+    public CandidateFanOut(StageBinding binding, String stageName) {
+        this.stage = new BoundStage(binding, stageName);
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+        invoker = stage.open(getRuntimeContext());
+    }
+
+    @Override
+    public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
+        List<Integer> pending = new ArrayList<>();
+        if (invoker.applicableStage(ctx) != null) {
+            for (int i = 0; i < ctx.candidates.size(); i++) {
+                Candidate c = ctx.candidates.get(i);
+                if (!c.executed) {
+                    pending.add(i);
+                }
+            }
+        } else {
+            invoker.metrics().skipped();
+        }
+        out.collect(CandidateWork.ofContext(ctx, pending.size()));
+        for (int index : pending) {
+            out.collect(CandidateWork.ofCandidate(ctx, index));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        stage.close();
+    }
+}

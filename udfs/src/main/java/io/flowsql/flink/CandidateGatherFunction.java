@@ -1,0 +1,142 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Puts a request back together after its candidates ran in parallel (keyed by request id). A timer
+ * bounds the wait: candidates still missing when it fires count as failed with "timed out", so one
+ * straggler cannot hold a request forever. Candidates that arrive after that are dropped.
+ */
+public class CandidateGatherFunction extends KeyedProcessFunction<String, CandidateWork, RequestContext> {
+    private final String stageName;
+    private final long gatherTimeoutMillis;
+
+    private transient ValueState<RequestContext> context;
+    private transient ValueState<Integer> expected;
+    private transient ValueState<Long> startedAt;
+    private transient ValueState<Long> timer;
+    private transient ValueState<Boolean> finished;
+    private transient MapState<Integer, Candidate> results;
+    private transient Counter timedOutCandidates;
+    private transient Histogram latencyMs;
+
+    public CandidateGatherFunction(String stageName, long gatherTimeoutMillis) {
+        this.stageName = stageName;
+        this.gatherTimeoutMillis = gatherTimeoutMillis;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        context = getRuntimeContext().getState(new ValueStateDescriptor<>("context", TypeInformation.of(RequestContext.class)));
+        expected = getRuntimeContext().getState(new ValueStateDescriptor<>("expected", Types.INT));
+        startedAt = getRuntimeContext().getState(new ValueStateDescriptor<>("started-at", Types.LONG));
+        timer = getRuntimeContext().getState(new ValueStateDescriptor<>("timer", Types.LONG));
+        finished = getRuntimeContext().getState(new ValueStateDescriptor<>("finished", Types.BOOLEAN));
+        results = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>("results", Types.INT, TypeInformation.of(Candidate.class)));
+        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("flowsql").addGroup("stage", stageName);
+        timedOutCandidates = group.counter("candidatesTimedOut");
+        latencyMs = group.histogram("gatherLatencyMs", new DescriptiveStatisticsHistogram(1000));
+    }
+
+    @Override
+    public void processElement(CandidateWork work, Context ctx, Collector<RequestContext> out) throws Exception {
+        if (Boolean.TRUE.equals(finished.value())) {
+            return;
+        }
+        long now = ctx.timerService().currentProcessingTime();
+        if (work.isContext()) {
+            if (work.expected == 0) {
+                out.collect(work.context);
+                return;
+            }
+            context.update(work.context);
+            expected.update(work.expected);
+            startedAt.update(now);
+        } else {
+            results.put(work.index, work.candidate);
+        }
+        if (timer.value() == null) {
+            long at = now + gatherTimeoutMillis;
+            ctx.timerService().registerProcessingTimeTimer(at);
+            timer.update(at);
+        }
+        if (context.value() != null && countResults() >= expected.value()) {
+            emit(ctx, out, now);
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<RequestContext> out) throws Exception {
+        if (context.value() != null) {
+            emit(ctx, out, timestamp);
+        } else {
+            clearAll();
+        }
+    }
+
+    private void emit(Context ctx, Collector<RequestContext> out, long now) throws Exception {
+        RequestContext request = context.value();
+        int missing = 0;
+        for (int i = 0; i < request.candidates.size(); i++) {
+            Candidate done = results.get(i);
+            if (done != null) {
+                request.candidates.set(i, done);
+            } else if (!request.candidates.get(i).executed) {
+                CandidateExecuteFunction.markFailed(request.candidates.get(i), "timed out");
+                missing++;
+            }
+        }
+        timedOutCandidates.inc(missing);
+        long elapsed = now - startedAt.value();
+        latencyMs.update(elapsed);
+        StageTrace trace = new StageTrace(stageName);
+        trace.latencyMillis = elapsed;
+        trace.note = expected.value() + " candidates, " + missing + " timed out";
+        request.trace.add(trace);
+        out.collect(request);
+
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteProcessingTimeTimer(pending);
+        }
+        clearAll();
+        // Remember the request a while so candidates arriving after a timeout are dropped, not gathered anew.
+        finished.update(true);
+        long forgetAt = now + gatherTimeoutMillis;
+        ctx.timerService().registerProcessingTimeTimer(forgetAt);
+        timer.update(forgetAt);
+    }
+
+    private int countResults() throws Exception {
+        int n = 0;
+        for (Integer ignored : results.keys()) {
+            n++;
+        }
+        return n;
+    }
+
+    private void clearAll() {
+        context.clear();
+        expected.clear();
+        startedAt.clear();
+        timer.clear();
+        finished.clear();
+        results.clear();
+    }
+}

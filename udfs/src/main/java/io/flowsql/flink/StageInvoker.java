@@ -1,0 +1,71 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Applies one stage to one request the way every stage operator must: skip what does not apply, never
+ * let an exception escape (it becomes a failed context naming the stage), and report metrics.
+ */
+public final class StageInvoker {
+    private final String stageName;
+    private final String defaultStrategy;
+    private final BoundStages stages;
+    private final StageMetrics metrics;
+
+    public StageInvoker(String stageName, String defaultStrategy, BoundStages stages, StageMetrics metrics) {
+        this.stageName = stageName;
+        this.defaultStrategy = defaultStrategy;
+        this.stages = stages;
+        this.metrics = metrics;
+    }
+
+    /** The stage this request's preset runs under this name, or null when the request passes through untouched. */
+    public Stage applicableStage(RequestContext ctx) {
+        String strategy = ctx.strategy == null ? defaultStrategy : ctx.strategy;
+        Stage stage = stages.find(strategy, stageName);
+        return stage != null && stage.appliesTo(ctx) ? stage : null;
+    }
+
+    /** Runs the stage if it applies; the future always completes normally. */
+    public CompletableFuture<RequestContext> invoke(RequestContext ctx) {
+        Stage stage = applicableStage(ctx);
+        if (stage == null) {
+            metrics.skipped();
+            return CompletableFuture.completedFuture(ctx);
+        }
+        long start = System.currentTimeMillis();
+        int traceBefore = ctx.trace.size();
+        CompletableFuture<RequestContext> running;
+        try {
+            running = stage.apply(ctx);
+        } catch (RuntimeException e) {
+            running = CompletableFuture.failedFuture(e);
+        }
+        return running.handle((result, error) -> {
+            RequestContext out = result != null ? result : ctx;
+            if (error != null) {
+                out.fail(stageName, describe(error));
+            }
+            metrics.finished(out, traceBefore, System.currentTimeMillis() - start);
+            return out;
+        });
+    }
+
+    public String stageName() {
+        return stageName;
+    }
+
+    public StageMetrics metrics() {
+        return metrics;
+    }
+
+    static String describe(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
+    }
+}

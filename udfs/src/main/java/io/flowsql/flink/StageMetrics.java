@@ -1,0 +1,63 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+/** The per-stage figures an operator reports to Flink's metric system (group "flowsql" / "stage" = name). */
+public final class StageMetrics {
+    private static final int HISTOGRAM_WINDOW = 1000;
+
+    private final String stageName;
+    private final Histogram latencyMs;
+    private final Counter applied;
+    private final Counter skipped;
+    private final Counter failures;
+    private final Counter timeouts;
+    private final Counter llmCalls;
+    private final Counter promptTokens;
+    private final Counter completionTokens;
+    private final Counter retries;
+
+    public StageMetrics(MetricGroup operatorGroup, String stageName) {
+        this.stageName = stageName;
+        MetricGroup group = operatorGroup.addGroup("flowsql").addGroup("stage", stageName);
+        this.latencyMs = group.histogram("latencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        this.applied = group.counter("applied");
+        this.skipped = group.counter("skipped");
+        this.failures = group.counter("failures");
+        this.timeouts = group.counter("timeouts");
+        this.llmCalls = group.counter("llmCalls");
+        this.promptTokens = group.counter("promptTokens");
+        this.completionTokens = group.counter("completionTokens");
+        this.retries = group.counter("retries");
+    }
+
+    public void skipped() {
+        skipped.inc();
+    }
+
+    public void timedOut() {
+        timeouts.inc();
+        failures.inc();
+    }
+
+    /** Records one finished application: wall time, and what the trace entries the stage added say it spent. */
+    public void finished(RequestContext ctx, int traceSizeBefore, long elapsedMillis) {
+        applied.inc();
+        latencyMs.update(elapsedMillis);
+        if (stageName.equals(ctx.failedStage)) {
+            failures.inc();
+        }
+        for (int i = traceSizeBefore; i < ctx.trace.size(); i++) {
+            StageTrace t = ctx.trace.get(i);
+            llmCalls.inc(t.llmCalls);
+            promptTokens.inc(t.promptTokens);
+            completionTokens.inc(t.completionTokens);
+            retries.inc(t.retries);
+        }
+    }
+}
