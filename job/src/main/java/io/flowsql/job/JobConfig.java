@@ -1,0 +1,116 @@
+package io.flowsql.job;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The job's configuration: defaults from {@link JobOptions}, then a properties file, then command-line
+ * overrides; unknown keys and contradictory values fail at start, not in the middle of a run.
+ */
+public final class JobConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final Map<String, String> values;
+
+    private JobConfig(Map<String, String> values) {
+        this.values = new TreeMap<>(values);
+        validate();
+    }
+
+    public static JobConfig defaults() {
+        return of(Map.of());
+    }
+
+    public static JobConfig of(Map<String, String> overrides) {
+        return new JobConfig(overrides);
+    }
+
+    /** Reads {@code file} (properties format; null for none) and applies {@code overrides} on top. */
+    public static JobConfig load(Path file, Map<String, String> overrides) {
+        Map<String, String> merged = new TreeMap<>();
+        if (file != null) {
+            Properties props = new Properties();
+            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                props.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read config file " + file, e);
+            }
+            props.stringPropertyNames().forEach(k -> merged.put(k, props.getProperty(k).trim()));
+        }
+        merged.putAll(overrides);
+        return new JobConfig(merged);
+    }
+
+    /** A copy with more overrides. */
+    public JobConfig with(Map<String, String> overrides) {
+        Map<String, String> merged = new TreeMap<>(values);
+        merged.putAll(overrides);
+        return new JobConfig(merged);
+    }
+
+    public <T> T get(JobOption<T> option) {
+        return option.parse(values.getOrDefault(option.key(), option.defaultValue()));
+    }
+
+    /** Per-stage values of a family such as "stage.timeout.": stage name → raw value. */
+    public Map<String, String> family(String prefix) {
+        return values.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                .collect(Collectors.toMap(e -> e.getKey().substring(prefix.length()), Map.Entry::getValue, (a, b) -> b, TreeMap::new));
+    }
+
+    public Map<String, Duration> durationFamily(String prefix) {
+        Map<String, Duration> out = new TreeMap<>();
+        family(prefix).forEach((stage, v) -> out.put(stage, JobOption.parseDuration(v)));
+        return out;
+    }
+
+    public Map<String, Integer> intFamily(String prefix) {
+        Map<String, Integer> out = new TreeMap<>();
+        family(prefix).forEach((stage, v) -> out.put(stage, Integer.parseInt(v.trim())));
+        return out;
+    }
+
+    /** Explicitly set values (file and overrides), for logging. The API key is masked. */
+    public Map<String, String> explicitValues() {
+        Map<String, String> shown = new TreeMap<>(values);
+        shown.computeIfPresent(JobOptions.LLM_API_KEY.key(), (k, v) -> v.isEmpty() ? v : "***");
+        return shown;
+    }
+
+    private void validate() {
+        Set<String> known = JobOptions.all().stream().map(JobOption::key).collect(Collectors.toSet());
+        for (String key : values.keySet()) {
+            boolean inFamily = JobOptions.STAGE_FAMILIES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
+            if (!known.contains(key) && !inFamily) {
+                throw new IllegalArgumentException("unknown option '" + key + "' (see docs/OPERATIONS.md or --print-options)");
+            }
+        }
+        JobOptions.all().forEach(this::get);
+        durationFamily("stage.timeout.");
+        intFamily("stage.capacity.");
+        Duration checkpoint = get(JobOptions.CHECKPOINT_INTERVAL);
+        Duration txTimeout = get(JobOptions.TRANSACTION_TIMEOUT);
+        if (checkpoint.isZero() || checkpoint.isNegative()) {
+            throw new IllegalArgumentException("job.checkpoint-interval must be positive: exactly-once answers are committed at checkpoints");
+        }
+        if (txTimeout.compareTo(checkpoint) <= 0) {
+            throw new IllegalArgumentException("kafka.transaction-timeout (" + txTimeout + ") must exceed job.checkpoint-interval ("
+                    + checkpoint + "), or open transactions expire before they are committed");
+        }
+        String offsets = get(JobOptions.STARTING_OFFSETS);
+        if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
+            throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.flowsql.job;
+
+import io.flowsql.sql.catalog.DatabaseLocator;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** Resolves where the job's SQLite databases live from the data.* options. */
+public final class JobDatabases {
+    private JobDatabases() {}
+
+    public static DatabaseLocator locator(JobConfig config) {
+        List<String> roots = config.get(JobOptions.DATABASE_ROOTS);
+        if (roots.isEmpty()) {
+            return DatabaseLocator.forSharedData(Path.of(config.get(JobOptions.SHARED_DATA)));
+        }
+        return new DatabaseLocator(roots.stream().map(Path::of).toList(),
+                config.get(JobOptions.TABLES_JSON).stream().map(Path::of).toList());
+    }
+}

@@ -1,0 +1,99 @@
+package io.flowsql.job;
+
+import java.util.List;
+
+/** Every option of the job, with defaults and descriptions; docs/OPERATIONS.md's table is printed from this list. */
+public final class JobOptions {
+    private JobOptions() {}
+
+    // --- Kafka
+    public static final JobOption<String> BOOTSTRAP_SERVERS = JobOption.text("kafka.bootstrap-servers", "127.0.0.1:9092",
+            "Kafka bootstrap servers.");
+    public static final JobOption<String> QUESTIONS_TOPIC = JobOption.text("kafka.topic.questions", "questions",
+            "Topic the questions are read from.");
+    public static final JobOption<String> ANSWERS_TOPIC = JobOption.text("kafka.topic.answers", "answers",
+            "Topic the answers are written to (exactly once) and read back, read_committed, for dialogue history.");
+    public static final JobOption<String> DEAD_LETTERS_TOPIC = JobOption.text("kafka.topic.dead-letters", "dead-letters",
+            "Topic refused records go to, with reason and topic/partition/offset.");
+    public static final JobOption<String> GROUP_ID = JobOption.text("kafka.group-id", "flowsql-job",
+            "Consumer group of the question source (the feedback source uses <group-id>-feedback).");
+    public static final JobOption<String> STARTING_OFFSETS = JobOption.text("kafka.starting-offsets", "committed-or-earliest",
+            "Where a fresh job starts reading questions: committed-or-earliest, earliest or latest.");
+    public static final JobOption<String> TRANSACTIONAL_ID_PREFIX = JobOption.text("kafka.transactional-id-prefix", "flowsql",
+            "Prefix of the sinks' transactional ids; unique per job writing to the same cluster.");
+    public static final JobOption<java.time.Duration> TRANSACTION_TIMEOUT = JobOption.duration("kafka.transaction-timeout", "15min",
+            "transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
+
+    // --- Flink
+    public static final JobOption<String> JOB_NAME = JobOption.text("job.name", "FlowSQL", "Flink job name.");
+    public static final JobOption<java.time.Duration> CHECKPOINT_INTERVAL = JobOption.duration("job.checkpoint-interval", "10s",
+            "Checkpoint interval; answers become visible to read_committed readers at each checkpoint.");
+    public static final JobOption<String> CHECKPOINT_DIR = JobOption.text("job.checkpoint-dir", "",
+            "Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");
+    public static final JobOption<Integer> PARALLELISM = JobOption.integer("job.parallelism", 0,
+            "Parallelism of every operator; 0 keeps the environment's default.");
+    public static final JobOption<Integer> SOURCE_PARALLELISM = JobOption.integer("job.source-parallelism", 0,
+            "Parallelism of the Kafka sources and the parse step; 0 uses job.parallelism.");
+
+    // --- Engine
+    public static final JobOption<String> STRATEGY = JobOption.text("engine.strategy", "full",
+            "Default strategy preset for questions without options.strategy (mag-sql, sqlfix, opensearch, mmsql, full).");
+    public static final JobOption<String> LLM_BASE_URL = JobOption.text("llm.base-url", "http://127.0.0.1:8000/v1",
+            "OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");
+    public static final JobOption<String> LLM_API_KEY = JobOption.text("llm.api-key", "",
+            "Bearer key for the endpoint; blank sends none.");
+    public static final JobOption<String> LLM_MODEL = JobOption.text("llm.model", "qwen2.5-coder-7b-instruct",
+            "Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
+    public static final JobOption<Integer> LLM_MAX_CONCURRENCY = JobOption.integer("llm.max-concurrency", 32,
+            "LLM calls in flight per TaskManager JVM (shared by all operators).");
+    public static final JobOption<java.time.Duration> LLM_TIMEOUT = JobOption.duration("llm.request-timeout", "120s",
+            "Time limit of one LLM HTTP call.");
+    public static final JobOption<Integer> LLM_MAX_RETRIES = JobOption.integer("llm.max-retries", 3,
+            "Retries of a failed LLM call (429, 5xx, timeouts), with backoff.");
+    public static final JobOption<Integer> STAGE_CAPACITY = JobOption.integer("stage.capacity", 100,
+            "Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
+    public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "3min",
+            "Time limit of one LLM stage for one request, retries included; stage.timeout.<stage> overrides one stage.");
+    public static final JobOption<Integer> EXECUTION_POOL_SIZE = JobOption.integer("execution.pool-size", 4,
+            "Threads running candidate SQL per task slot.");
+    public static final JobOption<Integer> EXECUTION_CAPACITY = JobOption.integer("execution.capacity", 200,
+            "Candidate executions in flight per execution operator instance.");
+    public static final JobOption<java.time.Duration> EXECUTION_TIMEOUT = JobOption.duration("execution.timeout", "30s",
+            "Flink-side limit of one candidate execution.");
+    public static final JobOption<java.time.Duration> QUERY_TIMEOUT = JobOption.duration("sql.query-timeout", "10s",
+            "SQLite time limit of one query (the executor stops it).");
+    public static final JobOption<Integer> MAX_ROWS = JobOption.integer("sql.max-rows", 1000,
+            "Rows fetched per query at most.");
+    public static final JobOption<String> SHARED_DATA = JobOption.text("data.shared", "../shared/data",
+            "Benchmark data folder with Spider's (and BIRD's) layout; its databases are used unless data.database-roots is set.");
+    public static final JobOption<List<String>> DATABASE_ROOTS = JobOption.list("data.database-roots", "",
+            "Comma-separated folders holding <db>/<db>.sqlite; overrides data.shared.");
+    public static final JobOption<List<String>> TABLES_JSON = JobOption.list("data.tables-json", "",
+            "Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
+    public static final JobOption<java.time.Duration> HISTORY_TTL = JobOption.duration("dialogue.history-ttl", "24h",
+            "How long a dialogue's history is kept after its last turn.");
+    public static final JobOption<java.time.Duration> FEEDBACK_WAIT = JobOption.duration("dialogue.feedback-wait", "5min",
+            "How long a follow-up waits for the previous turn's answer before it is answered anyway.");
+
+    /** Prefixes of per-stage families (key = prefix + stage name). */
+    public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "stage.capacity.", "stage.timeout.");
+
+    public static List<JobOption<?>> all() {
+        return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
+                TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
+                SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
+                LLM_MAX_RETRIES, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
+                QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT);
+    }
+
+    /** The options as a Markdown table (key, type, default, description). */
+    public static String markdownTable() {
+        StringBuilder out = new StringBuilder("| key | type | default | description |\n|---|---|---|---|\n");
+        for (JobOption<?> o : all()) {
+            out.append("| `").append(o.key()).append("` | ").append(o.type()).append(" | ")
+                    .append(o.defaultValue().isEmpty() ? "" : "`" + o.defaultValue() + "`").append(" | ")
+                    .append(o.description().replace("|", "\\|")).append(" |\n");
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,32 @@
+package io.flowsql.job.kafka;
+
+import io.flowsql.events.EventJson;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.nio.charset.StandardCharsets;
+
+/** Writes an event as JSON to one topic with a key taken from the event, so one dialogue's records share a partition. */
+public final class JsonRecordSerializer<T> implements KafkaRecordSerializationSchema<T> {
+    private static final long serialVersionUID = 1L;
+
+    /** Picks the record key of an event. */
+    public interface KeyOf<T> extends java.io.Serializable {
+        String keyOf(T event);
+    }
+
+    private final String topic;
+    private final KeyOf<T> keyOf;
+
+    public JsonRecordSerializer(String topic, KeyOf<T> keyOf) {
+        this.topic = topic;
+        this.keyOf = keyOf;
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(T event, KafkaSinkContext context, Long timestamp) {
+        String key = keyOf.keyOf(event);
+        return new ProducerRecord<>(topic, null, timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                EventJson.toBytes(event));
+    }
+}

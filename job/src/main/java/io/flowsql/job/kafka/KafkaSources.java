@@ -1,0 +1,48 @@
+package io.flowsql.job.kafka;
+
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobOptions;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/** Builds the job's two Kafka sources from the configuration: the questions, and the answers read back (read_committed). */
+public final class KafkaSources {
+    private KafkaSources() {}
+
+    public static KafkaSource<RawRecord> questions(JobConfig config) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+                .setTopics(config.get(JobOptions.QUESTIONS_TOPIC))
+                .setGroupId(config.get(JobOptions.GROUP_ID))
+                .setClientIdPrefix(config.get(JobOptions.GROUP_ID) + "-questions")
+                .setStartingOffsets(startingOffsets(config.get(JobOptions.STARTING_OFFSETS)))
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setDeserializer(new RawRecordDeserializer())
+                .build();
+    }
+
+    /** The answers topic as the dialogue history's feedback: only committed answers, from the beginning. */
+    public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
+        String group = config.get(JobOptions.GROUP_ID) + "-feedback";
+        return KafkaSource.<AnswerEvent>builder()
+                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+                .setTopics(config.get(JobOptions.ANSWERS_TOPIC))
+                .setGroupId(group)
+                .setClientIdPrefix(group)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setDeserializer(new AnswerFeedbackDeserializer())
+                .build();
+    }
+
+    static OffsetsInitializer startingOffsets(String name) {
+        return switch (name) {
+            case "earliest" -> OffsetsInitializer.earliest();
+            case "latest" -> OffsetsInitializer.latest();
+            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+        };
+    }
+}

@@ -1,0 +1,168 @@
+package io.flowsql.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.TopicSpec;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.AnswerMapper;
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.EventSchemas;
+import io.flowsql.events.QuestionEvent;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole job through real parts: a KRaft broker, a Flink MiniCluster, the simulated LLM over HTTP and
+ * the Spider SQLite databases. Valid questions get exactly one committed answer each; each invalid record
+ * gets exactly one dead letter with its reason and where it was read.
+ */
+class EndToEndITCase {
+    static final String QUESTIONS = "questions";
+    static final String ANSWERS = "answers";
+    static final String DEAD_LETTERS = "dead-letters";
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(
+            new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec(DEAD_LETTERS, 1));
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    @Test
+    void everyValidQuestionGetsOneAnswerAndEveryInvalidRecordOneDeadLetter() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        assertThat(sharedData.resolve("spider/database/concert_singer/concert_singer.sqlite"))
+                .as("Spider data is needed beside the project (flowsql.shared.data)").isRegularFile();
+        try (OracleLlm llm = OracleLlm.start(sharedData)) {
+            JobConfig config = JobConfig.of(Map.of(
+                    JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                    JobOptions.CHECKPOINT_INTERVAL.key(), "1s",
+                    JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
+                    JobOptions.SHARED_DATA.key(), sharedData.toString(),
+                    JobOptions.PARALLELISM.key(), "2",
+                    JobOptions.LLM_BASE_URL.key(), llm.baseUrl(),
+                    JobOptions.LLM_MODEL.key(), "test-model"));
+
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            FlowSqlJob.configure(env, config);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, answering(config));
+            JobClient job = env.executeAsync("end-to-end");
+            try {
+                List<QuestionEvent> valid = SpiderQuestions.of(sharedData, "concert_singer", 6);
+                Map<String, String> invalid = invalidRecords();
+                send(valid, invalid);
+
+                List<ConsumerRecord<byte[], byte[]>> answers;
+                List<ConsumerRecord<byte[], byte[]>> deadLetters;
+                try (TopicReader answerReader = new TopicReader(KAFKA.bootstrapServers(), ANSWERS);
+                     TopicReader deadReader = new TopicReader(KAFKA.bootstrapServers(), DEAD_LETTERS)) {
+                    answerReader.readAtLeast(valid.size(), Duration.ofSeconds(60));
+                    deadReader.readAtLeast(invalid.size(), Duration.ofSeconds(20));
+                    answers = answerReader.drain(Duration.ofSeconds(3));
+                    deadLetters = deadReader.drain(Duration.ofMillis(500));
+                }
+                assertAnswers(valid, answers);
+                assertDeadLetters(invalid, deadLetters);
+            } finally {
+                job.cancel().get();
+            }
+        }
+    }
+
+    /** The job's topology; swapped for the real engine in {@link #answering}. */
+    private static Answering answering(JobConfig config) {
+        return (questions, feedback) -> questions.map(AnswerMapper::fromContext);
+    }
+
+    private static void assertAnswers(List<QuestionEvent> valid, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        List<AnswerEvent> answers = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            JsonNode tree = EventJson.mapper().readTree(r.value());
+            assertThat(EventSchemas.answerViolations(tree)).as("answer schema").isEmpty();
+            AnswerEvent a = EventJson.parseAnswer(r.value());
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).as("answers are keyed by dialogue").isEqualTo(a.dialogueId);
+            answers.add(a);
+        }
+        Map<String, Long> perRequest = answers.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
+        assertThat(perRequest.keySet()).containsExactlyInAnyOrderElementsOf(valid.stream().map(q -> q.requestId).toList());
+        assertThat(perRequest.values()).as("no duplicates").allMatch(n -> n == 1);
+        Map<String, QuestionEvent> byId = valid.stream().collect(Collectors.toMap(q -> q.requestId, Function.identity()));
+        for (AnswerEvent a : answers) {
+            assertThat(a.question).isEqualTo(byId.get(a.requestId).question);
+            assertThat(a.dbId).isEqualTo("concert_singer");
+        }
+    }
+
+    private static void assertDeadLetters(Map<String, String> invalid, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        assertThat(records).hasSize(invalid.size());
+        Map<String, DeadLetterEvent> byRaw = new LinkedHashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            assertThat(EventSchemas.deadLetterViolations(EventJson.mapper().readTree(r.value()))).isEmpty();
+            DeadLetterEvent d = EventJson.parseDeadLetter(r.value());
+            byRaw.put(d.raw, d);
+        }
+        assertThat(byRaw.keySet()).containsExactlyInAnyOrderElementsOf(invalid.keySet());
+        List<String> origins = new ArrayList<>();
+        invalid.forEach((raw, expectedPrefix) -> {
+            DeadLetterEvent d = byRaw.get(raw);
+            assertThat(d.reason).as(raw).startsWith(expectedPrefix);
+            assertThat(d.topic).isEqualTo(QUESTIONS);
+            origins.add(d.partition + "@" + d.offset);
+        });
+        assertThat(origins).as("each dead letter names its own record").doesNotHaveDuplicates();
+    }
+
+    /** Raw invalid values → the reason prefix their dead letter must carry. */
+    private static Map<String, String> invalidRecords() {
+        Map<String, String> invalid = new LinkedHashMap<>();
+        invalid.put("this is not json {", "not_json: ");
+        invalid.put("{\"request_id\":\"bad-1\",\"dialogue_id\":\"dx\",\"db_id\":\"concert_singer\"}", "schema: ");
+        invalid.put("{\"request_id\":\"bad-2\",\"dialogue_id\":\"dx\",\"db_id\":\"no_such_db\",\"question\":\"How many?\"}",
+                "unknown_database: ");
+        invalid.put("{\"request_id\":42,\"dialogue_id\":\"dx\",\"db_id\":\"concert_singer\",\"question\":[\"How many?\"]}",
+                "schema: ");
+        return invalid;
+    }
+
+    private static void send(List<QuestionEvent> valid, Map<String, String> invalid) {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (QuestionEvent q : valid) {
+                producer.send(new ProducerRecord<>(QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+            }
+            int i = 0;
+            for (String raw : invalid.keySet()) {
+                producer.send(new ProducerRecord<>(QUESTIONS, ("bad-" + i++).getBytes(StandardCharsets.UTF_8),
+                        raw.getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+    }
+
+}
