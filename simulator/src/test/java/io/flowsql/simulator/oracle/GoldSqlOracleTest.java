@@ -1,0 +1,52 @@
+package io.flowsql.simulator.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class GoldSqlOracleTest {
+    private static final Path DATA = Path.of(System.getProperty("flowsql.shared.data", "../../shared/data"));
+
+    private static Path dataFile(String relative) {
+        Path file = DATA.resolve(relative);
+        assertThat(file).as("benchmark data (flowsql.shared.data)").exists();
+        return file;
+    }
+
+    @Test
+    void findsSpiderGoldIgnoringCaseAndSpacing() {
+        GoldSqlOracle oracle = GoldSqlOracle.load(dataFile("spider/dev.json"));
+        assertThat(oracle.size()).isGreaterThan(1000);
+        assertThat(oracle.goldSql("concert_singer", "  how MANY singers   do we have? "))
+                .hasValueSatisfying(sql -> assertThat(sql).containsIgnoringCase("count(*)").containsIgnoringCase("singer"));
+        assertThat(oracle.goldSql("concert_singer", "How many dragons do we have?")).isEmpty();
+        assertThat(oracle.goldSql("pets_1", "How many singers do we have?")).isEmpty();
+    }
+
+    @Test
+    void readsBirdAndCosqlLayouts() throws Exception {
+        GoldSqlOracle oracle = GoldSqlOracle.load(dataFile("bird-minidev/mini_dev_sqlite.json"),
+                dataFile("cosql/cosql_dev.json"));
+        String bird = Files.readString(dataFile("bird-minidev/mini_dev_sqlite.json"));
+        assertThat(bird).contains("\"SQL\"");
+        assertThat(oracle.size()).isGreaterThan(1000);
+        com.fasterxml.jackson.databind.JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(bird).get(0);
+        assertThat(oracle.goldSql(first.path("db_id").asText(), first.path("question").asText().toUpperCase()))
+                .contains(first.path("SQL").asText().strip());
+        com.fasterxml.jackson.databind.JsonNode dialogue = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dataFile("cosql/cosql_dev.json").toFile()).get(0);
+        com.fasterxml.jackson.databind.JsonNode turns = dialogue.path("turns");
+        for (int i = 0; i + 1 < turns.size(); i++) {
+            String query = turns.get(i + 1).path("query").asText("");
+            if (turns.get(i).path("isUser").asBoolean() && !query.isBlank()) {
+                assertThat(oracle.goldSql(dialogue.path("db_name").asText(), turns.get(i).path("text").asText()))
+                        .contains(query.strip());
+                return;
+            }
+        }
+        throw new AssertionError("first CoSQL dialogue has no answered turn");
+    }
+}
