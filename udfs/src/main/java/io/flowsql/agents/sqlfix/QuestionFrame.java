@@ -1,10 +1,9 @@
 package io.flowsql.agents.sqlfix;
 
-import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.RequestContext;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The facts every SQLFixAgent and MMSQL prompt opens with (database, question, evidence, dialogue history,
@@ -12,11 +11,11 @@ import java.util.function.Function;
  */
 public record QuestionFrame(String dbId, String question, String evidence, String history, String schema) {
 
-    /** Reads the frame from a request: the linked schema text when a linker left one, else the database's full schema. */
-    public static QuestionFrame of(RequestContext ctx, HistoryRenderer history, Function<String, String> fullSchema) {
-        String schema = ctx.schemaText != null && !ctx.schemaText.isBlank() ? ctx.schemaText : fullSchema.apply(ctx.dbId);
-        return new QuestionFrame(ctx.dbId, oneLine(ctx.question), ctx.evidence == null || ctx.evidence.isBlank()
-                ? "(none)" : oneLine(ctx.evidence), history.render(ctx.history), schema);
+    /** Reads the frame from a request with the fields every agent shares (the linked schema when a linker left one). */
+    public static QuestionFrame of(RequestContext ctx, SchemaContext fields) {
+        Map<String, Object> shared = fields.promptFields(ctx);
+        return new QuestionFrame(ctx.dbId, (String) shared.get("question"), (String) shared.get("evidence"),
+                (String) shared.get("history"), (String) shared.get("schema"));
     }
 
     /** The same frame asking about another text (a paraphrase or a reading). */
@@ -35,8 +34,7 @@ public record QuestionFrame(String dbId, String question, String evidence, Strin
         return vars;
     }
 
-    /** Prompt fields are single lines (the simulator and real models read them as labelled lines). */
     static String oneLine(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s+", " ");
+        return SchemaContext.oneLine(text);
     }
 }
