@@ -1,0 +1,69 @@
+package io.flowsql.sql.catalog;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.SchemaCatalog;
+import io.flowsql.sql.exec.ReadOnlyConnections;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Supplier;
+
+/**
+ * Schemas of the benchmark databases read from the SQLite files themselves (pragmas on a read-only
+ * connection), cross-checked with tables.json and described from BIRD's CSVs; each database is read
+ * once and kept in a Caffeine cache.
+ */
+public final class SqliteSchemaCatalog implements SchemaCatalog {
+
+    private final DatabaseLocator locator;
+    private final SchemaReader reader;
+    private final Supplier<SpiderTablesJson> tablesJson;
+    private final LoadingCache<String, DatabaseSchema> cache;
+
+    public SqliteSchemaCatalog(DatabaseLocator locator, ValueExamplePolicy policy, int maxCachedDatabases) {
+        this.locator = locator;
+        this.reader = new SchemaReader(policy);
+        SpiderTablesJson[] loaded = new SpiderTablesJson[1];
+        this.tablesJson = () -> {
+            synchronized (loaded) {
+                if (loaded[0] == null) {
+                    loaded[0] = SpiderTablesJson.load(locator.tablesJsonFiles());
+                }
+                return loaded[0];
+            }
+        };
+        this.cache = Caffeine.newBuilder().maximumSize(maxCachedDatabases).build(this::load);
+    }
+
+    public SqliteSchemaCatalog(DatabaseLocator locator) {
+        this(locator, ValueExamplePolicy.defaults(), 256);
+    }
+
+    @Override
+    public DatabaseSchema schema(String dbId) {
+        if (!contains(dbId)) {
+            throw new IllegalArgumentException("no database named " + dbId);
+        }
+        return cache.get(dbId);
+    }
+
+    @Override
+    public boolean contains(String dbId) {
+        return locator.sqliteFile(dbId).isPresent();
+    }
+
+    public DatabaseLocator locator() {
+        return locator;
+    }
+
+    private DatabaseSchema load(String dbId) throws SQLException {
+        Path file = locator.sqliteFile(dbId).orElseThrow(() -> new IllegalArgumentException("no database named " + dbId));
+        BirdColumnDescriptions bird = locator.descriptionFolder(dbId).map(BirdColumnDescriptions::read)
+                .orElse(BirdColumnDescriptions.none());
+        try (Connection connection = ReadOnlyConnections.open(file)) {
+            return reader.read(dbId, connection, tablesJson.get().entry(dbId), bird);
+        }
+    }
+}
