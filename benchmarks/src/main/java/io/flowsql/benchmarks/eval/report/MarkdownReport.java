@@ -1,0 +1,75 @@
+package io.flowsql.benchmarks.eval.report;
+
+import io.flowsql.benchmarks.eval.metrics.Accuracy;
+import io.flowsql.benchmarks.eval.metrics.Percentiles;
+import io.flowsql.benchmarks.eval.metrics.PrecisionRecall;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders a summary as Markdown tables, for pull requests and the README. */
+public final class MarkdownReport {
+
+    public String render(EvaluationSummary s) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Evaluation: ").append(s.benchmark()).append("\n\n");
+        md.append("- predictions: `").append(s.predictions()).append("`\n");
+        md.append("- EX semantics: **").append(s.comparison()).append("**\n");
+        md.append("- questions: ").append(s.questions()).append(", scored (database present): ").append(s.runnable())
+                .append(", without prediction: ").append(s.missingPredictions())
+                .append(", gold errors (left out): ").append(s.goldErrors().size()).append("\n\n");
+        md.append("## Execution accuracy\n\n| difficulty | correct | total | EX % |\n|---|---:|---:|---:|\n");
+        s.exByDifficulty().forEach((level, a) -> row(md, level, a));
+        row(md, "**all**", s.ex());
+        if (s.measuredEfficiency()) {
+            md.append("\n| VES | R-VES |\n|---:|---:|\n| ").append(f2(s.ves())).append(" | ").append(f2(s.rves())).append(" |\n");
+        }
+        if (s.dialogues()) {
+            md.append("\n## Dialogues\n\n| metric | correct | total | % |\n|---|---:|---:|---:|\n");
+            row(md, "TDEX", s.tdex());
+            row(md, "IEX", s.iex());
+            md.append("\n| question type | TDEX % | turns | precision | recall | F1 |\n|---|---:|---:|---:|---:|---:|\n");
+            for (Map.Entry<String, PrecisionRecall> e : s.typeDetection().entrySet()) {
+                Accuracy t = s.tdexByType().getOrDefault(e.getKey(), Accuracy.empty());
+                PrecisionRecall p = e.getValue();
+                md.append("| ").append(e.getKey()).append(" | ").append(f2(t.percent())).append(" | ").append(p.support())
+                        .append(" | ").append(f3(p.precision())).append(" | ").append(f3(p.recall())).append(" | ")
+                        .append(f3(p.f1())).append(" |\n");
+            }
+        }
+        if (s.hasTrace()) {
+            md.append("\n## Latency per stage (ms)\n\n| stage | n | mean | p50 | p90 | p95 | p99 | max |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (Map.Entry<String, Percentiles> e : s.latencyByStage().entrySet()) {
+                Percentiles p = e.getValue();
+                md.append("| ").append(e.getKey()).append(" | ").append(p.count()).append(" | ").append(f2(p.mean()))
+                        .append(" | ").append(p.p50()).append(" | ").append(p.p90()).append(" | ").append(p.p95())
+                        .append(" | ").append(p.p99()).append(" | ").append(p.max()).append(" |\n");
+            }
+        }
+        md.append("\n## Tokens and cost\n\n| prompt tokens | completion tokens | tokens / question | cost | cost / question |\n|---:|---:|---:|---:|---:|\n");
+        md.append("| ").append(s.tokens().promptTokens()).append(" | ").append(s.tokens().completionTokens()).append(" | ")
+                .append(f2(s.tokens().tokensPerQuestion())).append(" | ").append(String.format(Locale.ROOT, "%.4f", s.tokens().cost()))
+                .append(" | ").append(String.format(Locale.ROOT, "%.6f", s.tokens().costPerQuestion())).append(" |\n");
+        md.append("\nPrices: ").append(s.tokens().pricePerMillionPrompt()).append(" per 1M prompt tokens, ")
+                .append(s.tokens().pricePerMillionCompletion()).append(" per 1M completion tokens.\n");
+        if (!s.goldErrors().isEmpty()) {
+            md.append("\n## Gold queries that failed (not counted)\n\n| item | database | error |\n|---|---|---|\n");
+            s.goldErrors().forEach(g -> md.append("| ").append(g.itemId()).append(" | ").append(g.dbId()).append(" | ")
+                    .append(g.error().replace('|', '/').replace('\n', ' ')).append(" |\n"));
+        }
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, String name, Accuracy a) {
+        md.append("| ").append(name).append(" | ").append(a.correct()).append(" | ").append(a.total()).append(" | ")
+                .append(f2(a.percent())).append(" |\n");
+    }
+
+    static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String f3(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}

@@ -1,0 +1,30 @@
+package io.flowsql.benchmarks.eval.score;
+
+import io.flowsql.benchmarks.eval.metrics.StageCost;
+
+import java.util.List;
+
+/**
+ * One predicted answer as read from any prediction format, before it is matched to its question.
+ *
+ * @param key            the item id it answers (answers files), or null when known only by position
+ * @param ordinal        its position in the benchmark's order (BIRD's idx, the line of a Spider file), or -1
+ * @param sql            predicted SQL; empty when the system answered without SQL
+ * @param questionType   the type the system detected; null when the format has none
+ * @param stages         per-stage cost from the answer's trace (answers files only)
+ */
+public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
+
+    public Prediction {
+        sql = sql == null ? "" : sql.strip();
+        stages = stages == null ? List.of() : List.copyOf(stages);
+    }
+
+    /** The type to score: the system's own, or answerable when it gave SQL and none otherwise. */
+    public String effectiveType() {
+        if (questionType != null && !questionType.isBlank()) {
+            return questionType;
+        }
+        return sql.isEmpty() ? null : "answerable";
+    }
+}
