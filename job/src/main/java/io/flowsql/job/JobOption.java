@@ -88,7 +88,7 @@ public final class JobOption<T> implements Serializable {
         return Boolean.valueOf(v);
     }
 
-    static Duration parseDuration(String s) {
+    public static Duration parseDuration(String s) {
         String v = s.trim();
         return v.startsWith("P") || v.startsWith("p") ? Duration.parse(v) : TimeUtils.parseDuration(v);
     }

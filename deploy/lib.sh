@@ -1,0 +1,64 @@
+# Shared by the deploy/ scripts (sourced, not run): paths, build-if-needed, the cached Java classpath, JVM flags.
+PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK_DIR="$PROJECT_DIR/work"
+SHARED_DATA="${FLOWSQL_SHARED_DATA:-$PROJECT_DIR/../shared/data}"
+MVN="${MVN:-mvn}"
+mkdir -p "$WORK_DIR"
+
+# Flags Flink needs on JDK 17 (the ones Flink's own scripts pass).
+FLINK_JAVA_OPTS=(
+  --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
+)
+LOG_CONFIG="-Dlog4j2.configurationFile=$PROJECT_DIR/devstack/src/main/resources/flowsql-devstack-log4j2.properties"
+
+log() { printf '[flowsql] %s\n' "$*" >&2; }
+
+# Builds and installs the modules when their classes or installed jars are missing (FLOWSQL_REBUILD=1 forces it).
+ensure_built() {
+  local repo="${MAVEN_REPO:-$HOME/.m2/repository}"
+  if [[ "${FLOWSQL_REBUILD:-0}" == 1 || ! -d "$PROJECT_DIR/job/target/classes/io/flowsql/job" \
+        || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
+        || -z "$(ls "$repo"/io/flowsql/flowsql-udfs/*/flowsql-udfs-*.jar 2>/dev/null)" ]]; then
+    log "building (mvn -q -DskipTests install) ..."
+    (cd "$PROJECT_DIR" && "$MVN" -B -q -DskipTests install)
+  fi
+}
+
+# Prints the runtime classpath of the job module (all scopes: Flink, the broker and the simulator included),
+# cached in work/ and refreshed when a pom changes.
+project_classpath() {
+  local cache="$WORK_DIR/job.classpath"
+  local stale=0
+  if [[ ! -s "$cache" ]]; then stale=1
+  elif [[ -n "$(find "$PROJECT_DIR" -maxdepth 2 -name pom.xml -newer "$cache" -print -quit)" ]]; then stale=1
+  fi
+  if [[ $stale == 1 ]]; then
+    log "resolving the classpath (cached in work/job.classpath) ..."
+    (cd "$PROJECT_DIR" && "$MVN" -B -q dependency:build-classpath -pl job -Dmdep.outputFile="$cache" >&2)
+  fi
+  printf '%s:%s' "$PROJECT_DIR/job/target/classes" "$(cat "$cache")"
+}
+
+# True when the PID in file $1 names a live process.
+pid_alive() {
+  [[ -s "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null
+}
+
+# Stops the process whose PID is in file $1 (TERM, then KILL after $2 seconds) and removes the file.
+stop_pid_file() {
+  local file="$1" grace="${2:-30}"
+  if pid_alive "$file"; then
+    local pid; pid="$(cat "$file")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 $((grace * 5))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$file"
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The main command: builds if needed, starts Kafka, the simulated LLM (unless LLM_BASE_URL is set) and the job
+# on a local MiniCluster, sends a few Spider questions about one database plus any question given as an
+# argument, prints each answer as it arrives, and stops everything it started.
+#   deploy/quickstart.sh ["How many singers are there?" ...]
+# Env: LLM_BASE_URL, LLM_API_KEY, LLM_MODEL (a real endpoint instead of the simulator); QUICKSTART_DB (concert_singer);
+#      QUICKSTART_COUNT (5 Spider questions); QUICKSTART_TIMEOUT (150s); FLOWSQL_SHARED_DATA (../shared/data).
+set -euo pipefail
+DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
+source "$DEPLOY_DIR/lib.sh"
+
+DB="${QUICKSTART_DB:-concert_singer}"
+COUNT="${QUICKSTART_COUNT:-5}"
+TIMEOUT="${QUICKSTART_TIMEOUT:-150s}"
+DEV_JSON="$SHARED_DATA/spider/dev.json"
+JOB_PID_FILE="$WORK_DIR/quickstart-job.pid"
+SIM_PID_FILE="$WORK_DIR/quickstart-simulator.pid"
+STARTED_KAFKA=0
+
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  log "stopping what the quickstart started ..."
+  stop_pid_file "$JOB_PID_FILE" 20
+  stop_pid_file "$SIM_PID_FILE" 10
+  if [[ $STARTED_KAFKA == 1 ]]; then "$DEPLOY_DIR/kafka-stop.sh" || true; fi
+  exit $code
+}
+trap cleanup EXIT INT TERM
+
+if [[ ! -d "$SHARED_DATA/spider/database/$DB" ]]; then
+  log "no Spider database '$DB' under $SHARED_DATA/spider/database (set FLOWSQL_SHARED_DATA to the benchmark data folder)"
+  exit 1
+fi
+
+ensure_built
+CP="$(project_classpath)"
+
+if ! pid_alive "$WORK_DIR/kafka.pid"; then
+  "$DEPLOY_DIR/kafka-start.sh"
+  STARTED_KAFKA=1
+fi
+BOOTSTRAP="$(cat "$WORK_DIR/kafka.ready")"
+
+if [[ -n "${LLM_BASE_URL:-}" ]]; then
+  BASE_URL="$LLM_BASE_URL"
+  MODEL="${LLM_MODEL:?LLM_MODEL must name the model when LLM_BASE_URL is set}"
+  API_KEY="${LLM_API_KEY:-}"
+  log "using the LLM at $BASE_URL (model $MODEL)"
+else
+  ORACLE=()
+  [[ -f "$DEV_JSON" ]] && ORACLE=(--oracle "$DEV_JSON")
+  rm -f "$WORK_DIR/simulator.out"
+  java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.simulator.SimulatorMain --port 0 "${ORACLE[@]}" \
+    > "$WORK_DIR/simulator.out" 2> "$WORK_DIR/simulator.log" < /dev/null &
+  echo $! > "$SIM_PID_FILE"
+  for _ in $(seq 1 150); do grep -q '^http' "$WORK_DIR/simulator.out" 2>/dev/null && break; pid_alive "$SIM_PID_FILE" || break; sleep 0.2; done
+  BASE_URL="$(grep -m1 '^http' "$WORK_DIR/simulator.out" || true)"
+  if [[ -z "$BASE_URL" ]]; then log "the simulated LLM did not start; see work/simulator.log"; exit 1; fi
+  MODEL="simulated/oracle"
+  API_KEY=""
+  log "simulated LLM (oracle on Spider dev; every answer is marked simulated) at $BASE_URL"
+fi
+
+log "starting the job on a local MiniCluster (log: work/quickstart-job.log) ..."
+java -Xmx1g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" io.flowsql.job.FlowSqlJob --local \
+  -c "$DEPLOY_DIR/quickstart.properties" \
+  -D kafka.bootstrap-servers="$BOOTSTRAP" -D llm.base-url="$BASE_URL" -D llm.model="$MODEL" -D llm.api-key="$API_KEY" \
+  -D data.shared="$SHARED_DATA" > "$WORK_DIR/quickstart-job.log" 2>&1 < /dev/null &
+echo $! > "$JOB_PID_FILE"
+
+IDS="$WORK_DIR/quickstart.ids"
+ASK=(ask -b "$BOOTSTRAP" --db "$DB" --ids-file "$IDS")
+[[ -f "$DEV_JSON" ]] && ASK+=(--spider-dev "$DEV_JSON" --count "$COUNT")
+java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.cli.FlowSqlCli "${ASK[@]}" "$@"
+
+log "waiting for answers (they are committed at each checkpoint) ..."
+set +e
+java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.cli.FlowSqlCli watch -b "$BOOTSTRAP" --ids-file "$IDS" --timeout "$TIMEOUT" &
+WATCH_PID=$!
+while kill -0 $WATCH_PID 2>/dev/null; do
+  if ! pid_alive "$JOB_PID_FILE"; then
+    kill $WATCH_PID 2>/dev/null; log "the job stopped; last lines of work/quickstart-job.log:"; tail -30 "$WORK_DIR/quickstart-job.log" >&2; exit 1
+  fi
+  sleep 1
+done
+wait $WATCH_PID
+STATUS=$?
+set -e
+[[ $STATUS == 0 ]] && log "all answers arrived" || log "not every answer arrived (see work/quickstart-job.log)"
+exit $STATUS

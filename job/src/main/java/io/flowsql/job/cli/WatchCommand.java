@@ -1,0 +1,100 @@
+package io.flowsql.job.cli;
+
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.EventJson;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/** Prints answers as they are committed (read_committed), optionally until a number of them or given requests arrived. */
+@Command(name = "watch", mixinStandardHelpOptions = true, description = "Print answers as they arrive (read_committed).")
+final class WatchCommand implements Callable<Integer> {
+
+    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
+    String bootstrapServers;
+
+    @Option(names = {"-t", "--topic"}, defaultValue = "answers", description = "Answers topic (default ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Option(names = "--count", defaultValue = "0", description = "Stop after this many answers (0: run until interrupted).")
+    int count;
+
+    @Option(names = "--ids-file", description = "Only answers to the request ids in this file; stop when all arrived.")
+    Path idsFile;
+
+    @Option(names = "--timeout", defaultValue = "0s", description = "Give up after this long (e.g. 150s; 0s: never). Exit code 3 on timeout.")
+    String timeout;
+
+    @Option(names = "--from-latest", description = "Only answers committed from now on (default: from the beginning).")
+    boolean fromLatest;
+
+    @Option(names = "--json", description = "Print each answer's JSON instead of the readable form.")
+    boolean json;
+
+    @Option(names = "--rows", defaultValue = "5", description = "Rows shown per answer (default ${DEFAULT-VALUE}).")
+    int rows;
+
+    @Override
+    public Integer call() throws Exception {
+        Set<String> wanted = idsFile == null ? Set.of() : new HashSet<>(Files.readAllLines(idsFile, StandardCharsets.UTF_8));
+        wanted = new HashSet<>(wanted.stream().filter(s -> !s.isBlank()).toList());
+        int target = !wanted.isEmpty() ? wanted.size() : count;
+        Duration limit = io.flowsql.job.JobOption.parseDuration(timeout);
+        long deadline = limit.isZero() ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
+        AnswerPrinter printer = new AnswerPrinter(System.out, rows);
+        int shown = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            consumer.subscribe(List.of(topic));
+            while (target == 0 || shown < target) {
+                if (System.nanoTime() > deadline) {
+                    System.err.println("timed out after " + timeout + " with " + shown + " of " + target + " answers");
+                    return 3;
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(250))) {
+                    AnswerEvent a;
+                    try {
+                        a = EventJson.parseAnswer(r.value());
+                    } catch (UncheckedIOException e) {
+                        System.err.println("unreadable record at " + r.partition() + "@" + r.offset());
+                        continue;
+                    }
+                    if (!wanted.isEmpty() && !wanted.remove(a.requestId)) {
+                        continue;
+                    }
+                    if (json) {
+                        System.out.println(new String(r.value(), StandardCharsets.UTF_8));
+                    } else {
+                        printer.print(a);
+                    }
+                    shown++;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "flowsql-watch-" + UUID.randomUUID());
+        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromLatest ? "latest" : "earliest");
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+}
