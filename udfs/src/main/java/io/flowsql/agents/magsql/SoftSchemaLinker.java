@@ -1,6 +1,7 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.agents.common.ValueText;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
@@ -42,9 +43,7 @@ public final class SoftSchemaLinker {
     public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, Map<String, Object> fields, StageTrace trace) {
         String question = fields.get("question") + " " + fields.getOrDefault("evidence", "");
         List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches);
-        List<String> matched = found.stream()
-                .map(v -> v.table() + "." + v.column() + " = '" + v.value().replace("'", "''") + "'")
-                .toList();
+        List<String> matched = ValueText.of(found);
         String fullText = views.full(schema);
         if (schema.columnCount() <= skipThresholdColumns) {
             trace.note = "linking skipped: " + schema.columnCount() + " columns <= " + skipThresholdColumns;
@@ -53,7 +52,7 @@ public final class SoftSchemaLinker {
         return summarizer.summarize(schema, fullText, trace).thenCompose(summaries -> {
             Map<String, Object> vars = new java.util.HashMap<>(fields);
             vars.put("schema", fullText);
-            vars.put("values", matched.isEmpty() ? "(none)" : String.join("\n", matched));
+            vars.put("values", ValueText.forPrompt(matched));
             vars.put("summaries", summaries.entrySet().stream()
                     .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
             return linker.link(vars, schema, trace);

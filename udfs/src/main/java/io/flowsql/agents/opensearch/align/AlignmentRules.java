@@ -1,0 +1,29 @@
+package io.flowsql.agents.opensearch.align;
+
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.ValueIndexProvider;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the aligner from the settings' rule switches, so each rule can be turned off for an ablation. */
+public final class AlignmentRules {
+    private AlignmentRules() {}
+
+    public static ConsistencyAligner fromSettings(AgentSettings settings, SqlExecutor executor, ValueIndexProvider values) {
+        List<AlignmentRule> rules = new ArrayList<>();
+        if (settings.alignNullComparison) {
+            rules.add(new NullComparison());
+        }
+        if (settings.alignValues) {
+            rules.add(new ValueAlignment(executor, values));
+        }
+        if (settings.alignMaxSubqueryToOrderBy) {
+            rules.add(new MaxSubqueryToOrderBy());
+        }
+        if (settings.alignNotNullOnOrderBy) {
+            rules.add(new NotNullOnOrderBy());
+        }
+        return new ConsistencyAligner(rules);
+    }
+}
