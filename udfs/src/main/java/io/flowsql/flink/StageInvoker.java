@@ -23,11 +23,21 @@ public final class StageInvoker {
         this.metrics = metrics;
     }
 
-    /** The stage this request's preset runs under this name, or null when the request passes through untouched. */
+    /**
+     * The stage this request's preset runs under this name, or null when the request passes through
+     * untouched. A request the stages cannot even look at (an unknown preset) is failed here, by this stage.
+     */
     public Stage applicableStage(RequestContext ctx) {
         String strategy = ctx.strategy == null ? defaultStrategy : ctx.strategy;
-        Stage stage = stages.find(strategy, stageName);
-        return stage != null && stage.appliesTo(ctx) ? stage : null;
+        try {
+            Stage stage = stages.find(strategy, stageName);
+            return stage != null && stage.appliesTo(ctx) ? stage : null;
+        } catch (RuntimeException e) {
+            if (!ctx.isSettled()) {
+                ctx.fail(stageName, describe(e));
+            }
+            return null;
+        }
     }
 
     /** Runs the stage if it applies; the future always completes normally. */

@@ -1,0 +1,56 @@
+package io.flowsql.engine;
+
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.compare.ComparisonMode;
+import io.flowsql.sql.exec.SqlExecutorConfig;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Everything needed to build an {@link Engine} where an operator runs, in one serializable value that
+ * also identifies the shared engine: operators of one TaskManager with equal configs share one.
+ *
+ * @param llm the endpoint, models per stage, limits and retries of the LLM client
+ * @param sql the safe executor's limits
+ * @param databases where the benchmark databases and their tables.json files are
+ * @param agents the agents' knobs
+ * @param defaultStrategy the preset a request without its own runs
+ * @param voteComparison which notion of "same result" the candidate fingerprints (and so the vote) use
+ * @param cachedDatabases schemas and value indexes kept in memory at most
+ * @param schemaViews makes the renderer that shows schemas to the model
+ */
+public record EngineConfig(
+        LlmClientConfig llm,
+        SqlExecutorConfig sql,
+        DatabaseLocator databases,
+        AgentSettings agents,
+        String defaultStrategy,
+        ComparisonMode voteComparison,
+        int cachedDatabases,
+        SchemaViewsSource schemaViews) implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    public EngineConfig {
+        Objects.requireNonNull(llm, "llm");
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(databases, "databases");
+        Objects.requireNonNull(agents, "agents");
+        Objects.requireNonNull(defaultStrategy, "defaultStrategy");
+        Objects.requireNonNull(voteComparison, "voteComparison");
+        Objects.requireNonNull(schemaViews, "schemaViews");
+        if (cachedDatabases <= 0) {
+            throw new IllegalArgumentException("cachedDatabases must be positive: " + cachedDatabases);
+        }
+    }
+
+    /** Default executor limits, agent settings, Spider's comparison, 64 cached databases. */
+    public static EngineConfig of(LlmClientConfig llm, DatabaseLocator databases, String defaultStrategy,
+                                  SchemaViewsSource schemaViews) {
+        return new EngineConfig(llm, SqlExecutorConfig.defaults(), databases, AgentSettings.defaults(),
+                defaultStrategy, ComparisonMode.SPIDER_TEST_SUITE, 64, schemaViews);
+    }
+}

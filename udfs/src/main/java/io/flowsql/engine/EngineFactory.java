@@ -1,0 +1,69 @@
+package io.flowsql.engine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One engine per JVM per configuration, shared by every operator of a TaskManager, so they share one LLM
+ * client (and its concurrency and rate limits), one executor pool and one set of caches. Reference
+ * counted: the engine closes when the last lease is closed.
+ */
+public final class EngineFactory {
+    private static final Map<ByteBuffer, Shared> SHARED = new HashMap<>();
+
+    private EngineFactory() {}
+
+    /** A lease on the engine for this configuration, built on first use; close it when done. */
+    public static synchronized EngineLease shared(EngineConfig config) {
+        ByteBuffer key = identity(config);
+        Shared shared = SHARED.get(key);
+        if (shared == null) {
+            shared = new Shared(EngineRuntime.build(config));
+            SHARED.put(key, shared);
+        }
+        shared.leases++;
+        return new EngineLease(shared.runtime, () -> release(key));
+    }
+
+    /** How many distinct engines are open in this JVM (for tests and diagnostics). */
+    public static synchronized int openEngines() {
+        return SHARED.size();
+    }
+
+    private static synchronized void release(ByteBuffer key) {
+        Shared shared = SHARED.get(key);
+        if (shared == null) {
+            return;
+        }
+        shared.leases--;
+        if (shared.leases == 0) {
+            SHARED.remove(key);
+            shared.runtime.close();
+        }
+    }
+
+    /** Configurations are compared by their serialized form: equal settings mean one engine. */
+    private static ByteBuffer identity(EngineConfig config) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("engine config is not serializable", e);
+        }
+        return ByteBuffer.wrap(bytes.toByteArray());
+    }
+
+    private static final class Shared {
+        final EngineRuntime runtime;
+        int leases;
+
+        Shared(EngineRuntime runtime) {
+            this.runtime = runtime;
+        }
+    }
+}

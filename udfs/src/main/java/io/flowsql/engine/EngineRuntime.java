@@ -1,0 +1,96 @@
+package io.flowsql.engine;
+
+import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.llm.OpenAiCompatibleClient;
+import io.flowsql.pipeline.CandidateRunner;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.strategy.StageFactory;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.ValueExamplePolicy;
+import io.flowsql.sql.compare.ResultFingerprint;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
+import io.flowsql.sql.index.LcsValueScorer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A built engine and what is made from it once per JVM: the candidate runner and one instance of each
+ * stage (stages are stateless per request, so every preset and operator uses the same instance).
+ */
+public final class EngineRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
+
+    private final EngineConfig config;
+    private final Engine engine;
+    private final CandidateRunner runner;
+    private final StageFactory stages;
+    private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
+
+    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema) {
+        this.config = config;
+        this.engine = engine;
+        this.runner = new CandidateRunner(engine.sql(),
+                result -> ResultFingerprint.of(result, config.voteComparison()), config.agents().previewRows);
+        this.stages = new StageFactory(engine, config.agents(), schema, runner);
+    }
+
+    static EngineRuntime build(EngineConfig config) {
+        SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(config.databases(), ValueExamplePolicy.defaults(),
+                config.cachedDatabases());
+        Engine engine = new Engine(
+                OpenAiCompatibleClient.builder(config.llm()).build(),
+                new SqliteSafeExecutor(config.databases(), config.sql()),
+                catalog,
+                CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
+        SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(), new HistoryRenderer());
+        return new EngineRuntime(config, engine, schema);
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    public CandidateRunner candidateRunner() {
+        return runner;
+    }
+
+    /**
+     * The stage with this name if the request's preset runs it and it is wired in this build; a stage
+     * the factory cannot build yet is logged once and then passed over like a stage of another preset.
+     */
+    public Stage stage(String strategy, String name) {
+        if (!StrategyCatalog.stagesOf(strategy).contains(name)) {
+            return null;
+        }
+        return stageByName.computeIfAbsent(name, this::create).orElse(null);
+    }
+
+    private Optional<Stage> create(String name) {
+        try {
+            return Optional.of(stages.create(name));
+        } catch (IllegalStateException e) {
+            LOG.warn("stage {} is not available in this build and is skipped: {}", name, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            engine.close();
+        } catch (Exception e) {
+            LOG.warn("closing the engine failed", e);
+        }
+    }
+}
