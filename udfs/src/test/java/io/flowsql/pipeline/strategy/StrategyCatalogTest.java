@@ -1,0 +1,35 @@
+package io.flowsql.pipeline.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every preset is a subsequence of the canonical order, and a bad name lists the valid ones. */
+class StrategyCatalogTest {
+
+    @Test
+    void everyPresetFollowsTheCanonicalOrder() {
+        List<String> canonical = StrategyCatalog.canonicalOrder();
+        assertThat(StrategyCatalog.presetNames()).containsExactly("mag-sql", "sqlfix", "opensearch", "mmsql", "full");
+        for (String preset : StrategyCatalog.presetNames()) {
+            List<String> stages = new ArrayList<>(StrategyCatalog.stagesOf(preset));
+            List<Integer> positions = stages.stream().map(canonical::indexOf).toList();
+            assertThat(positions).as(preset).doesNotContain(-1).isSorted();
+            assertThat(stages).as(preset).endsWith("answer.finalize");
+        }
+        assertThat(StrategyCatalog.stagesOf("full")).containsExactlyElementsOf(canonical);
+        assertThat(StrategyCatalog.stagesOf("sqlfix")).containsExactly("opensearch.generate", "candidates.execute",
+                "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
+        assertThat(StrategyCatalog.stagesOf("mmsql")).startsWith("mmsql.detect").contains("mmsql.readings");
+    }
+
+    @Test
+    void unknownPresetNamesTheValidOnes() {
+        assertThatThrownBy(() -> StrategyCatalog.stagesOf("magsql"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("magsql").hasMessageContaining("mag-sql, sqlfix, opensearch, mmsql, full");
+    }
+}
