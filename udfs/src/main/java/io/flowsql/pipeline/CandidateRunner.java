@@ -2,6 +2,8 @@ package io.flowsql.pipeline;
 
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.compare.ComparisonMode;
+import io.flowsql.sql.compare.ResultFingerprint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +20,11 @@ public final class CandidateRunner {
     private final SqlExecutor executor;
     private final Function<ExecutionResult, String> fingerprint;
     private final int previewRows;
+
+    /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
+    public CandidateRunner(SqlExecutor executor) {
+        this(executor, result -> ResultFingerprint.of(result, ComparisonMode.SPIDER_TEST_SUITE), DEFAULT_PREVIEW_ROWS);
+    }
 
     /**
      * @param fingerprint equal for results the vote should treat as the same answer (e.g. ResultFingerprint)

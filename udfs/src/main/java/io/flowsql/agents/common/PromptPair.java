@@ -1,6 +1,7 @@
 package io.flowsql.agents.common;
 
 import io.flowsql.llm.ChatMessage;
+import io.flowsql.sql.render.TokenCounter;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
 public final class PromptPair {
     private static final Logger LOG = LoggerFactory.getLogger(PromptPair.class);
     private static final String TASK_PREFIX = "### Task:";
+    private static final TokenCounter TOKENS = new TokenCounter();
 
     private final String base;
     private final String task;
@@ -62,13 +64,13 @@ public final class PromptPair {
         String systemText = system.render(vars);
         String userText = user.render(vars);
         if (LOG.isDebugEnabled()) {
-            LOG.debug("prompt {} rendered: {} tokens", base, PromptTokens.count(systemText) + PromptTokens.count(userText));
+            LOG.debug("prompt {} rendered: {} tokens", base, TOKENS.count(systemText) + TOKENS.count(userText));
         }
         return List.of(ChatMessage.system(systemText), ChatMessage.user(userText));
     }
 
     /** Token count of the rendered pair (for tests and budgets). */
     public int tokenCount(Map<String, ?> vars) {
-        return PromptTokens.count(system.render(vars)) + PromptTokens.count(user.render(vars));
+        return TOKENS.count(system.render(vars)) + TOKENS.count(user.render(vars));
     }
 }
