@@ -1,0 +1,106 @@
+package io.flowsql.benchmarks.eval;
+
+import io.flowsql.benchmarks.eval.load.Benchmark;
+import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
+import io.flowsql.benchmarks.eval.report.EvaluationSummary;
+import io.flowsql.benchmarks.eval.report.ReportWriter;
+import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
+import io.flowsql.benchmarks.eval.run.LocalStack;
+import io.flowsql.benchmarks.eval.score.PredictionFormat;
+import io.flowsql.sql.compare.ComparisonMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code run}: sends a benchmark's questions through the streaming job (a running one, or with
+ * {@code --local} a broker, job and simulator started here), collects answers into a resumable JSONL
+ * file, then scores them and writes the reports.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run a benchmark through the FlowSQL job over Kafka, collect answers (resumable) and report.")
+public final class RunCommand implements Callable<Integer> {
+
+    @Option(names = "--benchmark", required = true, description = "spider-dev, bird-dev, bird-minidev or cosql-dev")
+    String benchmark;
+
+    @Option(names = "--benchmark-path", description = "Folder of the benchmark (default: under --data)")
+    Path benchmarkPath;
+
+    @Option(names = "--data", defaultValue = "../shared/data", description = "Benchmark data folder (default: ${DEFAULT-VALUE})")
+    Path data;
+
+    @Option(names = "--limit", defaultValue = "0", description = "Only the first N runnable questions (0 = all)")
+    int limit;
+
+    @Option(names = "--answers", defaultValue = "eval-report/answers.jsonl", description = "Answers JSONL (appended; resumes)")
+    Path answers;
+
+    @Option(names = "--local", description = "Start the broker, the job on a local MiniCluster and (without LLM_BASE_URL) the simulator")
+    boolean local;
+
+    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092", description = "Kafka of a running job")
+    String bootstrapServers;
+
+    @Option(names = "--questions-topic", defaultValue = "questions")
+    String questionsTopic;
+
+    @Option(names = "--answers-topic", defaultValue = "answers")
+    String answersTopic;
+
+    @Option(names = "--strategy", description = "Strategy preset sent with each question (default: the job's)")
+    String strategy;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "Job parallelism in --local mode")
+    int parallelism;
+
+    @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
+    Duration deadline;
+
+    @Option(names = "--comparison", defaultValue = "SPIDER_TEST_SUITE", description = "BIRD_SET or SPIDER_TEST_SUITE")
+    ComparisonMode comparison;
+
+    @Option(names = "--price-prompt", defaultValue = "0", description = "Price per 1M prompt tokens")
+    double pricePrompt;
+
+    @Option(names = "--price-completion", defaultValue = "0", description = "Price per 1M completion tokens")
+    double priceCompletion;
+
+    @Option(names = "--out", defaultValue = "eval-report", description = "Folder for report.md/html/json")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        Benchmark bench = new BenchmarkLoaders(data).load(benchmark, benchmarkPath);
+        if (limit > 0) {
+            bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
+        }
+        long started = System.nanoTime();
+        int unanswered;
+        if (local) {
+            String llm = System.getenv("LLM_BASE_URL");
+            String model = System.getenv().getOrDefault("LLM_MODEL", "simulated-oracle");
+            try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), llm, model,
+                    List.of(data.resolve("spider/dev.json")), parallelism)) {
+                unanswered = runner(stack.bootstrapServers()).run(bench, answers, deadline);
+            }
+        } else {
+            unanswered = runner(bootstrapServers).run(bench, answers, deadline);
+        }
+        System.out.printf("answers: %s (%d unanswered), %.1f s%n", answers, unanswered, (System.nanoTime() - started) / 1e9);
+        EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
+                ScoreCommand.executorFor(bench, 30_000), comparison, 0, pricePrompt, priceCompletion);
+        new ReportWriter().write(summary, out).forEach(f -> System.out.println("wrote " + f));
+        System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), comparison, summary.ex().percent(),
+                summary.ex().correct(), summary.ex().total());
+        return unanswered == 0 ? 0 : 2;
+    }
+
+    private KafkaBenchmarkRunner runner(String servers) {
+        return new KafkaBenchmarkRunner(servers, questionsTopic, answersTopic, strategy);
+    }
+}
