@@ -3,4 +3,5 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_built
-exec java -Xmx256m $LOG_CONFIG -cp "$(project_classpath)" io.flowsql.job.cli.FlowSqlCli "$@"
+CP="$(project_classpath)" || exit 1
+exec java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.cli.FlowSqlCli "$@"

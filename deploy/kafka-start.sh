@@ -15,7 +15,7 @@ if pid_alive "$PID_FILE"; then
   exit 0
 fi
 ensure_built
-CP="$(project_classpath)"
+CP="$(project_classpath)" || exit 1
 rm -f "$READY_FILE"
 nohup java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.devstack.KafkaBrokerMain \
   --data-dir "$WORK_DIR/kafka" --port "$PORT" --controller-port "$CONTROLLER_PORT" \

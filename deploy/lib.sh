@@ -2,6 +2,7 @@
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK_DIR="$PROJECT_DIR/work"
 SHARED_DATA="${FLOWSQL_SHARED_DATA:-$PROJECT_DIR/../shared/data}"
+# MVN may carry flags, e.g. MVN="mvn -o" for offline use.
 MVN="${MVN:-mvn}"
 mkdir -p "$WORK_DIR"
 
@@ -27,7 +28,7 @@ ensure_built() {
         || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
         || -z "$(ls "$repo"/io/flowsql/flowsql-udfs/*/flowsql-udfs-*.jar 2>/dev/null)" ]]; then
     log "building (mvn -q -DskipTests install) ..."
-    (cd "$PROJECT_DIR" && "$MVN" -B -q -DskipTests install)
+    (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install) || { log "build failed"; return 1; }
   fi
 }
 
@@ -41,7 +42,9 @@ project_classpath() {
   fi
   if [[ $stale == 1 ]]; then
     log "resolving the classpath (cached in work/job.classpath) ..."
-    (cd "$PROJECT_DIR" && "$MVN" -B -q dependency:build-classpath -pl job -Dmdep.outputFile="$cache" >&2)
+    rm -f "$cache"
+    (cd "$PROJECT_DIR" && $MVN -B -q dependency:build-classpath -pl job -Dmdep.outputFile="$cache" >&2) \
+      || { log "could not resolve the classpath"; return 1; }
   fi
   printf '%s:%s' "$PROJECT_DIR/job/target/classes" "$(cat "$cache")"
 }

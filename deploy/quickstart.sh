@@ -34,7 +34,7 @@ if [[ ! -d "$SHARED_DATA/spider/database/$DB" ]]; then
 fi
 
 ensure_built
-CP="$(project_classpath)"
+CP="$(project_classpath)" || exit 1
 
 if ! pid_alive "$WORK_DIR/kafka.pid"; then
   "$DEPLOY_DIR/kafka-start.sh"

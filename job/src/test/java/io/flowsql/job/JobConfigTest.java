@@ -1,0 +1,73 @@
+package io.flowsql.job;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobConfigTest {
+
+    @Test
+    void defaultsComeFromTheOptions() {
+        JobConfig config = JobConfig.defaults();
+        assertThat(config.get(JobOptions.QUESTIONS_TOPIC)).isEqualTo("questions");
+        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.get(JobOptions.DATABASE_ROOTS)).isEmpty();
+    }
+
+    @Test
+    void commandLineOverridesTheFileWhichOverridesDefaults(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("job.properties");
+        Files.writeString(file, """
+                kafka.topic.answers = my-answers
+                job.checkpoint-interval = 500ms
+                stage.timeout.magsql.generate = 45s
+                llm.model.sqlfix.review = small-model
+                data.database-roots = /a, /b
+                """);
+        JobConfig config = JobConfig.load(file, Map.of("job.checkpoint-interval", "3s"));
+        assertThat(config.get(JobOptions.ANSWERS_TOPIC)).isEqualTo("my-answers");
+        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.durationFamily("stage.timeout.")).containsEntry("magsql.generate", Duration.ofSeconds(45));
+        assertThat(config.family("llm.model.")).containsEntry("sqlfix.review", "small-model");
+        assertThat(config.get(JobOptions.DATABASE_ROOTS)).containsExactly("/a", "/b");
+    }
+
+    @Test
+    void unknownKeysAndBadValuesFailAtStart() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.bootstrap.servers", "x")))
+                .hasMessageContaining("unknown option 'kafka.bootstrap.servers'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("job.parallelism", "two")))
+                .hasMessageContaining("job.parallelism");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.starting-offsets", "yesterday")))
+                .hasMessageContaining("kafka.starting-offsets");
+    }
+
+    @Test
+    void theTransactionTimeoutMustExceedTheCheckpointInterval() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("job.checkpoint-interval", "2min", "kafka.transaction-timeout", "1min")))
+                .hasMessageContaining("kafka.transaction-timeout");
+        assertThat(JobConfig.of(Map.of("job.checkpoint-interval", "2min", "kafka.transaction-timeout", "3min"))
+                .get(JobOptions.TRANSACTION_TIMEOUT)).isEqualTo(Duration.ofMinutes(3));
+    }
+
+    @Test
+    void theApiKeyIsNeverShown() {
+        assertThat(JobConfig.of(Map.of("llm.api-key", "sk-secret")).explicitValues()).containsEntry("llm.api-key", "***");
+    }
+
+    @Test
+    void everyOptionIsDocumentedInOperationsGuide() throws Exception {
+        Path guide = Path.of(System.getProperty("flowsql.project.dir"), "docs", "OPERATIONS.md");
+        String text = Files.readString(guide);
+        for (JobOption<?> option : JobOptions.all()) {
+            assertThat(text).as("docs/OPERATIONS.md documents " + option.key()).contains("`" + option.key() + "`");
+        }
+    }
+}
