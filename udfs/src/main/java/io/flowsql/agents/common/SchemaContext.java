@@ -3,7 +3,6 @@ package io.flowsql.agents.common;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.SchemaCatalog;
-import io.flowsql.sql.render.SchemaRenderer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -17,12 +16,12 @@ public final class SchemaContext {
     public static final String NO_EVIDENCE = "(none)";
 
     private final SchemaCatalog catalog;
-    private final SchemaRenderer renderer;
+    private final SchemaViews views;
     private final HistoryRenderer history;
 
-    public SchemaContext(SchemaCatalog catalog, SchemaRenderer renderer, HistoryRenderer history) {
+    public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
-        this.renderer = Objects.requireNonNull(renderer, "renderer");
+        this.views = Objects.requireNonNull(views, "views");
         this.history = Objects.requireNonNull(history, "history");
     }
 
@@ -32,11 +31,11 @@ public final class SchemaContext {
 
     /** The schema a linking stage chose for this request, else the full schema. */
     public String schemaText(RequestContext ctx) {
-        return ctx.schemaText != null && !ctx.schemaText.isBlank() ? ctx.schemaText : renderer.full(schema(ctx)).text();
+        return ctx.schemaText != null && !ctx.schemaText.isBlank() ? ctx.schemaText : views.full(schema(ctx));
     }
 
-    public SchemaRenderer renderer() {
-        return renderer;
+    public SchemaViews views() {
+        return views;
     }
 
     /** A fresh, mutable map with db_id, question, evidence, history and schema; callers add their own fields. */
