@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.events.AnswerMapper;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
@@ -94,9 +93,9 @@ class EndToEndITCase {
         }
     }
 
-    /** The job's topology; swapped for the real engine in {@link #answering}. */
+    /** The production topology and engine, talking HTTP to the simulated LLM. */
     private static Answering answering(JobConfig config) {
-        return (questions, feedback) -> questions.map(AnswerMapper::fromContext);
+        return TopologyAnswering.from(config);
     }
 
     private static void assertAnswers(List<QuestionEvent> valid, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
@@ -115,7 +114,13 @@ class EndToEndITCase {
         for (AnswerEvent a : answers) {
             assertThat(a.question).isEqualTo(byId.get(a.requestId).question);
             assertThat(a.dbId).isEqualTo("concert_singer");
+            assertThat(a.simulated).as("the oracle LLM answered, and the answer says so").isTrue();
+            assertThat(a.trace).isNotEmpty();
         }
+        List<AnswerEvent> answered = answers.stream().filter(a -> "answered".equals(a.status)).toList();
+        assertThat(answered).as("oracle-mode answers with SQL and rows: " + answers.stream().map(a -> a.status + " " + a.error).toList())
+                .hasSizeGreaterThanOrEqualTo(valid.size() / 2);
+        assertThat(answered).allMatch(a -> a.sql != null && a.result != null && !a.result.columns.isEmpty());
     }
 
     private static void assertDeadLetters(Map<String, String> invalid, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
