@@ -1,0 +1,72 @@
+package io.flowsql.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.agents.SpiderAgentParts;
+import org.junit.jupiter.api.Test;
+
+/** Candidate execution and finalization on a real Spider database. */
+class CandidateRunnerTest {
+    private final CandidateRunner runner = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+
+    @Test
+    void fillsResultFieldsAndAPreviewOfTenRows() {
+        Candidate c = runner.run("world_1", new Candidate("magsql", "SELECT Name, Population FROM city ORDER BY Population DESC"));
+        assertThat(c.executed).isTrue();
+        assertThat(c.error).isNull();
+        assertThat(c.rowCount).isGreaterThan(10);
+        assertThat(c.previewColumns).containsExactly("Name", "Population");
+        assertThat(c.previewRows).hasSize(10);
+        assertThat(c.previewRows.get(0)).containsExactly("Mumbai (Bombay)", "10500000");
+        assertThat(c.resultFingerprint).isNotBlank();
+        Candidate same = runner.run("world_1", new Candidate("x", "SELECT Population, Name FROM city"));
+        assertThat(same.resultFingerprint).isEqualTo(c.resultFingerprint);
+    }
+
+    @Test
+    void recordsTheErrorOfABadCandidate() {
+        Candidate c = runner.run("concert_singer", new Candidate("x", "SELECT nope FROM singer"));
+        assertThat(c.executed).isTrue();
+        assertThat(c.error).contains("nope");
+        assertThat(c.resultFingerprint).isNull();
+        Candidate refused = runner.run("concert_singer", new Candidate("x", "DELETE FROM singer"));
+        assertThat(refused.error).startsWith("REFUSED");
+    }
+
+    @Test
+    void executeStageRunsOnlyWhatIsNotYetExecutedAndFinalizePicksTheBest() {
+        RequestContext ctx = new RequestContext();
+        ctx.dbId = "concert_singer";
+        Candidate done = new Candidate("old", "SELECT 1");
+        done.executed = true;
+        done.error = "kept";
+        ctx.candidates.add(done);
+        ctx.candidates.add(new Candidate("a", "SELECT Name FROM singer WHERE Country = 'Mars'"));
+        ctx.candidates.add(new Candidate("b", "SELECT Name FROM singer WHERE Country = 'France'"));
+        ctx.candidates.add(new Candidate("c", "SELECT Nme FROM singer"));
+        new ExecuteCandidatesStage("candidates.execute", runner).apply(ctx).join();
+        assertThat(done.error).isEqualTo("kept");
+        assertThat(ctx.trace.get(0).note).isEqualTo("executed 3, failed 1");
+        new FinalizeStage().apply(ctx).join();
+        assertThat(ctx.status).isEqualTo("answered");
+        assertThat(ctx.finalSql).isEqualTo("SELECT Name FROM singer WHERE Country = 'France'");
+        assertThat(ctx.notes).containsEntry("final.source", "b");
+    }
+
+    @Test
+    void finalizeKeepsAChosenSqlAndFailsWithoutAny() {
+        RequestContext chosen = new RequestContext();
+        chosen.candidates.add(new Candidate("x", "SELECT 1"));
+        chosen.candidates.add(new Candidate("y", "SELECT 2"));
+        chosen.finalSql = "SELECT 1";
+        new FinalizeStage().apply(chosen).join();
+        assertThat(chosen.finalSql).isEqualTo("SELECT 1");
+        assertThat(chosen.notes).containsEntry("final.source", "x");
+
+        RequestContext none = new RequestContext();
+        new FinalizeStage().apply(none).join();
+        assertThat(none.status).isEqualTo("failed");
+        assertThat(none.failedStage).isEqualTo("answer.finalize");
+        assertThat(none.error).isEqualTo("no stage produced SQL");
+    }
+}
