@@ -2,12 +2,28 @@ package io.flowsql.pipeline.strategy;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.RendererSchemaViews;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.StageNames;
+import io.flowsql.agents.magsql.EntitySchemaLinker;
+import io.flowsql.agents.magsql.MagSqlDecomposeStage;
+import io.flowsql.agents.magsql.MagSqlGenerateStage;
+import io.flowsql.agents.magsql.MagSqlLinkStage;
+import io.flowsql.agents.magsql.SoftSchemaLinker;
+import io.flowsql.agents.magsql.SubSqlGenerator;
+import io.flowsql.agents.magsql.SubSqlRefiner;
+import io.flowsql.agents.magsql.TableSummarizer;
+import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
 import io.flowsql.agents.mmsql.QuestionDetector;
 import io.flowsql.agents.mmsql.QuestionDetectorStage;
 import io.flowsql.agents.mmsql.ReadingSqlGenerator;
 import io.flowsql.agents.mmsql.ReadingsStage;
+import io.flowsql.agents.opensearch.OpenSearchAlignStage;
+import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
+import io.flowsql.agents.opensearch.OpenSearchVoteStage;
+import io.flowsql.agents.opensearch.ProgressiveGenerator;
+import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.sqlfix.QueryCrafter;
 import io.flowsql.agents.sqlfix.QueryCrafterStage;
 import io.flowsql.agents.sqlfix.QuestionFrame;
@@ -22,6 +38,10 @@ import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.pipeline.FinalizeStage;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.sql.compare.ComparisonMode;
+import io.flowsql.sql.compare.ResultFingerprint;
+import io.flowsql.sql.render.SchemaRenderer;
+import io.flowsql.sql.render.TokenCounter;
 import java.nio.file.Path;
 import java.util.function.Function;
 
@@ -32,6 +52,7 @@ import java.util.function.Function;
 public final class StageFactory {
     private final Engine engine;
     private final AgentSettings settings;
+    private final SchemaContext schema;
     private final AgentCall call;
     private final CandidateRunner runner;
     private final Function<RequestContext, QuestionFrame> frames;
@@ -40,6 +61,7 @@ public final class StageFactory {
     public StageFactory(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner) {
         this.engine = engine;
         this.settings = settings;
+        this.schema = schema;
         this.call = new AgentCall(engine.llm());
         this.runner = runner;
         this.frames = ctx -> QuestionFrame.of(ctx, schema);
@@ -47,12 +69,24 @@ public final class StageFactory {
                 ? RepairMemory.inMemory() : RepairMemory.shared(Path.of(settings.repairMemoryPath));
     }
 
+    /**
+     * A factory with the engine's usual companions: schemas shown through the database layer's renderer, and
+     * candidates run and fingerprinted as Spider's test-suite evaluator compares results.
+     */
+    public static StageFactory standard(Engine engine, AgentSettings settings) {
+        SchemaContext schema = new SchemaContext(engine.catalog(),
+                new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), engine.sql())), new HistoryRenderer());
+        CandidateRunner runner = new CandidateRunner(engine.sql(),
+                result -> ResultFingerprint.of(result, ComparisonMode.SPIDER_TEST_SUITE), settings.previewRows);
+        return new StageFactory(engine, settings, schema, runner);
+    }
+
     /** The repair memory the SQLFixAgent stages of this factory share. */
     public RepairMemory repairMemory() {
         return repairs;
     }
 
-    /** @throws IllegalArgumentException for a name that is no stage; IllegalStateException for a stage not wired here yet */
+    /** @throws IllegalArgumentException for a name that is no stage */
     public Stage create(String name) {
         return switch (name) {
             case StageNames.MMSQL_DETECT -> new QuestionDetectorStage(new QuestionDetector(call), frames);
@@ -63,9 +97,18 @@ public final class StageFactory {
                     new SqlRefiner(call, engine.sql(), repairs, settings.sqlfixRefineAttempts), frames);
             case StageNames.CANDIDATES_EXECUTE, StageNames.SQLFIX_EXECUTE -> new ExecuteCandidatesStage(name, runner);
             case StageNames.ANSWER_FINALIZE -> new FinalizeStage();
-            case StageNames.MAGSQL_LINK, StageNames.MAGSQL_DECOMPOSE, StageNames.MAGSQL_GENERATE,
-                 StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ALIGN, StageNames.OPENSEARCH_VOTE ->
-                    throw new IllegalStateException("stage " + name + " is not wired into the StageFactory yet");
+            case StageNames.MAGSQL_LINK -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(call),
+                    new EntitySchemaLinker(call, settings.columnsPerEntity), engine.values(), schema.views(),
+                    settings.linkSkipColumnThreshold, settings.valueMatches), schema);
+            case StageNames.MAGSQL_DECOMPOSE -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(call), schema);
+            case StageNames.MAGSQL_GENERATE -> new MagSqlGenerateStage(new SubSqlGenerator(call),
+                    new SubSqlRefiner(call, engine.sql(), settings.magRefineRounds), schema);
+            case StageNames.OPENSEARCH_GENERATE -> new OpenSearchGenerateStage(
+                    new ProgressiveGenerator(call, settings.candidates, settings.temperature), schema, engine.values(),
+                    settings.valueMatches);
+            case StageNames.OPENSEARCH_ALIGN -> new OpenSearchAlignStage(
+                    AlignmentRules.fromSettings(settings, engine.sql(), engine.values()), engine.catalog());
+            case StageNames.OPENSEARCH_VOTE -> new OpenSearchVoteStage();
             default -> throw new IllegalArgumentException("no stage named '" + name + "'; stages: "
                     + String.join(", ", StrategyCatalog.canonicalOrder()));
         };

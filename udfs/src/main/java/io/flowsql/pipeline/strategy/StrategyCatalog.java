@@ -1,6 +1,8 @@
 package io.flowsql.pipeline.strategy;
 
+import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.StageNames;
+import io.flowsql.engine.Engine;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.Strategy;
 import java.util.ArrayList;
@@ -80,5 +82,10 @@ public final class StrategyCatalog {
             stages.add(factory.create(stage));
         }
         return new Strategy(name, stages);
+    }
+
+    /** The preset built from an engine's parts with {@link StageFactory#standard}; stages of one call share its repair memory. */
+    public static Strategy build(String name, Engine engine, AgentSettings settings) {
+        return build(name, StageFactory.standard(engine, settings));
     }
 }

@@ -3,11 +3,17 @@ package io.flowsql.pipeline.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flowsql.agents.SpiderAgentParts;
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.engine.Engine;
+import io.flowsql.llm.ScriptedLlmClient;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.Strategy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every preset is a subsequence of the canonical order, and a bad name lists the valid ones. */
+/** Every preset is a subsequence of the canonical order and builds from an engine, and a bad name lists the valid ones. */
 class StrategyCatalogTest {
 
     @Test
@@ -24,6 +30,20 @@ class StrategyCatalogTest {
         assertThat(StrategyCatalog.stagesOf("sqlfix")).containsExactly("opensearch.generate", "candidates.execute",
                 "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
         assertThat(StrategyCatalog.stagesOf("mmsql")).startsWith("mmsql.detect").contains("mmsql.readings");
+    }
+
+    @Test
+    void everyPresetBuildsFromAnEngineWithItsStagesInCanonicalOrder() {
+        Engine engine = new Engine(ScriptedLlmClient.alwaysResponds("unused"), SpiderAgentParts.EXECUTOR,
+                SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+        for (String preset : StrategyCatalog.presetNames()) {
+            Strategy strategy = StrategyCatalog.build(preset, engine, AgentSettings.defaults());
+            assertThat(strategy.name()).isEqualTo(preset);
+            assertThat(strategy.stages().stream().map(Stage::name).toList()).as(preset)
+                    .containsExactlyElementsOf(StrategyCatalog.stagesOf(preset));
+        }
+        assertThatThrownBy(() -> StrategyCatalog.build("nope", engine, AgentSettings.defaults()))
+                .hasMessageContaining("valid strategies: mag-sql");
     }
 
     @Test
