@@ -55,7 +55,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
             Path logDir = dataDir.resolve("kraft-logs");
             Files.createDirectories(logDir);
             Properties props = BrokerProperties.of(logDir, brokerPort, controllerPort);
-            format(dataDir, props);
+            if (!Files.exists(logDir.resolve("meta.properties"))) {
+                format(dataDir, props);
+            }
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             server.startup();
             return new LocalKafkaBroker(server, dataDir, deleteOnClose, brokerPort);
@@ -70,8 +72,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             props.store(out, "FlowSQL local broker");
         }
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", config.toString(),
-                "--ignore-formatted"};
+        String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", config.toString()};
         int code = StorageTool.execute(args, new PrintStream(captured, true, StandardCharsets.UTF_8));
         if (code != 0) {
             throw new IllegalStateException("formatting broker storage failed (" + code + "): "
