@@ -61,8 +61,8 @@ class HostileSqlTest {
                 "WITH x AS (SELECT 1) DELETE FROM singer WHERE Name GLOB 'x' AND Age == 1")) {
             s.put(sql, REFUSED);
         }
-        s.put("SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g, singer h, singer i, singer j", STOPPED);
-        s.put("SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g, singer h, singer i "
+        s.put("SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g, singer h, singer i, singer j, singer k, singer l", STOPPED);
+        s.put("SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g, singer h, singer i, singer j, singer k, singer l "
                 + "WHERE a.Name GLOB '*' AND b.Age == b.Age", STOPPED);
         s.put("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r", STOPPED);
         s.put("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x FROM r) SELECT x FROM r ORDER BY x", STOPPED);
