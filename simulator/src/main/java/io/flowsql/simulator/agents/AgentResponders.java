@@ -10,6 +10,14 @@ public final class AgentResponders {
     /** Every agent responder, keyed by the stage name on the first line of its system prompt. */
     public static Map<String, Responder> all() {
         return Map.ofEntries(
+                // MAG-SQL and OpenSearch-SQL (engineer A)
+                Map.entry("magsql.link.summarize", new MagSqlSummarizeResponder()),
+                Map.entry("magsql.link", new MagSqlLinkResponder()),
+                Map.entry("magsql.decompose", new MagSqlDecomposeResponder()),
+                Map.entry("magsql.generate.first", new OriginalQuestionSqlResponder()),
+                Map.entry("magsql.generate.next", new OriginalQuestionSqlResponder()),
+                Map.entry("magsql.generate.refine", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),
                 // SQLFixAgent and MMSQL (engineer B)
                 Map.entry("sqlfix.review", new SqlFixReviewResponder()),
                 Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),
