@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Simulates MMSQL's question detector with rules a reader can predict: pleasantries are improper, questions
- * the oracle has gold SQL for are answerable, other questions that name something in the schema are
- * ambiguous (two readings: distinct items or all rows), the rest unanswerable. Answers in the detector's JSON.
+ * Simulates MMSQL's question detector: a turn a typed dialogue file (CoSQL) labels gets that label; other turns
+ * get rules a reader can predict: pleasantries are improper, questions the oracle has gold SQL for are
+ * answerable, other questions that name something in the schema are ambiguous (two readings: distinct items
+ * or all rows), the rest unanswerable. Answers in the detector's JSON.
  */
 public final class MmsqlDetectResponder implements Responder {
     private static final Pattern PLEASANTRY = Pattern.compile(
@@ -34,21 +35,32 @@ public final class MmsqlDetectResponder implements Responder {
         String q = question.get();
         String db = request.field("Database").orElse("");
         String schema = PromptText.schema(request.lastUserMessage()).toLowerCase(Locale.ROOT);
-        String json;
-        if (PLEASANTRY.matcher(q.strip()).matches()) {
-            json = detection("improper", "a remark, not a question about the data", "You are welcome! Goodbye.", List.of());
-        } else if (context.oracle().flatMap(o -> o.goldSql(db, q)).isPresent()) {
-            json = detection("answerable", "the schema holds what it asks", "", List.of());
-        } else if (namesSchema(q, schema)) {
-            String base = q.strip().replaceAll("[?.!\\s]+$", "");
-            json = detection("ambiguous", "it can be counted over distinct items or over all rows",
-                    "Do you mean distinct items only, or every row?",
-                    List.of(base + ", counting each distinct item once?", base + ", counting every row?"));
-        } else {
-            json = detection("unanswerable", "the schema does not hold it",
+        String type = context.oracle().flatMap(o -> o.questionType(db, q))
+                .orElseGet(() -> guessedType(q, db, schema, context));
+        String json = switch (type) {
+            case "improper" -> detection("improper", "a remark, not a question about the data", "You are welcome! Goodbye.", List.of());
+            case "answerable" -> detection("answerable", "the schema holds what it asks", "", List.of());
+            case "ambiguous" -> {
+                String base = q.strip().replaceAll("[?.!\\s]+$", "");
+                yield detection("ambiguous", "it can be counted over distinct items or over all rows",
+                        "Do you mean distinct items only, or every row?",
+                        List.of(base + ", counting each distinct item once?", base + ", counting every row?"));
+            }
+            default -> detection("unanswerable", "the schema does not hold it",
                     "Sorry, I cannot answer this question from this database.", List.of());
-        }
+        };
         return Optional.of(List.of("```json\n" + json + "\n```"));
+    }
+
+    /** The rules for turns the oracle has no type for. */
+    private static String guessedType(String q, String db, String schema, SimulationContext context) {
+        if (PLEASANTRY.matcher(q.strip()).matches()) {
+            return "improper";
+        }
+        if (context.oracle().flatMap(o -> o.goldSql(db, q)).isPresent()) {
+            return "answerable";
+        }
+        return namesSchema(q, schema) ? "ambiguous" : "unanswerable";
     }
 
     private static boolean namesSchema(String question, String schema) {

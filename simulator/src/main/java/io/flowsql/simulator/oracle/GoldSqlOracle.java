@@ -17,18 +17,21 @@ import java.util.Optional;
 public final class GoldSqlOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, String> goldByKey;
+    private final Map<String, String> typeByKey;
 
-    private GoldSqlOracle(Map<String, String> goldByKey) {
+    private GoldSqlOracle(Map<String, String> goldByKey, Map<String, String> typeByKey) {
         this.goldByKey = Map.copyOf(goldByKey);
+        this.typeByKey = Map.copyOf(typeByKey);
     }
 
     /** Loads one or more benchmark files; the format of each is recognised from its fields. */
     public static GoldSqlOracle load(Path... files) {
         Map<String, String> gold = new HashMap<>();
+        Map<String, String> types = new HashMap<>();
         for (Path file : files) {
-            readInto(file, gold);
+            readInto(file, gold, types);
         }
-        return new GoldSqlOracle(gold);
+        return new GoldSqlOracle(gold, types);
     }
 
     /** The gold SQL for a question of a database; the question is matched ignoring case and spacing. */
@@ -39,12 +42,23 @@ public final class GoldSqlOracle {
         return Optional.ofNullable(goldByKey.get(key(dbId, question)));
     }
 
+    /**
+     * The question type a typed dialogue file gives the turn (CoSQL/MMSQL: answerable, ambiguous,
+     * unanswerable, improper); empty for questions of untyped files.
+     */
+    public Optional<String> questionType(String dbId, String question) {
+        if (dbId == null || question == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(typeByKey.get(key(dbId, question)));
+    }
+
     /** How many (database, question) pairs are known. */
     public int size() {
         return goldByKey.size();
     }
 
-    private static void readInto(Path file, Map<String, String> gold) {
+    private static void readInto(Path file, Map<String, String> gold, Map<String, String> types) {
         JsonNode root;
         try {
             root = JSON.readTree(file.toFile());
@@ -56,7 +70,7 @@ public final class GoldSqlOracle {
         }
         for (JsonNode item : root) {
             if (item.has("turns")) {
-                readDialogue(item, gold);
+                readDialogue(item, gold, types);
             } else if (item.has("SQL")) {
                 put(gold, item.path("db_id").asText(), item.path("question").asText(), item.path("SQL").asText());
             } else if (item.has("query")) {
@@ -66,11 +80,15 @@ public final class GoldSqlOracle {
     }
 
     /** CoSQL typed dialogues: a user turn is answered by the system turn that follows it. */
-    private static void readDialogue(JsonNode dialogue, Map<String, String> gold) {
+    private static void readDialogue(JsonNode dialogue, Map<String, String> gold, Map<String, String> types) {
         String dbId = dialogue.has("db_name") ? dialogue.path("db_name").asText() : dialogue.path("db_id").asText();
         JsonNode turns = dialogue.path("turns");
         for (int i = 0; i + 1 < turns.size(); i++) {
             JsonNode turn = turns.get(i);
+            String type = turn.path("type").asText("");
+            if (turn.path("isUser").asBoolean() && !type.isBlank() && !dbId.isBlank() && !turn.path("text").asText().isBlank()) {
+                types.putIfAbsent(key(dbId, turn.path("text").asText()), type.strip().toLowerCase(Locale.ROOT));
+            }
             JsonNode next = turns.get(i + 1);
             if (turn.path("isUser").asBoolean() && !next.path("isUser").asBoolean(true)) {
                 put(gold, dbId, turn.path("text").asText(), next.path("query").asText(""));

@@ -49,4 +49,19 @@ class GoldSqlOracleTest {
         }
         throw new AssertionError("first CoSQL dialogue has no answered turn");
     }
+
+    @Test
+    void knowsTheTypeCosqlGivesATurnAndNoTypeForUntypedFiles() throws Exception {
+        GoldSqlOracle oracle = GoldSqlOracle.load(dataFile("spider/dev.json"), dataFile("cosql/cosql_dev.json"));
+        com.fasterxml.jackson.databind.JsonNode dialogue = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dataFile("cosql/cosql_dev.json").toFile()).get(0);
+        com.fasterxml.jackson.databind.JsonNode opening = dialogue.path("turns").get(0);
+        String db = dialogue.path("db_name").asText();
+        assertThat(oracle.questionType(db, "  " + opening.path("text").asText().toUpperCase() + " "))
+                .contains(opening.path("type").asText());
+        assertThat(oracle.questionType(db, "Thanks!")).contains("improper");
+        assertThat(oracle.questionType("concert_singer", "How many singers do we have?")).isEmpty();
+        assertThat(oracle.goldSql("concert_singer", "How many singers do we have?")).isPresent();
+        assertThat(oracle.questionType(null, "Thanks!")).isEmpty();
+    }
 }
