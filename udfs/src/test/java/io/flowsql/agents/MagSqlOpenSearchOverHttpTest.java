@@ -1,0 +1,93 @@
+package io.flowsql.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.engine.Engine;
+import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.llm.OpenAiCompatibleClient;
+import io.flowsql.pipeline.Pipeline;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import io.flowsql.sql.SpiderData;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The mag-sql and opensearch presets on Spider dev questions, over HTTP to the simulated server in oracle mode. */
+class MagSqlOpenSearchOverHttpTest {
+    private static SimulatedLlmServer server;
+    private static OpenAiCompatibleClient client;
+    private static Engine engine;
+
+    @BeforeAll
+    static void start() {
+        server = SimulatedLlmServer.start(SimulatorConfig.builder()
+                .latency(LatencyModel.ZERO)
+                .responders(AgentResponders.all())
+                .oracle(GoldSqlOracle.load(SpiderData.sharedData().resolve("spider/dev.json")))
+                .seed(7)
+                .build());
+        client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
+                .defaultModel("sim").callTimeout(Duration.ofSeconds(5)).build()).build();
+        engine = new Engine(client, SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        server.close();
+    }
+
+    private static RequestContext ask(String preset, AgentSettings settings, String db, String question) {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "t-" + question.hashCode();
+        ctx.dbId = db;
+        ctx.question = question;
+        ctx.strategy = preset;
+        return new Pipeline(StrategyCatalog.build(preset, engine, settings)).run(ctx).join();
+    }
+
+    @Test
+    void magSqlLinksDecomposesAndGeneratesStepByStep() {
+        AgentSettings settings = new AgentSettings();
+        settings.linkSkipColumnThreshold = 0;
+        RequestContext ctx = ask("mag-sql", settings, "concert_singer",
+                "What are all distinct countries where singers above age 20 are from?");
+        assertThat(ctx.error).isNull();
+        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly(
+                "magsql.link", "magsql.decompose", "magsql.generate", "candidates.execute", "answer.finalize");
+        assertThat(ctx.linkedColumns).contains("singer.Country", "singer.Age");
+        assertThat(ctx.subQuestions).hasSize(2).last().isEqualTo(ctx.question);
+        assertThat(ctx.status).isEqualTo("answered");
+        assertThat(ctx.finalSql).isEqualTo("SELECT DISTINCT country FROM singer WHERE age  >  20");
+        assertThat(ctx.trace.get(0).simulated).isTrue();
+        assertThat(ctx.trace.get(2).llmCalls).isEqualTo(2);
+        assertThat(server.requests()).isNotEmpty();
+    }
+
+    @Test
+    void openSearchSamplesAlignsExecutesAndVotes() {
+        AgentSettings settings = new AgentSettings();
+        settings.candidates = 3;
+        RequestContext ctx = ask("opensearch", settings, "concert_singer",
+                "Show the name and the release year of the song by the youngest singer.");
+        assertThat(ctx.error).isNull();
+        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly(
+                "opensearch.generate", "opensearch.align", "candidates.execute", "opensearch.vote", "answer.finalize");
+        assertThat(ctx.candidates).hasSize(3).allSatisfy(c -> assertThat(c.votes).isEqualTo(3));
+        assertThat(ctx.notes).containsEntry("vote.agreement", "1.00").containsEntry("align.opensearch#0", "not-null-on-order-by");
+        assertThat(ctx.finalSql).isEqualTo(
+                "SELECT song_name, song_release_year FROM singer WHERE age IS NOT NULL ORDER BY age LIMIT 1");
+        StageTrace generate = ctx.trace.get(0);
+        assertThat(generate.llmCalls).isEqualTo(1);
+        assertThat(generate.simulated).isTrue();
+    }
+}
