@@ -1,0 +1,193 @@
+package io.flowsql.pipeline.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.agents.SpiderAgentParts;
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.agents.sqlfix.ReviewNotes;
+import io.flowsql.pipeline.AnswerStatus;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.simulator.RecordedRequest;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
+import io.flowsql.simulator.oracle.SqlErrorKind;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SpiderData;
+import io.flowsql.sql.compare.ComparisonMode;
+import io.flowsql.sql.compare.ResultComparator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every preset end to end on Spider dev questions: {@code new Pipeline(strategy)} over HTTP to the simulated
+ * LLM (oracle mode) with the real client, executor, catalog and value index; checks which stages ran, in
+ * which order, and that the final SQL returns the gold result.
+ */
+class PresetPipelineTest {
+    private static final Path DEV = SpiderData.sharedData().resolve("spider/dev.json");
+    /** concert_singer and pets_1 (small schemas: linking is skipped), student_transcripts_tracking (56 columns: linked). */
+    private static final List<Integer> QUESTIONS = List.of(2, 45, 510);
+    private static final String LINKED_DB = "student_transcripts_tracking";
+    /** With this seed and a 50% syntax-error rate the draws go corrupt, clean, corrupt, clean: base broken, crafts mixed. */
+    private static final long FIRST_DRAW_CORRUPTS_SEED = 1_234_567L;
+    private static final ResultComparator SAME_RESULT = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
+
+    private static JsonNode dev;
+    private static GoldSqlOracle oracle;
+    private static SimulatedEngine exact;
+
+    @BeforeAll
+    static void start() throws IOException {
+        dev = new ObjectMapper().readTree(DEV.toFile());
+        oracle = GoldSqlOracle.load(DEV);
+        exact = new SimulatedEngine(oracle, SqlErrorInjector.none());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        exact.close();
+    }
+
+    static Stream<Arguments> presetsWithTheStagesACorrectAnswerRuns() {
+        return Stream.of(
+                Arguments.of("mag-sql", List.of("magsql.link", "magsql.decompose", "magsql.generate",
+                        "candidates.execute", "answer.finalize")),
+                Arguments.of("sqlfix", List.of("opensearch.generate", "candidates.execute", "sqlfix.review",
+                        "sqlfix.execute", "answer.finalize")),
+                Arguments.of("opensearch", List.of("opensearch.generate", "opensearch.align", "candidates.execute",
+                        "opensearch.vote", "answer.finalize")),
+                Arguments.of("mmsql", List.of("mmsql.detect", "opensearch.generate", "candidates.execute",
+                        "answer.finalize")),
+                Arguments.of("full", List.of("mmsql.detect", "magsql.link", "magsql.decompose", "magsql.generate",
+                        "opensearch.generate", "opensearch.align", "candidates.execute", "opensearch.vote",
+                        "sqlfix.review", "sqlfix.execute", "answer.finalize")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("presetsWithTheStagesACorrectAnswerRuns")
+    void presetAnswersSpiderQuestionsWithTheGoldResult(String preset, List<String> stagesRun) throws Exception {
+        for (int index : QUESTIONS) {
+            JsonNode item = dev.get(index);
+            exact.clearRequests();
+            RequestContext ctx = exact.run(preset, AgentSettings.defaults(), request(item));
+            String label = preset + " on dev[" + index + "] " + item.path("db_id").asText();
+
+            assertThat(ctx.status).as(label + ": " + ctx.error).isEqualTo(AnswerStatus.ANSWERED.wireName());
+            assertThat(stageNames(ctx)).as(label).containsExactlyElementsOf(stagesRun);
+            assertThat(returnsGoldResult(item, ctx.finalSql)).as(label + ": " + ctx.finalSql).isTrue();
+            for (StageTrace trace : ctx.trace) {
+                if (trace.llmCalls > 0) {
+                    assertThat(trace.simulated).as(label + " " + trace.stage + " answered by the simulator").isTrue();
+                }
+            }
+            Set<String> tasks = tasks(exact.requests());
+            boolean linked = item.path("db_id").asText().equals(LINKED_DB);
+            if (stagesRun.contains(StageNames.MAGSQL_LINK)) {
+                assertThat(tasks.contains("magsql.link")).as(label + " links only the large schema").isEqualTo(linked);
+                assertThat(tasks).as(label).contains("magsql.decompose", "magsql.generate.first");
+            }
+            if (stagesRun.contains(StageNames.SQLFIX_REVIEW)) {
+                assertThat(ctx.notes.get(ReviewNotes.VERDICT)).as(label).isEqualTo(ReviewNotes.CORRECT);
+            }
+            assertThat(tasks).as(label + " asks only its own stages")
+                    .allSatisfy(task -> assertThat(stagesRun).anySatisfy(stage -> assertThat(task).startsWith(stage)));
+        }
+    }
+
+    @Test
+    void ablationSwitchesSingleStagesOff() throws Exception {
+        JsonNode item = dev.get(QUESTIONS.get(0));
+        RequestContext ctx = request(item);
+        ctx.disabledStages.add(StageNames.OPENSEARCH_ALIGN);
+        ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
+        assertThat(stageNames(ctx)).containsExactly("opensearch.generate", "candidates.execute", "opensearch.vote",
+                "answer.finalize");
+        assertThat(returnsGoldResult(item, ctx.finalSql)).isTrue();
+
+        exact.clearRequests();
+        RequestContext undecomposed = request(item);
+        undecomposed.disabledStages.add(StageNames.MAGSQL_DECOMPOSE);
+        undecomposed = exact.run("mag-sql", AgentSettings.defaults(), undecomposed);
+        assertThat(stageNames(undecomposed)).containsExactly("magsql.link", "magsql.generate", "candidates.execute",
+                "answer.finalize");
+        assertThat(tasks(exact.requests())).doesNotContain("magsql.decompose").contains("magsql.generate.first");
+        assertThat(returnsGoldResult(item, undecomposed.finalSql)).isTrue();
+    }
+
+    /**
+     * The base generator's only sample gets an injected syntax error (seeded draws: the first corrupts, one of
+     * the crafter's three does too); the reviewer flags it, the crafted candidates run, the refiner picks a
+     * working one and remembers the repair in the file.
+     */
+    @Test
+    void sqlfixCatchesAnInjectedErrorAndRepairsIt(@TempDir Path dir) throws Exception {
+        JsonNode item = dev.get(QUESTIONS.get(0));
+        AgentSettings settings = AgentSettings.defaults();
+        settings.candidates = 1;
+        settings.repairMemoryPath = dir.resolve("repairs.jsonl").toString();
+        SqlErrorInjector errors = new SqlErrorInjector(Map.of(SqlErrorKind.SYNTAX_ERROR, 0.5), FIRST_DRAW_CORRUPTS_SEED);
+        try (SimulatedEngine flaky = new SimulatedEngine(oracle, errors)) {
+            RequestContext ctx = flaky.run("sqlfix", settings, request(item));
+
+            assertThat(ctx.status).as(ctx.error).isEqualTo(AnswerStatus.ANSWERED.wireName());
+            assertThat(stageNames(ctx)).containsExactly("opensearch.generate", "candidates.execute", "sqlfix.review",
+                    "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
+            Candidate base = ctx.candidates.get(0);
+            assertThat(base.source).isEqualTo("opensearch#0");
+            assertThat(base.error).as("the injected syntax error fails the base SQL").isNotNull();
+            assertThat(ctx.notes.get(ReviewNotes.VERDICT)).isEqualTo(ReviewNotes.FLAGGED);
+            assertThat(ctx.candidates).filteredOn(c -> c.source.startsWith("sqlfix.craft#")).hasSize(settings.sqlfixCrafterK)
+                    .allSatisfy(c -> assertThat(c.executed).isTrue());
+            assertThat(ctx.finalSql).isNotEqualTo(base.sql);
+            assertThat(returnsGoldResult(item, ctx.finalSql)).as(ctx.finalSql).isTrue();
+            List<String> remembered = Files.readAllLines(Path.of(settings.repairMemoryPath));
+            assertThat(remembered).hasSize(1);
+            assertThat(remembered.get(0)).contains(item.path("question").asText());
+        }
+    }
+
+    private static RequestContext request(JsonNode item) {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "dev-" + item.path("question").asText().hashCode();
+        ctx.dbId = item.path("db_id").asText();
+        ctx.question = item.path("question").asText();
+        return ctx;
+    }
+
+    private static List<String> stageNames(RequestContext ctx) {
+        return ctx.trace.stream().map(t -> t.stage).toList();
+    }
+
+    private static Set<String> tasks(List<RecordedRequest> requests) {
+        return requests.stream().map(r -> r.request().task()).collect(java.util.stream.Collectors.toSet());
+    }
+
+    private static boolean returnsGoldResult(JsonNode item, String sql) {
+        if (sql == null) {
+            return false;
+        }
+        String db = item.path("db_id").asText();
+        String goldSql = item.path("query").asText();
+        ExecutionResult gold = SpiderAgentParts.EXECUTOR.execute(db, goldSql);
+        ExecutionResult predicted = SpiderAgentParts.EXECUTOR.execute(db, sql);
+        assertThat(gold.ok()).as("gold runs: " + goldSql).isTrue();
+        return predicted.ok() && SAME_RESULT.equal(gold, goldSql, predicted);
+    }
+}
