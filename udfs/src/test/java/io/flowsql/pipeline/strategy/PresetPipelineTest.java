@@ -10,6 +10,7 @@ import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.ReviewNotes;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.simulator.RecordedRequest;
@@ -160,6 +161,37 @@ class PresetPipelineTest {
             List<String> remembered = Files.readAllLines(Path.of(settings.repairMemoryPath));
             assertThat(remembered).hasSize(1);
             assertThat(remembered.get(0)).contains(item.path("question").asText());
+        }
+    }
+
+    /**
+     * The dialogue history reaches every prompt of the full preset, the sub-SQL refiner's included (the seeded
+     * first draw breaks the first sub-SQL, so the refiner is asked), but not the table summaries, which are
+     * written once per database and shared by every dialogue.
+     */
+    @Test
+    void historyReachesEveryPromptButTheTableSummaries() throws Exception {
+        JsonNode item = dev.get(QUESTIONS.get(2));
+        assertThat(item.path("db_id").asText()).isEqualTo(LINKED_DB);
+        RequestContext ctx = request(item);
+        ctx.history.add(new DialogueTurn("earlier", "How many students are enrolled?", "answerable",
+                "SELECT count(*) FROM Student_Enrolment", "answered, 1 rows: 15"));
+        SqlErrorInjector errors = new SqlErrorInjector(Map.of(SqlErrorKind.SYNTAX_ERROR, 0.5), FIRST_DRAW_CORRUPTS_SEED);
+        try (SimulatedEngine flaky = new SimulatedEngine(oracle, errors)) {
+            ctx = flaky.run("full", AgentSettings.defaults(), ctx);
+            List<RecordedRequest> requests = flaky.requests();
+            assertThat(tasks(requests)).contains("magsql.link.summarize", "magsql.generate.refine", "sqlfix.review");
+            assertThat(requests).allSatisfy(r -> {
+                String prompt = r.request().lastUserMessage();
+                if (r.request().task().equals("magsql.link.summarize")) {
+                    assertThat(prompt).doesNotContain("How many students are enrolled?");
+                } else {
+                    assertThat(prompt).as(r.request().task())
+                            .contains("Turn 1 [answerable]: How many students are enrolled?")
+                            .contains("SQL: SELECT count(*) FROM Student_Enrolment");
+                }
+            });
+            assertThat(returnsGoldResult(item, ctx.finalSql)).as(ctx.finalSql).isTrue();
         }
     }
 
