@@ -1,6 +1,7 @@
 package io.flowsql.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,6 +51,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .setMaxRequestRetry(0)
                 .setKeepAlive(true)
                 .setThreadPoolName("flowsql-llm-http")
+                .setShutdownQuietPeriod(Duration.ZERO)
+                .setShutdownTimeout(Duration.ofSeconds(1))
                 .build());
         ObjectMapper json = new ObjectMapper();
         this.attempt = new HttpAttempt(http, config, new ChatWireEncoder(json), new ChatWireDecoder(json), scheduler);
@@ -79,22 +82,32 @@ public final class OpenAiCompatibleClient implements LlmClient {
         ChatRequest resolved = request.withModel(config.modelFor(request));
         int wanted = request.n() == null ? 1 : Math.max(1, request.n());
         CompletableFuture<ChatResponse> out = new CompletableFuture<>();
-        collect(resolved, wanted, new Accumulator(), 0, deadline).whenComplete((acc, error) -> {
-            long latency = (System.nanoTime() - start) / 1_000_000;
-            if (error == null) {
-                ChatResponse response = new ChatResponse(acc.choices.subList(0, Math.min(wanted, acc.choices.size())),
-                        acc.usage, acc.model, acc.simulated, latency, acc.retries, false);
-                meter.record(new UsageRecord(request.stage(), resolved.model(), acc.usage, acc.retries, latency, null));
-                callbacks.execute(() -> out.complete(response));
-            } else {
-                LlmException failure = FailureClassifier.ofThrowable(error);
-                int retried = acc.retries + Math.max(0, failure.attempts() - 1);
-                meter.record(new UsageRecord(request.stage(), resolved.model(), acc.usage, retried, latency,
-                        failure.kind()));
-                callbacks.execute(() -> out.completeExceptionally(failure));
+        Accumulator acc = new Accumulator();
+        collect(resolved, wanted, acc, 0, deadline).whenComplete((ignored, error) -> {
+            try {
+                finish(request.stage(), resolved.model(), wanted, acc, start, error, out);
+            } catch (RuntimeException bug) {
+                callbacks.execute(() -> out.completeExceptionally(bug));
             }
         });
         return out;
+    }
+
+    /** Meters the call and completes the caller's future off the HTTP event loop. */
+    private void finish(String stage, String model, int wanted, Accumulator acc, long start, Throwable error,
+            CompletableFuture<ChatResponse> out) {
+        long latency = (System.nanoTime() - start) / 1_000_000;
+        if (error == null) {
+            ChatResponse response = new ChatResponse(acc.choices.subList(0, Math.min(wanted, acc.choices.size())),
+                    acc.usage, acc.model, acc.simulated, latency, acc.retries, false);
+            meter.record(new UsageRecord(stage, model, acc.usage, acc.retries, latency, null));
+            callbacks.execute(() -> out.complete(response));
+        } else {
+            LlmException failure = FailureClassifier.ofThrowable(error);
+            int retried = acc.retries + Math.max(0, failure.attempts() - 1);
+            meter.record(new UsageRecord(stage, model, acc.usage, retried, latency, failure.kind()));
+            callbacks.execute(() -> out.completeExceptionally(failure));
+        }
     }
 
     /** Calls until n choices are in hand: one call where the server serves n, up to n where it serves one. */

@@ -1,0 +1,61 @@
+package io.flowsql.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LlmClientConfigTest {
+
+    @Test
+    void readsTheEnvironmentAndHidesTheKey() {
+        LlmClientConfig config = LlmClientConfig.fromEnvironment(Map.of(
+                "LLM_BASE_URL", "http://127.0.0.1:8000/v1/",
+                "LLM_API_KEY", "sk-very-secret",
+                "LLM_MODEL", "qwen2.5-7b",
+                "LLM_STAGE_MODELS", "mmsql=qwen2.5-0.5b, mmsql.generate=qwen2.5-14b",
+                "LLM_TIMEOUT_SECONDS", "30",
+                "LLM_REQUESTS_PER_MINUTE", "120"));
+        assertThat(config.baseUrl()).isEqualTo("http://127.0.0.1:8000/v1");
+        assertThat(config.apiKey()).isEqualTo("sk-very-secret");
+        assertThat(config.callTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.requestsPerMinute()).isEqualTo(120);
+        assertThat(config.toString()).doesNotContain("sk-very-secret").contains("qwen2.5-7b");
+    }
+
+    @Test
+    void stageModelsMatchExactlyThenByLongestPrefix() {
+        LlmClientConfig config = LlmClientConfig.builder("http://127.0.0.1:1/v1").defaultModel("base")
+                .stageModel("mmsql", "small").stageModel("mmsql.generate", "strong").build();
+        assertThat(config.modelFor(ask("mmsql.detect"))).isEqualTo("small");
+        assertThat(config.modelFor(ask("mmsql.generate"))).isEqualTo("strong");
+        assertThat(config.modelFor(ask("mmsqlx.detect"))).isEqualTo("base");
+        assertThat(config.modelFor(ask("sqlfix"))).isEqualTo("base");
+        assertThat(config.modelFor(ask("mmsql.detect").withModel("explicit"))).isEqualTo("explicit");
+    }
+
+    @Test
+    void survivesJavaSerializationAsFlinkShipsIt() throws Exception {
+        LlmClientConfig config = LlmClientConfig.builder("http://127.0.0.1:1/v1").apiKey("k")
+                .stageModel("a", "m").requestsPerMinute(60).build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(config);
+        }
+        LlmClientConfig copy = (LlmClientConfig) new ObjectInputStream(
+                new ByteArrayInputStream(bytes.toByteArray())).readObject();
+        assertThat(copy.modelFor(ask("a.b"))).isEqualTo("m");
+        assertThat(copy.apiKey()).isEqualTo("k");
+        assertThat(copy.requestsPerMinute()).isEqualTo(60);
+    }
+
+    private static ChatRequest ask(String stage) {
+        return ChatRequest.of(stage, List.of(ChatMessage.user("hi")));
+    }
+}
