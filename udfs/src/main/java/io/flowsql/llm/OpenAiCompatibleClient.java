@@ -41,13 +41,14 @@ public final class OpenAiCompatibleClient implements LlmClient {
             thread.setDaemon(true);
             return thread;
         });
-        int connectMillis = (int) config.connectTimeout().toMillis();
+        // No per-host connection cap in async-http-client: AsyncPermits already bounds the calls in flight,
+        // and AHC's cap blocks the calling thread (often the Netty event loop, when a timed-out call's
+        // permit passes to the next waiter) until a closing channel frees its slot: the event loop then
+        // stalls for the whole acquire timeout and every pending request timeout fires that much late.
         this.http = Dsl.asyncHttpClient(new DefaultAsyncHttpClientConfig.Builder()
                 .setConnectTimeout(config.connectTimeout())
                 .setRequestTimeout(config.callTimeout())
                 .setReadTimeout(config.callTimeout())
-                .setMaxConnectionsPerHost(config.maxConcurrency())
-                .setAcquireFreeChannelTimeout(connectMillis)
                 .setMaxRequestRetry(0)
                 .setKeepAlive(true)
                 .setThreadPoolName("flowsql-llm-http")
