@@ -60,6 +60,8 @@ public final class JobOptions {
             "Candidate executions in flight per execution operator instance.");
     public static final JobOption<java.time.Duration> EXECUTION_TIMEOUT = JobOption.duration("execution.timeout", "30s",
             "Flink-side limit of one candidate execution.");
+    public static final JobOption<java.time.Duration> GATHER_TIMEOUT = JobOption.duration("execution.gather-timeout", "60s",
+            "How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
     public static final JobOption<java.time.Duration> QUERY_TIMEOUT = JobOption.duration("sql.query-timeout", "10s",
             "SQLite time limit of one query (the executor stops it).");
     public static final JobOption<Integer> MAX_ROWS = JobOption.integer("sql.max-rows", 1000,
@@ -83,7 +85,7 @@ public final class JobOptions {
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
-                QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT);
+                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT);
     }
 
     /** The options as a Markdown table (key, type, default, description). */

@@ -29,6 +29,7 @@ public final class TopologyAnswering implements Answering {
         t.executionPoolSize = config.get(JobOptions.EXECUTION_POOL_SIZE);
         t.executionCapacity = config.get(JobOptions.EXECUTION_CAPACITY);
         t.executionTimeout = config.get(JobOptions.EXECUTION_TIMEOUT);
+        t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
         t.historyTtl = config.get(JobOptions.HISTORY_TTL);
         t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
         return new TopologyAnswering(t);
