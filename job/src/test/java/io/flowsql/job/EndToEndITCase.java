@@ -2,7 +2,6 @@ package io.flowsql.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.devstack.KafkaBrokerExtension;
-import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
@@ -13,22 +12,16 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -40,13 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gets exactly one dead letter with its reason and where it was read.
  */
 class EndToEndITCase {
-    static final String QUESTIONS = "questions";
-    static final String ANSWERS = "answers";
-    static final String DEAD_LETTERS = "dead-letters";
-
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(
-            new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec(DEAD_LETTERS, 1));
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -58,14 +46,8 @@ class EndToEndITCase {
         assertThat(sharedData.resolve("spider/database/concert_singer/concert_singer.sqlite"))
                 .as("Spider data is needed beside the project (flowsql.shared.data)").isRegularFile();
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
-            JobConfig config = JobConfig.of(Map.of(
-                    JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                    JobOptions.CHECKPOINT_INTERVAL.key(), "1s",
-                    JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
-                    JobOptions.SHARED_DATA.key(), sharedData.toString(),
-                    JobOptions.PARALLELISM.key(), "2",
-                    JobOptions.LLM_BASE_URL.key(), llm.baseUrl(),
-                    JobOptions.LLM_MODEL.key(), "test-model"));
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.LLM_MODEL.key(), "test-model"));
 
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
@@ -74,17 +56,15 @@ class EndToEndITCase {
             try {
                 List<QuestionEvent> valid = SpiderQuestions.of(sharedData, "concert_singer", 6);
                 Map<String, String> invalid = invalidRecords();
-                send(valid, invalid);
+                topics.sendQuestions(valid);
+                Map<String, String> invalidByKey = new LinkedHashMap<>();
+                invalid.keySet().forEach(raw -> invalidByKey.put("bad-" + invalidByKey.size(), raw));
+                topics.sendRaw(invalidByKey);
 
-                List<ConsumerRecord<byte[], byte[]>> answers;
-                List<ConsumerRecord<byte[], byte[]>> deadLetters;
-                try (TopicReader answerReader = new TopicReader(KAFKA.bootstrapServers(), ANSWERS);
-                     TopicReader deadReader = new TopicReader(KAFKA.bootstrapServers(), DEAD_LETTERS)) {
-                    answerReader.readAtLeast(valid.size(), Duration.ofSeconds(60));
-                    deadReader.readAtLeast(invalid.size(), Duration.ofSeconds(20));
-                    answers = answerReader.drain(Duration.ofSeconds(3));
-                    deadLetters = deadReader.drain(Duration.ofMillis(500));
-                }
+                List<ConsumerRecord<byte[], byte[]>> answers =
+                        topics.committed(JobTopics.ANSWERS, valid.size(), Duration.ofSeconds(60), Duration.ofSeconds(3));
+                List<ConsumerRecord<byte[], byte[]>> deadLetters =
+                        topics.committed(JobTopics.DEAD_LETTERS, invalid.size(), Duration.ofSeconds(20), Duration.ofMillis(500));
                 assertAnswers(valid, answers);
                 assertDeadLetters(invalid, deadLetters);
             } finally {
@@ -136,7 +116,7 @@ class EndToEndITCase {
         invalid.forEach((raw, expectedPrefix) -> {
             DeadLetterEvent d = byRaw.get(raw);
             assertThat(d.reason).as(raw).startsWith(expectedPrefix);
-            assertThat(d.topic).isEqualTo(QUESTIONS);
+            assertThat(d.topic).isEqualTo(JobTopics.QUESTIONS);
             origins.add(d.partition + "@" + d.offset);
         });
         assertThat(origins).as("each dead letter names its own record").doesNotHaveDuplicates();
@@ -153,21 +133,4 @@ class EndToEndITCase {
                 "schema: ");
         return invalid;
     }
-
-    private static void send(List<QuestionEvent> valid, Map<String, String> invalid) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (QuestionEvent q : valid) {
-                producer.send(new ProducerRecord<>(QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
-            }
-            int i = 0;
-            for (String raw : invalid.keySet()) {
-                producer.send(new ProducerRecord<>(QUESTIONS, ("bad-" + i++).getBytes(StandardCharsets.UTF_8),
-                        raw.getBytes(StandardCharsets.UTF_8)));
-            }
-            producer.flush();
-        }
-    }
-
 }

@@ -1,9 +1,7 @@
 package io.flowsql.job;
 
 import io.flowsql.devstack.KafkaBrokerExtension;
-import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.simulator.Fault;
 import io.flowsql.simulator.SimulatedLlmServer;
@@ -17,21 +15,13 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,14 +30,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The topology against an unreliable LLM (20% 503s, 5% hangs, 5% malformed bodies from the simulated
  * server over HTTP): every question still gets exactly one committed answer, failures name their stage,
  * and the job, run with restarts disabled, is still running at the end, so no LLM failure escaped.
+ * Hanging calls last longer than the 60 s stage timeout: they must end by the LLM client's own call
+ * timeout and retries, so no answer is a stage timeout and the run takes seconds.
  */
 class TopologyFaultsITCase {
-    static final String QUESTIONS = "questions";
-    static final String ANSWERS = "answers";
-
     @RegisterExtension
-    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(
-            new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -66,18 +54,13 @@ class TopologyFaultsITCase {
                 .faultRate(Fault.UNAVAILABLE, 0.20)
                 .faultRate(Fault.HANG, 0.05)
                 .faultRate(Fault.MALFORMED_JSON, 0.05)
-                .hangMillis(3_000)
+                .hangMillis(120_000)
                 .seed(7)
                 .build())) {
-            JobConfig config = JobConfig.of(Map.of(
-                    JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                    JobOptions.CHECKPOINT_INTERVAL.key(), "1s",
-                    JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
-                    JobOptions.SHARED_DATA.key(), sharedData.toString(),
-                    JobOptions.PARALLELISM.key(), "2",
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
                     JobOptions.FEEDBACK_WAIT.key(), "2s",
-                    JobOptions.LLM_BASE_URL.key(), llm.baseUrl(),
-                    JobOptions.STAGE_TIMEOUT.key(), "15s",
+                    JobOptions.STAGE_TIMEOUT.key(), "60s",
                     JobOptions.LLM_TIMEOUT.key(), "400ms",
                     JobOptions.LLM_MAX_RETRIES.key(), "2"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -89,14 +72,9 @@ class TopologyFaultsITCase {
                     TopologyAnswering.from(config));
             JobClient job = env.executeAsync("topology-faults");
             try {
-                send(questions);
-                List<AnswerEvent> answers = new ArrayList<>();
-                try (TopicReader reader = new TopicReader(KAFKA.bootstrapServers(), ANSWERS)) {
-                    reader.readAtLeast(questions.size(), Duration.ofSeconds(120));
-                    for (ConsumerRecord<byte[], byte[]> r : reader.drain(Duration.ofSeconds(3))) {
-                        answers.add(EventJson.parseAnswer(r.value()));
-                    }
-                }
+                topics.sendQuestions(questions);
+                List<AnswerEvent> answers =
+                        topics.committedAnswers(questions.size(), Duration.ofSeconds(50), Duration.ofSeconds(3));
                 Map<String, Long> perRequest = answers.stream()
                         .collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
                 assertThat(perRequest.keySet()).containsExactlyInAnyOrderElementsOf(
@@ -106,6 +84,8 @@ class TopologyFaultsITCase {
                     if ("failed".equals(a.status)) {
                         assertThat(a.failedStage).as("failed answer names its stage").isNotBlank();
                         assertThat(a.error).as("failed answer says why").isNotBlank();
+                        assertThat(a.error).as("the client's own timeouts end hanging calls, long before the stage's")
+                                .doesNotContain("in stage");
                     }
                 }
                 assertThat(llm.requestCount()).as("the LLM was really called").isGreaterThan(questions.size());
@@ -115,17 +95,6 @@ class TopologyFaultsITCase {
             } finally {
                 job.cancel().get();
             }
-        }
-    }
-
-    private static void send(List<QuestionEvent> questions) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (QuestionEvent q : questions) {
-                producer.send(new ProducerRecord<>(QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
-            }
-            producer.flush();
         }
     }
 }

@@ -1,0 +1,98 @@
+package io.flowsql.job;
+
+import io.flowsql.devstack.TopicSpec;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The Kafka side every job ITCase shares: the job's topics, the options that point a job at the test
+ * broker, questions sent keyed by dialogue as clients send them, and what the job committed read back
+ * the way a read_committed client reads it.
+ */
+final class JobTopics {
+    static final String QUESTIONS = "questions";
+    static final String ANSWERS = "answers";
+    static final String DEAD_LETTERS = "dead-letters";
+
+    private final String bootstrapServers;
+
+    JobTopics(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** The three topics of the job, questions and answers with {@code partitions} partitions each. */
+    static TopicSpec[] specs(int partitions) {
+        return new TopicSpec[] {new TopicSpec(QUESTIONS, partitions), new TopicSpec(ANSWERS, partitions),
+                new TopicSpec(DEAD_LETTERS, 1)};
+    }
+
+    /** Options every ITCase job shares: this broker, 1 s checkpoints, the shared data, parallelism 2, the LLM at {@code llmBaseUrl}. */
+    JobConfig jobConfig(Path sharedData, String llmBaseUrl, Map<String, String> overrides) {
+        return JobConfig.of(Map.of(
+                JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers,
+                JobOptions.CHECKPOINT_INTERVAL.key(), "1s",
+                JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
+                JobOptions.SHARED_DATA.key(), sharedData.toString(),
+                JobOptions.PARALLELISM.key(), "2",
+                JobOptions.LLM_BASE_URL.key(), llmBaseUrl)).with(overrides);
+    }
+
+    /** Sends the questions to the questions topic, keyed by dialogue id, in list order. */
+    void sendQuestions(List<QuestionEvent> questions) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (QuestionEvent q : questions) {
+                producer.send(new ProducerRecord<>(QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Sends raw values (whatever their content) to the questions topic, with the given keys. */
+    void sendRaw(Map<String, String> valueByKey) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            valueByKey.forEach((key, value) -> producer.send(new ProducerRecord<>(QUESTIONS,
+                    key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))));
+            producer.flush();
+        }
+    }
+
+    /**
+     * The committed records of {@code topic} once at least {@code atLeast} arrived (or {@code within} ran
+     * out), plus whatever follows during {@code quiet}, so duplicates would show.
+     */
+    List<ConsumerRecord<byte[], byte[]>> committed(String topic, int atLeast, Duration within, Duration quiet) {
+        try (TopicReader reader = new TopicReader(bootstrapServers, topic)) {
+            reader.readAtLeast(atLeast, within);
+            return reader.drain(quiet);
+        }
+    }
+
+    /** The committed answers, parsed, in the order read (per partition, the order the job wrote them). */
+    List<AnswerEvent> committedAnswers(int atLeast, Duration within, Duration quiet) {
+        List<AnswerEvent> answers = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : committed(ANSWERS, atLeast, within, quiet)) {
+            answers.add(EventJson.parseAnswer(r.value()));
+        }
+        return answers;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+}
