@@ -26,27 +26,29 @@ ensure_built() {
   local repo="${MAVEN_REPO:-$HOME/.m2/repository}"
   if [[ "${FLOWSQL_REBUILD:-0}" == 1 || ! -d "$PROJECT_DIR/job/target/classes/io/flowsql/job" \
         || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
+        || ! -d "$PROJECT_DIR/benchmarks/target/classes/io/flowsql/benchmarks" \
         || -z "$(ls "$repo"/io/flowsql/flowsql-udfs/*/flowsql-udfs-*.jar 2>/dev/null)" ]]; then
     log "building (mvn -q -DskipTests install) ..."
     (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install) || { log "build failed"; return 1; }
   fi
 }
 
-# Prints the runtime classpath of the job module (all scopes: Flink, the broker and the simulator included),
-# cached in work/ and refreshed when a pom changes.
+# Prints the runtime classpath of a module ($1, default job: all scopes, so Flink, the broker and the simulator
+# are included), cached in work/<module>.classpath and refreshed when a pom changes.
 project_classpath() {
-  local cache="$WORK_DIR/job.classpath"
+  local module="${1:-job}"
+  local cache="$WORK_DIR/$module.classpath"
   local stale=0
   if [[ ! -s "$cache" ]]; then stale=1
   elif [[ -n "$(find "$PROJECT_DIR" -maxdepth 2 -name pom.xml -newer "$cache" -print -quit)" ]]; then stale=1
   fi
   if [[ $stale == 1 ]]; then
-    log "resolving the classpath (cached in work/job.classpath) ..."
+    log "resolving the classpath (cached in work/$module.classpath) ..."
     rm -f "$cache"
-    (cd "$PROJECT_DIR" && $MVN -B -q dependency:build-classpath -pl job -Dmdep.outputFile="$cache" >&2) \
+    (cd "$PROJECT_DIR" && $MVN -B -q dependency:build-classpath -pl "$module" -Dmdep.outputFile="$cache" >&2) \
       || { log "could not resolve the classpath"; return 1; }
   fi
-  printf '%s:%s' "$PROJECT_DIR/job/target/classes" "$(cat "$cache")"
+  printf '%s:%s' "$PROJECT_DIR/$module/target/classes" "$(cat "$cache")"
 }
 
 # True when the PID in file $1 names a live process.

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Bulk evaluation CLI (io.flowsql.benchmarks.eval.EvalCli): `deploy/eval.sh score ...` scores a prediction file
+# with no LLM; `deploy/eval.sh run ...` runs a benchmark through the streaming job and writes the report.
+# See docs/EVALUATION.md for every option.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+ensure_built
+CP="$(project_classpath benchmarks)" || exit 1
+exec java -Xmx3g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" io.flowsql.benchmarks.eval.EvalCli "$@"
