@@ -20,6 +20,14 @@ import java.util.concurrent.TimeUnit;
  * a model: every answer is marked simulated.
  */
 public final class SimulatedLlmServer implements AutoCloseable {
+    static {
+        // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's
+        // delayed ACK and every answer waits ~40 ms; read once when the JDK server first loads.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final SimulatorConfig config;
     private final HttpServer server;
     private final ExecutorService workers;

@@ -33,14 +33,30 @@ public record SimulatedRequest(
                 .orElse("");
     }
 
-    /** The content of the last user message, or "" when there is none. */
+    /**
+     * The content of the last user message that carries the prompt's labelled fields (so a re-ask, whose last
+     * message is only a short correction, is still answered from the original prompt); else the last user
+     * message; "" when there is none.
+     */
     public String lastUserMessage() {
+        String last = null;
         for (int i = messages.size() - 1; i >= 0; i--) {
             if ("user".equals(messages.get(i).role())) {
-                return messages.get(i).content();
+                String content = messages.get(i).content();
+                if (last == null) {
+                    last = content;
+                }
+                if (carriesFields(content)) {
+                    return content;
+                }
             }
         }
-        return "";
+        return last == null ? "" : last;
+    }
+
+    private static boolean carriesFields(String content) {
+        return content.lines().map(String::strip)
+                .anyMatch(line -> line.startsWith("Question:") || line.startsWith("Database:") || line.equals("Schema:"));
     }
 
     /** The text after "Label: " on the first line of the last user message that starts with it. */

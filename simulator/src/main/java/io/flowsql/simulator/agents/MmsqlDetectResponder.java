@@ -14,13 +14,16 @@ import java.util.stream.Collectors;
 /**
  * Simulates MMSQL's question detector: a turn a typed dialogue file (CoSQL) labels gets that label; other turns
  * get rules a reader can predict: pleasantries are improper, questions the oracle has gold SQL for are
- * answerable, other questions that name something in the schema are ambiguous (two readings: distinct items
- * or all rows), the rest unanswerable. Answers in the detector's JSON.
+ * answerable, questions that name something in the schema are answerable unless they use a vague word
+ * ("best", "popular", "top"...), which makes them ambiguous (two readings: distinct items or all rows), the rest
+ * unanswerable. Answers in the detector's JSON.
  */
 public final class MmsqlDetectResponder implements Responder {
     private static final Pattern PLEASANTRY = Pattern.compile(
             "(?i)^\\W*(thanks?( you)?( so much| very much)?|thank you|ok(ay)?|great|cool|perfect|bye|goodbye|hello|hi"
                     + "|that'?s (all|it|great)|awesome|nice)\\b[^?]*$");
+    private static final Pattern VAGUE = Pattern.compile(
+            "(?i)\\b(best|popular|top|good|recent|famous|important|big|large|small|old|young)\\b");
     private static final Set<String> STOPWORDS = Set.of("the", "a", "an", "of", "in", "on", "for", "and", "or", "is",
             "are", "what", "which", "who", "how", "many", "much", "show", "list", "me", "all", "this", "that", "these",
             "those", "table", "tables", "can", "you", "tell", "give", "do", "does", "there", "their", "its", "it",
@@ -60,7 +63,10 @@ public final class MmsqlDetectResponder implements Responder {
         if (context.oracle().flatMap(o -> o.goldSql(db, q)).isPresent()) {
             return "answerable";
         }
-        return namesSchema(q, schema) ? "ambiguous" : "unanswerable";
+        if (!namesSchema(q, schema)) {
+            return "unanswerable";
+        }
+        return VAGUE.matcher(q).find() ? "ambiguous" : "answerable";
     }
 
     private static boolean namesSchema(String question, String schema) {
