@@ -101,7 +101,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         try (Admin admin = admin()) {
             for (TopicSpec t : topics) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(t.name(), t.partitions(), (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    admin.createTopics(List.of(new NewTopic(t.name(), t.partitions(), (short) 1))).all().get(90, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + t.name(), e.getCause());
@@ -112,7 +112,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("broker did not create topics within 30 s", e);
+            throw new IllegalStateException("broker did not create topics within 90 s", e);
         }
     }
 
