@@ -22,8 +22,14 @@ public final class ExecutionAccuracy {
     }
 
     /** EX by difficulty (BIRD) or hardness (Spider), in name order. */
+    /** Spider's and BIRD's levels from easiest to hardest; any other label after them, alphabetically. */
+    private static final List<String> LEVELS = List.of("easy", "simple", "medium", "moderate", "hard", "challenging", "extra");
+    private static final java.util.Comparator<String> DIFFICULTY_ORDER = java.util.Comparator
+            .<String>comparingInt(d -> LEVELS.contains(d) ? LEVELS.indexOf(d) : LEVELS.size())
+            .thenComparing(java.util.Comparator.naturalOrder());
+
     public static Map<String, Accuracy> byDifficulty(List<ItemOutcome> outcomes) {
-        Map<String, Accuracy> table = new TreeMap<>();
+        Map<String, Accuracy> table = new TreeMap<>(DIFFICULTY_ORDER);
         for (ItemOutcome o : outcomes) {
             if (o.scorable() && o.item().owesSql()) {
                 table.merge(o.item().difficulty(), Accuracy.empty().plus(o.correct()),

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * A self-contained HTML page: the Markdown report's tables plus charts (EX per difficulty, TDEX per
- * question type, p50/p95 latency per stage, tokens per question) embedded as base64 PNG images.
+ * question type, p50 latency per stage, a histogram of tokens per question) embedded as base64 PNG images.
  */
 public final class HtmlReport {
     private final MarkdownReport markdown = new MarkdownReport();
@@ -35,12 +35,10 @@ public final class HtmlReport {
             List<Long> p50 = s.latencyByStage().values().stream().map(Percentiles::p50).toList();
             image(html, "latency per stage", ChartImages.bars("Latency per stage (p50, ms)", "stage", "ms", stages, p50));
         }
-        if (!s.tokensPerQuestion().isEmpty()) {
-            List<String> idx = new ArrayList<>();
-            for (int i = 0; i < s.tokensPerQuestion().size(); i++) {
-                idx.add(String.valueOf(i));
-            }
-            image(html, "tokens per question", ChartImages.bars("Tokens per question", "question", "tokens", idx, s.tokensPerQuestion()));
+        if (s.tokensPerQuestion().stream().anyMatch(t -> t.longValue() > 0)) {
+            TokenHistogram histogram = TokenHistogram.of(s.tokensPerQuestion(), 12);
+            image(html, "tokens per question", ChartImages.bars("Tokens per question (questions per range)",
+                    "tokens per question", "questions", histogram.labels(), histogram.counts()));
         }
         html.append("<h2>Tables</h2>\n<pre>").append(escape(markdown.render(s))).append("</pre>\n</body></html>\n");
         return html.toString();

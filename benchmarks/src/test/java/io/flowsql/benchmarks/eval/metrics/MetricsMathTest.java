@@ -34,6 +34,16 @@ class MetricsMathTest {
     }
 
     @Test
+    void difficultiesAreListedFromEasiestToHardest() {
+        List<ItemOutcome> outcomes = List.of(
+                outcome(item("1", "extra", "SELECT 1"), true, null, 1.0),
+                outcome(item("2", "medium", "SELECT 1"), true, null, 1.0),
+                outcome(item("3", "easy", "SELECT 1"), true, null, 1.0),
+                outcome(item("4", "hard", "SELECT 1"), true, null, 1.0));
+        assertThat(ExecutionAccuracy.byDifficulty(outcomes).keySet()).containsExactly("easy", "medium", "hard", "extra");
+    }
+
+    @Test
     void vesAndRvesFollowBirdsFormulas() {
         // ratios 4 (pred 4x faster), 0.25 (4x slower), 0 (wrong): VES = (200 + 50 + 0)/3, R-VES = (125 + 50 + 0)/3
         List<ItemOutcome> outcomes = List.of(

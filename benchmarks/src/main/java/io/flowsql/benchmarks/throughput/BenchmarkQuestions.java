@@ -1,0 +1,37 @@
+package io.flowsql.benchmarks.throughput;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.events.QuestionOptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Spider dev questions whose database is present, each its own dialogue, asking for one preset; repeated when more are wanted. */
+final class BenchmarkQuestions {
+    private BenchmarkQuestions() {}
+
+    static List<QuestionEvent> of(Path sharedData, String preset, int count, String idPrefix) throws IOException {
+        List<JsonNode> usable = new ArrayList<>();
+        for (JsonNode item : EventJson.mapper().readTree(sharedData.resolve("spider/dev.json").toFile())) {
+            String db = item.path("db_id").asText();
+            if (Files.isRegularFile(sharedData.resolve("spider/database").resolve(db).resolve(db + ".sqlite"))) {
+                usable.add(item);
+            }
+        }
+        List<QuestionEvent> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            JsonNode item = usable.get(i % usable.size());
+            QuestionEvent q = new QuestionEvent(idPrefix + i, idPrefix + "dialogue-" + i, item.path("db_id").asText(),
+                    item.path("question").asText());
+            q.options = new QuestionOptions();
+            q.options.strategy = preset;
+            out.add(q);
+        }
+        return out;
+    }
+}

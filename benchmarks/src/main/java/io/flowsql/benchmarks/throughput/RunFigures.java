@@ -1,0 +1,39 @@
+package io.flowsql.benchmarks.throughput;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies) and the
+ * figures the benchmark prints from it: questions/second, its share of the ideal, p50/p99 latency.
+ */
+record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis) {
+
+    double questionsPerSecond() {
+        return questions * 1000.0 / wallMillis;
+    }
+
+    double llmCallsPerQuestion() {
+        return (double) llmCalls / questions;
+    }
+
+    /** S / (L × calls per question): what S server slots of latency L could serve if nothing else cost time. */
+    double idealQuestionsPerSecond(int slots, long latencyMillis) {
+        return slots * 1000.0 / (latencyMillis * llmCallsPerQuestion());
+    }
+
+    long percentile(double p) {
+        long[] sorted = latenciesMillis.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    String line(int slots, long latencyMillis) {
+        double ideal = idealQuestionsPerSecond(slots, latencyMillis);
+        return String.format("%-34s %5d q in %7.1f s  %7.2f q/s  %4.2f LLM calls/q  ideal %7.2f q/s  ratio %5.3f"
+                        + "  p50 %6d ms  p99 %6d ms",
+                name, questions, wallMillis / 1000.0, questionsPerSecond(), llmCallsPerQuestion(), ideal,
+                questionsPerSecond() / ideal, percentile(50), percentile(99));
+    }
+}

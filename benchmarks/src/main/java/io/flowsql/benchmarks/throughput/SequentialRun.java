@@ -1,0 +1,52 @@
+package io.flowsql.benchmarks.throughput;
+
+import io.flowsql.engine.EngineConfig;
+import io.flowsql.engine.EngineFactory;
+import io.flowsql.engine.EngineLease;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.events.QuestionMapper;
+import io.flowsql.pipeline.Pipeline;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.Strategy;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The research-code baseline: the same stages, built from the same engine configuration as the job,
+ * run by the plain Pipeline one question at a time.
+ */
+final class SequentialRun {
+    private final EngineConfig engine;
+
+    SequentialRun(EngineConfig engine) {
+        this.engine = engine;
+    }
+
+    RunFigures run(String name, String preset, List<QuestionEvent> questions, LongSupplier llmCalls) throws Exception {
+        try (EngineLease lease = EngineFactory.shared(engine)) {
+            List<Stage> stages = new ArrayList<>();
+            for (String stageName : StrategyCatalog.stagesOf(preset)) {
+                Stage stage = lease.runtime().stage(preset, stageName);
+                if (stage != null) {
+                    stages.add(stage);
+                }
+            }
+            Pipeline pipeline = new Pipeline(new Strategy(preset, stages));
+            List<Long> latencies = new ArrayList<>();
+            long callsBefore = llmCalls.getAsLong();
+            long start = System.currentTimeMillis();
+            for (QuestionEvent q : questions) {
+                long sent = System.currentTimeMillis();
+                RequestContext ctx = QuestionMapper.toContext(q, "sequential", sent);
+                pipeline.run(ctx).get();
+                latencies.add(System.currentTimeMillis() - sent);
+            }
+            long wall = System.currentTimeMillis() - start;
+            return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.flowsql.benchmarks.throughput;
+
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.LongSupplier;
+
+/**
+ * Sends every question to the running job at once and reads the answers back as a read_committed client
+ * would; a question's latency runs from just before its send to the moment its answer is read.
+ */
+final class StreamingRun {
+    private final String bootstrapServers;
+    private final String questionsTopic;
+    private final String answersTopic;
+
+    StreamingRun(String bootstrapServers, String questionsTopic, String answersTopic) {
+        this.bootstrapServers = bootstrapServers;
+        this.questionsTopic = questionsTopic;
+        this.answersTopic = answersTopic;
+    }
+
+    RunFigures run(String name, List<QuestionEvent> questions, LongSupplier llmCalls, Duration limit) {
+        Map<String, Long> sentAt = new HashMap<>();
+        List<Long> latencies = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
+            consumer.subscribe(List.of(answersTopic));
+            consumer.poll(Duration.ofMillis(200));
+            long callsBefore = llmCalls.getAsLong();
+            long start = System.currentTimeMillis();
+            for (QuestionEvent q : questions) {
+                sentAt.put(q.requestId, System.currentTimeMillis());
+                producer.send(new ProducerRecord<>(questionsTopic, q.dialogueId.getBytes(StandardCharsets.UTF_8),
+                        EventJson.toBytes(q)));
+            }
+            producer.flush();
+            long deadline = start + limit.toMillis();
+            long last = start;
+            while (latencies.size() < questions.size() && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                    AnswerEvent answer = EventJson.parseAnswer(r.value());
+                    Long sent = sentAt.remove(answer.requestId);
+                    if (sent != null) {
+                        last = System.currentTimeMillis();
+                        latencies.add(last - sent);
+                    }
+                }
+            }
+            if (latencies.size() < questions.size()) {
+                throw new IllegalStateException(name + ": only " + latencies.size() + " of " + questions.size()
+                        + " answers within " + limit);
+            }
+            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies);
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "throughput-benchmark-" + System.nanoTime());
+        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+}

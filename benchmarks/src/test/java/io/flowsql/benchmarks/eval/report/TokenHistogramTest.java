@@ -1,0 +1,26 @@
+package io.flowsql.benchmarks.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Hand-checked buckets of the tokens-per-question histogram. */
+class TokenHistogramTest {
+
+    @Test
+    void countsEachQuestionInTheRangeOfItsTokens() {
+        TokenHistogram h = TokenHistogram.of(List.of(0, 5, 9, 10, 19, 39), 4);
+        // max 39 → width ceil(40 / 4) = 10 → [0–9] [10–19] [20–29] [30–39]
+        assertThat(h.labels()).containsExactly("0–9", "10–19", "20–29", "30–39");
+        assertThat(h.counts()).containsExactly(3, 2, 0, 1);
+        assertThat(h.counts().stream().mapToInt(Integer::intValue).sum()).isEqualTo(6);
+    }
+
+    @Test
+    void smallCountsGetNarrowBuckets() {
+        TokenHistogram h = TokenHistogram.of(List.of(1, 2, 2), 12);
+        assertThat(h.labels()).containsExactly("0–0", "1–1", "2–2");
+        assertThat(h.counts()).containsExactly(0, 1, 2);
+    }
+}
