@@ -7,6 +7,7 @@ import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
 import io.flowsql.sql.compare.ComparisonMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,6 +59,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--parallelism", defaultValue = "2", description = "Job parallelism in --local mode")
     int parallelism;
 
+    @Option(names = "--simulated-error-rate", defaultValue = "0",
+            description = "--local without LLM_BASE_URL: share of the simulated oracle's SQL answers it corrupts "
+                    + "(wrong column, dropped condition, wrong aggregate, syntax error), so refinement and voting have work")
+    double simulatedErrorRate;
+
+    @Option(names = "--simulated-seed", defaultValue = "42", description = "Seed of the simulated oracle's error injection")
+    long simulatedSeed;
+
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
@@ -80,18 +89,21 @@ public final class RunCommand implements Callable<Integer> {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
         long started = System.nanoTime();
-        int unanswered;
+        KafkaBenchmarkRunner.RunResult result;
         if (local) {
             String llm = System.getenv("LLM_BASE_URL");
             String model = System.getenv().getOrDefault("LLM_MODEL", "simulated-oracle");
-            try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), llm, model,
-                    List.of(data.resolve("spider/dev.json")), parallelism)) {
-                unanswered = runner(stack.bootstrapServers()).run(bench, answers, deadline);
+            Path oracleFile = new BenchmarkLoaders(data).questionsFile(benchmark, benchmarkPath);
+            try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
+                    model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism)) {
+                result = runner(stack.bootstrapServers()).run(bench, answers, deadline);
             }
         } else {
-            unanswered = runner(bootstrapServers).run(bench, answers, deadline);
+            result = runner(bootstrapServers).run(bench, answers, deadline);
         }
-        System.out.printf("answers: %s (%d unanswered), %.1f s%n", answers, unanswered, (System.nanoTime() - started) / 1e9);
+        int unanswered = result.unanswered();
+        System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
+                result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
                 ScoreCommand.executorFor(bench, 30_000), comparison, 0, pricePrompt, priceCompletion);
         new ReportWriter().write(summary, out).forEach(f -> System.out.println("wrote " + f));

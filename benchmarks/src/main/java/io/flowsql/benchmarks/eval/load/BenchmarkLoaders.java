@@ -28,6 +28,18 @@ public final class BenchmarkLoaders {
         };
     }
 
+    /** The file holding the benchmark's questions and gold SQL (what the simulator's oracle answers from). */
+    public Path questionsFile(String kind, Path path) {
+        return switch (kind.toLowerCase(Locale.ROOT)) {
+            case "spider-dev" -> orDefault(path, "spider").resolve("dev.json");
+            case "bird-dev" -> orDefault(path, "bird").resolve("dev.json");
+            case "bird-minidev" -> orDefault(path, "bird-minidev").resolve("mini_dev_sqlite.json");
+            case "cosql-dev" -> orDefault(path, "cosql").resolve("cosql_dev.json");
+            default -> throw new IllegalArgumentException(
+                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev)");
+        };
+    }
+
     private Path orDefault(Path path, String folder) {
         return path != null ? path : dataRoot.resolve(folder);
     }

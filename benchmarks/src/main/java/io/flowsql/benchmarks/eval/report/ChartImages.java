@@ -18,9 +18,11 @@ final class ChartImages {
     private ChartImages() {}
 
     static String bars(String title, String xTitle, String yTitle, List<String> labels, List<? extends Number> values) {
-        CategoryChart chart = new CategoryChartBuilder().width(640).height(360).title(title)
+        CategoryChart chart = new CategoryChartBuilder().width(800).height(420).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendVisible(false);
+        // stage names and token ranges are long: slanted labels do not run into each other
+        chart.getStyler().setXAxisLabelRotation(labels.size() > 5 ? 45 : 0);
         chart.addSeries(yTitle, labels, values);
         try {
             return Base64.getEncoder().encodeToString(BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -45,8 +47,15 @@ public final class KafkaBenchmarkRunner {
         this.strategy = strategy;
     }
 
-    /** @return how many questions are still unanswered when it stops (0 on success) */
-    public int run(Benchmark bench, Path answersPath, Duration deadline) {
+    /** What one run did: questions sent, answers found already committed on the topic, questions left unanswered. */
+    public record RunResult(int sent, int recoveredFromTopic, int unanswered) {}
+
+    /**
+     * Answers already in the file are skipped; answers the job committed to the topic while this runner was not
+     * reading (an interrupted run) are recovered into the file before anything is sent, so the LLM is not asked
+     * again for them; only the rest is sent.
+     */
+    public RunResult run(Benchmark bench, Path answersPath, Duration deadline) {
         Set<String> done = AnswersFile.answeredRequestIds(answersPath);
         List<BenchmarkItem> todo = bench.runnableItems().stream()
                 .filter(i -> !done.contains(RequestIds.requestId(bench.name(), i.id()))).toList();
@@ -58,20 +67,43 @@ public final class KafkaBenchmarkRunner {
              ProgressBar bar = new ProgressBar("run " + bench.name(), total)) {
             bar.stepTo(total - todo.size());
             consumer.subscribe(List.of(answersTopic));
-            consumer.poll(Duration.ofMillis(200));
-            send(bench, todo);
+            int before = pending.size();
+            readCommittedSoFar(consumer, pending, out, bar);
+            int recovered = before - pending.size();
+            List<BenchmarkItem> toSend = todo.stream()
+                    .filter(i -> pending.contains(RequestIds.requestId(bench.name(), i.id()))).toList();
+            send(bench, toSend);
             Instant end = Instant.now().plus(deadline);
             while (!pending.isEmpty() && Instant.now().isBefore(end)) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    AnswerEvent a = EventJson.parseAnswer(r.value());
-                    if (pending.remove(a.requestId)) {
-                        out.write(a);
-                        bar.step();
-                    }
-                }
+                collect(consumer.poll(Duration.ofMillis(500)), pending, out, bar);
+            }
+            return new RunResult(toSend.size(), recovered, pending.size());
+        }
+    }
+
+    /** Reads the answers topic up to its current end, keeping answers of pending questions. */
+    private static void readCommittedSoFar(KafkaConsumer<byte[], byte[]> consumer, Set<String> pending,
+                                           AnswersFile out, ProgressBar bar) {
+        Instant giveUp = Instant.now().plus(Duration.ofSeconds(30));
+        while (consumer.assignment().isEmpty() && Instant.now().isBefore(giveUp)) {
+            collect(consumer.poll(Duration.ofMillis(200)), pending, out, bar);
+        }
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
+        while (Instant.now().isBefore(giveUp)
+                && ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+            collect(consumer.poll(Duration.ofMillis(200)), pending, out, bar);
+        }
+    }
+
+    private static void collect(Iterable<ConsumerRecord<byte[], byte[]>> records, Set<String> pending,
+                                AnswersFile out, ProgressBar bar) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            AnswerEvent a = EventJson.parseAnswer(r.value());
+            if (pending.remove(a.requestId)) {
+                out.write(a);
+                bar.step();
             }
         }
-        return pending.size();
     }
 
     private void send(Benchmark bench, List<BenchmarkItem> todo) {

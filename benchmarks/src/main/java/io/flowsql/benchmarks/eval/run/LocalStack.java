@@ -11,6 +11,7 @@ import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -39,18 +40,20 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * @param llmBaseUrl  a real OpenAI-compatible endpoint, or null for the simulator in oracle mode
-     * @param oracleFiles benchmark files with gold SQL the oracle answers from (e.g. spider/dev.json)
+     * @param databaseRoot  folder holding the benchmark's {@code <db>/<db>.sqlite}
+     * @param llmBaseUrl    a real OpenAI-compatible endpoint, or null for the simulator in oracle mode
+     * @param oracleFiles   benchmark files with gold SQL the oracle answers from (e.g. spider/dev.json)
+     * @param errorInjector how the simulated oracle corrupts its SQL answers
      */
-    public static LocalStack start(Path sharedData, String llmBaseUrl, String llmModel, List<Path> oracleFiles,
-                                   int parallelism) throws Exception {
+    public static LocalStack start(Path sharedData, Path databaseRoot, String llmBaseUrl, String llmModel,
+                                   List<Path> oracleFiles, SqlErrorInjector errorInjector, int parallelism) throws Exception {
         LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-eval-kafka"));
         broker.createTopics(new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
         SimulatedLlmServer simulator = null;
         String baseUrl = llmBaseUrl;
         if (baseUrl == null || baseUrl.isBlank()) {
             simulator = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).responders(AgentResponders.all())
-                    .oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new))).build());
+                    .oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new))).errorInjector(errorInjector).build());
             baseUrl = simulator.baseUrl();
         }
         Map<String, String> options = new LinkedHashMap<>();
@@ -58,6 +61,7 @@ public final class LocalStack implements AutoCloseable {
         options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
         options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
+        options.put(JobOptions.DATABASE_ROOTS.key(), databaseRoot.toString());
         options.put(JobOptions.PARALLELISM.key(), String.valueOf(parallelism));
         options.put(JobOptions.LLM_BASE_URL.key(), baseUrl);
         options.put(JobOptions.LLM_MODEL.key(), llmModel);
@@ -71,6 +75,11 @@ public final class LocalStack implements AutoCloseable {
 
     public String bootstrapServers() {
         return broker.bootstrapServers();
+    }
+
+    /** LLM requests the simulated server received so far (0 with a real endpoint). */
+    public long simulatedLlmRequests() {
+        return simulator == null ? 0 : simulator.requestCount();
     }
 
     public boolean simulated() {

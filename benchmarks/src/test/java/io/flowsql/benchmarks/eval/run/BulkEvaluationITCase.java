@@ -8,6 +8,7 @@ import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
 import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -23,7 +24,11 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** 30 Spider dev questions through broker → job on a MiniCluster → simulated LLM (oracle) → answers file → report; a second run resumes with nothing to ask. */
+/**
+ * 30 Spider dev questions through broker → job on a MiniCluster → simulated LLM (oracle, with injected errors) →
+ * answers file → report; then an interrupted run is resumed: answers lost from the file are recovered from the
+ * answers topic and the LLM is not asked again.
+ */
 class BulkEvaluationITCase {
 
     @Test
@@ -35,15 +40,23 @@ class BulkEvaluationITCase {
         Path answers = dir.resolve("answers.jsonl");
         Files.deleteIfExists(answers);
 
-        try (LocalStack stack = LocalStack.start(data, null, "simulated-oracle", List.of(data.resolve("spider/dev.json")), 2)) {
+        try (LocalStack stack = LocalStack.start(data, bench.databaseRoot(), null, "simulated-oracle",
+                List.of(data.resolve("spider/dev.json")), SqlErrorInjector.uniform(0.3, 11), 2)) {
             assertThat(stack.simulated()).isTrue();
             KafkaBenchmarkRunner runner = new KafkaBenchmarkRunner(stack.bootstrapServers(), LocalStack.QUESTIONS, LocalStack.ANSWERS, null);
-            assertThat(runner.run(bench, answers, Duration.ofMinutes(3))).isZero();
+            KafkaBenchmarkRunner.RunResult first = runner.run(bench, answers, Duration.ofMinutes(3));
+            assertThat(first).isEqualTo(new KafkaBenchmarkRunner.RunResult(30, 0, 0));
             assertThat(AnswersFile.answeredRequestIds(answers)).hasSize(30);
-            // resuming: everything is answered, nothing is sent, the file is unchanged
-            long size = Files.size(answers);
-            assertThat(runner.run(bench, answers, Duration.ofSeconds(5))).isZero();
-            assertThat(Files.size(answers)).isEqualTo(size);
+
+            // an interruption lost the last 10 answers from the file: they are recovered from the topic, none is re-asked
+            List<String> lines = Files.readAllLines(answers);
+            Files.write(answers, lines.subList(0, 20));
+            long llmRequests = stack.simulatedLlmRequests();
+            KafkaBenchmarkRunner.RunResult resumed = runner.run(bench, answers, Duration.ofSeconds(30));
+            assertThat(resumed).isEqualTo(new KafkaBenchmarkRunner.RunResult(0, 10, 0));
+            assertThat(stack.simulatedLlmRequests()).isEqualTo(llmRequests);
+            assertThat(AnswersFile.answeredRequestIds(answers)).hasSize(30);
+            assertThat(Files.readAllLines(answers)).hasSize(30);
         }
 
         try (SqlExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
