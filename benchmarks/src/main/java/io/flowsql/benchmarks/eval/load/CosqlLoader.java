@@ -9,9 +9,11 @@ import java.util.Locale;
 
 /**
  * Reads typed multi-turn dialogues in the {@code cosql_dev.json} / MMSQL layout: each user turn (with its
- * question type) is answered by the system turn that follows it, whose {@code query} is the gold SQL.
+ * question type) is answered by the system turn that follows it, whose {@code query} is the gold SQL; SQL turns get
+ * Spider's hardness levels, as CoSQL reports them.
  */
 public final class CosqlLoader {
+    private final SpiderHardness hardness = new SpiderHardness();
 
     /** @param questionsFile e.g. {@code cosql/cosql_dev.json}; @param databaseRoot Spider's {@code database/} folder */
     public Benchmark load(Path questionsFile, Path databaseRoot) {
@@ -32,7 +34,7 @@ public final class CosqlLoader {
                 JsonNode next = i + 1 < turns.size() ? turns.get(i + 1) : null;
                 String gold = next != null && !next.path("isUser").asBoolean() ? JsonFiles.text(next, "query") : "";
                 items.add(new BenchmarkItem(dialogueId + "-" + turn, ordinal++, dbId, JsonFiles.text(t, "text").strip(), "",
-                        gold, "unknown", dialogueId, turn, type(JsonFiles.text(t, "type"), gold)));
+                        gold, gold.isBlank() ? SpiderHardness.UNKNOWN : hardness.classify(gold), dialogueId, turn, type(JsonFiles.text(t, "type"), gold)));
                 turn++;
             }
             dialogue++;

@@ -12,12 +12,20 @@ import java.util.List;
  * @param sql            predicted SQL; empty when the system answered without SQL
  * @param questionType   the type the system detected; null when the format has none
  * @param stages         per-stage cost from the answer's trace (answers files only)
+ * @param readingSqls    for a clarification (ambiguous turn) without one SQL: the SQL of each reading it offered
  */
-public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
+public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
+                         List<String> readingSqls) {
 
     public Prediction {
         sql = sql == null ? "" : sql.strip();
         stages = stages == null ? List.of() : List.copyOf(stages);
+        readingSqls = readingSqls == null ? List.of()
+                : readingSqls.stream().filter(r -> r != null && !r.isBlank()).map(String::strip).toList();
+    }
+
+    public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
+        this(key, ordinal, sql, questionType, stages, List.of());
     }
 
     /** The type to score: the system's own, or answerable when it gave SQL and none otherwise. */

@@ -66,7 +66,9 @@ final class PredictionReaders {
             }
             List<StageCost> stages = a.trace.stream()
                     .map(t -> new StageCost(t.stage, t.latencyMs, t.promptTokens, t.completionTokens)).toList();
-            out.add(new Prediction(RequestIds.itemId(a.requestId), -1, a.sql, a.questionType, stages));
+            List<String> readings = a.interpretations == null ? List.of()
+                    : a.interpretations.stream().map(r -> r.sql).toList();
+            out.add(new Prediction(RequestIds.itemId(a.requestId), -1, a.sql, a.questionType, stages, readings));
         }
         return out;
     }

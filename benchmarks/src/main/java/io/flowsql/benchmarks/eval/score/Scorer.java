@@ -64,6 +64,13 @@ public final class Scorer {
         if (p == null) {
             return new ItemOutcome(item, "", null, null, "no prediction", false, timer == null ? Double.NaN : 0, stages);
         }
+        if (predSql.isEmpty() && !p.readingSqls().isEmpty()) {
+            // A clarification offers one SQL per reading; the user then picks the reading they meant, so the turn
+            // counts as right when one of its readings returns the gold result (the first one is scored otherwise).
+            predSql = p.readingSqls().stream()
+                    .filter(sql -> comparator.equal(gold, item.goldSql(), executor.execute(item.dbId(), sql)))
+                    .findFirst().orElse(p.readingSqls().get(0));
+        }
         if (predSql.isEmpty()) {
             return new ItemOutcome(item, "", predType, null, "no SQL", false, timer == null ? Double.NaN : 0, stages);
         }

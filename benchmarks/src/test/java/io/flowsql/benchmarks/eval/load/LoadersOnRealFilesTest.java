@@ -47,6 +47,10 @@ class LoadersOnRealFilesTest {
         BenchmarkItem thanks = cosql.items().get(4);
         assertThat(thanks.questionType()).isEqualTo("improper");
         assertThat(thanks.owesSql()).isFalse();
+        assertThat(thanks.difficulty()).isEqualTo("unknown");
+        // SQL turns get Spider's hardness levels, and every level occurs
+        assertThat(cosql.items().stream().filter(BenchmarkItem::owesSql).map(BenchmarkItem::difficulty).distinct())
+                .contains("easy", "medium", "hard", "extra");
     }
 
     @Test

@@ -28,13 +28,28 @@ class TrickyComparisonsTest {
     }
 
     private static ItemOutcome score(ComparisonMode mode, String gold, String predicted) {
+        return score(mode, gold, new Prediction("0", -1, predicted, null, List.of()));
+    }
+
+    private static ItemOutcome score(ComparisonMode mode, String gold, Prediction prediction) {
         BenchmarkItem item = new BenchmarkItem("0", 0, BirdFixture.DB, "q", "", gold, "simple", null, 0, null);
         Benchmark bench = new Benchmark("fixture", List.of(item), folder.resolve("dev_databases"));
         try (SqlExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
-            return new Scorer(executor, new ResultComparator(mode), null)
-                    .score(bench, List.of(new Prediction("0", -1, predicted, null, List.of())), n -> {}).get(0);
+            return new Scorer(executor, new ResultComparator(mode), null).score(bench, List.of(prediction), n -> {}).get(0);
         }
+    }
+
+    @Test
+    void aClarificationIsRightWhenOneOfItsReadingsGivesTheGoldResult() {
+        String gold = "SELECT count(DISTINCT customer) FROM orders";
+        Prediction readings = new Prediction("0", -1, null, "ambiguous", List.of(),
+                List.of("SELECT count(customer) FROM orders", "SELECT count(DISTINCT customer) FROM orders"));
+        ItemOutcome outcome = score(ComparisonMode.SPIDER_TEST_SUITE, gold, readings);
+        assertThat(outcome.correct()).isTrue();
+        Prediction wrongReadings = new Prediction("0", -1, null, "ambiguous", List.of(),
+                List.of("SELECT count(customer) FROM orders", "SELECT count(*) FROM orders WHERE id < 0"));
+        assertThat(score(ComparisonMode.SPIDER_TEST_SUITE, gold, wrongReadings).correct()).isFalse();
     }
 
     private static boolean bird(String gold, String pred) {
