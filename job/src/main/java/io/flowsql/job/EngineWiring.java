@@ -3,13 +3,14 @@ package io.flowsql.job;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.EngineStageBinding;
+import io.flowsql.engine.LlmCacheSettings;
 import io.flowsql.flink.StageBinding;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
-/** Builds the engine configuration (LLM client, SQL executor, databases, strategy) and its stage binding from the job options. */
+/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) and its stage binding from the job options. */
 public final class EngineWiring {
     private EngineWiring() {}
 
@@ -22,8 +23,29 @@ public final class EngineWiring {
         SqlExecutorConfig sql = SqlExecutorConfig.defaults()
                 .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
                 .withMaxRows(config.get(JobOptions.MAX_ROWS));
-        return new EngineConfig(llm(config), sql, databases, AgentSettings.defaults(), config.get(JobOptions.STRATEGY),
-                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(databases, sql));
+        return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
+                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(databases, sql), llmCache(config));
+    }
+
+    static LlmCacheSettings llmCache(JobConfig config) {
+        return new LlmCacheSettings(config.get(JobOptions.LLM_CACHE_DIR).trim(), config.get(JobOptions.LLM_CACHE_MODE));
+    }
+
+    static AgentSettings agents(JobConfig config) {
+        AgentSettings agents = AgentSettings.defaults();
+        agents.candidates = config.get(JobOptions.AGENT_CANDIDATES);
+        agents.temperature = config.get(JobOptions.AGENT_TEMPERATURE);
+        agents.linkSkipColumnThreshold = config.get(JobOptions.AGENT_LINK_SKIP_COLUMNS);
+        agents.magRefineRounds = config.get(JobOptions.AGENT_MAG_REFINE_ROUNDS);
+        agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
+        agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
+        String repairMemory = config.get(JobOptions.AGENT_REPAIR_MEMORY).trim();
+        agents.repairMemoryPath = repairMemory.isEmpty() ? null : repairMemory;
+        agents.alignValues = config.get(JobOptions.AGENT_ALIGN_VALUES);
+        agents.alignMaxSubqueryToOrderBy = config.get(JobOptions.AGENT_ALIGN_MAX_SUBQUERY);
+        agents.alignNotNullOnOrderBy = config.get(JobOptions.AGENT_ALIGN_NOT_NULL);
+        agents.alignNullComparison = config.get(JobOptions.AGENT_ALIGN_NULL_COMPARISON);
+        return agents;
     }
 
     static LlmClientConfig llm(JobConfig config) {
@@ -32,7 +54,10 @@ public final class EngineWiring {
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))
                 .maxConcurrency(config.get(JobOptions.LLM_MAX_CONCURRENCY))
-                .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1);
+                .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)
+                .requestsPerMinute(config.get(JobOptions.LLM_REQUESTS_PER_MINUTE))
+                .tokensPerMinute(config.get(JobOptions.LLM_TOKENS_PER_MINUTE))
+                .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET));
         config.family("llm.model.").forEach(b::stageModel);
         return b.build();
     }

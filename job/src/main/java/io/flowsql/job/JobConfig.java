@@ -108,9 +108,45 @@ public final class JobConfig implements Serializable {
             throw new IllegalArgumentException("kafka.transaction-timeout (" + txTimeout + ") must exceed job.checkpoint-interval ("
                     + checkpoint + "), or open transactions expire before they are committed");
         }
+        validateLlm();
+        validateAgents();
         String offsets = get(JobOptions.STARTING_OFFSETS);
         if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
             throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
+        }
+    }
+
+    private void validateLlm() {
+        atLeast(JobOptions.LLM_REQUESTS_PER_MINUTE, 0);
+        atLeast(JobOptions.LLM_TOKENS_PER_MINUTE, 0);
+        Duration budget = get(JobOptions.LLM_TOTAL_BUDGET);
+        Duration call = get(JobOptions.LLM_TIMEOUT);
+        if (budget.compareTo(call) < 0) {
+            throw new IllegalArgumentException(JobOptions.LLM_TOTAL_BUDGET.key() + " (" + budget + ") must be at least "
+                    + JobOptions.LLM_TIMEOUT.key() + " (" + call + ")");
+        }
+        String mode = get(JobOptions.LLM_CACHE_MODE).trim();
+        if (!Set.of("read-write", "read-only", "off").contains(mode)) {
+            throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + " must be read-write, read-only or off, not " + mode);
+        }
+    }
+
+    private void validateAgents() {
+        atLeast(JobOptions.AGENT_CANDIDATES, 1);
+        atLeast(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0);
+        atLeast(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0);
+        atLeast(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1);
+        atLeast(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1);
+        double temperature = get(JobOptions.AGENT_TEMPERATURE);
+        if (!(temperature >= 0 && temperature <= 2)) {
+            throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
+        }
+    }
+
+    private void atLeast(JobOption<Integer> option, int min) {
+        int value = get(option);
+        if (value < min) {
+            throw new IllegalArgumentException(option.key() + " must be at least " + min + ", not " + value);
         }
     }
 }

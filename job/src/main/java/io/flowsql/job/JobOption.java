@@ -40,6 +40,10 @@ public final class JobOption<T> implements Serializable {
         return new JobOption<>(key, Integer.toString(defaultValue), "int", description, s -> Integer.parseInt(s.trim()));
     }
 
+    public static JobOption<Double> decimal(String key, double defaultValue, String description) {
+        return new JobOption<>(key, Double.toString(defaultValue), "double", description, s -> Double.parseDouble(s.trim()));
+    }
+
     public static JobOption<Boolean> flag(String key, boolean defaultValue, String description) {
         return new JobOption<>(key, Boolean.toString(defaultValue), "boolean", description, JobOption::parseBoolean);
     }

@@ -1,10 +1,15 @@
 package io.flowsql.job;
 
+import io.flowsql.agents.common.AgentSettings;
+
 import java.util.List;
 
 /** Every option of the job, with defaults and descriptions; docs/OPERATIONS.md's table is printed from this list. */
 public final class JobOptions {
     private JobOptions() {}
+
+    /** The agents' defaults, so the options' defaults and AgentSettings never disagree. */
+    private static final AgentSettings AGENT_DEFAULTS = AgentSettings.defaults();
 
     // --- Kafka
     public static final JobOption<String> BOOTSTRAP_SERVERS = JobOption.text("kafka.bootstrap-servers", "127.0.0.1:9092",
@@ -50,6 +55,18 @@ public final class JobOptions {
             "Time limit of one LLM HTTP call.");
     public static final JobOption<Integer> LLM_MAX_RETRIES = JobOption.integer("llm.max-retries", 3,
             "Retries of a failed LLM call (429, 5xx, timeouts), with backoff.");
+    public static final JobOption<Integer> LLM_REQUESTS_PER_MINUTE = JobOption.integer("llm.requests-per-minute", 0,
+            "Most LLM requests started per minute per TaskManager JVM; 0 = no limit.");
+    public static final JobOption<Integer> LLM_TOKENS_PER_MINUTE = JobOption.integer("llm.tokens-per-minute", 0,
+            "Most LLM tokens (prompt and completion as the endpoint counts them) per minute per TaskManager JVM; 0 = no limit.");
+    public static final JobOption<java.time.Duration> LLM_TOTAL_BUDGET = JobOption.duration("llm.total-budget", "5min",
+            "Time limit of one LLM call in all, rate-limit waits and retries included; at least llm.request-timeout.");
+    public static final JobOption<String> LLM_CACHE_DIR = JobOption.text("llm.cache-dir", "",
+            "Folder of the on-disk LLM response cache (record and replay, one file per request); blank = no cache. "
+                    + "A relative path is resolved in each TaskManager's working directory.");
+    public static final JobOption<String> LLM_CACHE_MODE = JobOption.text("llm.cache-mode", "read-write",
+            "How llm.cache-dir is used: read-write (replay, record misses), read-only (replay; a miss fails the stage, "
+                    + "nothing is sent) or off.");
     public static final JobOption<Integer> STAGE_CAPACITY = JobOption.integer("stage.capacity", 100,
             "Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
     public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "3min",
@@ -77,6 +94,33 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> FEEDBACK_WAIT = JobOption.duration("dialogue.feedback-wait", "5min",
             "How long a follow-up waits for the previous turn's answer before it is answered anyway.");
 
+    // --- Agents
+    public static final JobOption<Integer> AGENT_CANDIDATES = JobOption.integer("agents.candidates", AGENT_DEFAULTS.candidates,
+            "Candidates a sampling generator (OpenSearch-SQL) asks for per question.");
+    public static final JobOption<Double> AGENT_TEMPERATURE = JobOption.decimal("agents.temperature", AGENT_DEFAULTS.temperature,
+            "Sampling temperature of multi-candidate generation (0 to 2).");
+    public static final JobOption<Integer> AGENT_LINK_SKIP_COLUMNS = JobOption.integer("agents.link-skip-columns",
+            AGENT_DEFAULTS.linkSkipColumnThreshold,
+            "MAG-SQL: schemas with at most this many columns skip schema linking and are shown in full.");
+    public static final JobOption<Integer> AGENT_MAG_REFINE_ROUNDS = JobOption.integer("agents.mag-refine-rounds",
+            AGENT_DEFAULTS.magRefineRounds, "MAG-SQL: refinement rounds per sub-SQL (0 = none).");
+    public static final JobOption<Integer> AGENT_SQLFIX_CRAFTER_K = JobOption.integer("agents.sqlfix-crafter-k",
+            AGENT_DEFAULTS.sqlfixCrafterK, "SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");
+    public static final JobOption<Integer> AGENT_SQLFIX_REFINE_ATTEMPTS = JobOption.integer("agents.sqlfix-refine-attempts",
+            AGENT_DEFAULTS.sqlfixRefineAttempts, "SQLFixAgent: attempts of the refiner (at least 1).");
+    public static final JobOption<String> AGENT_REPAIR_MEMORY = JobOption.text("agents.repair-memory", "",
+            "SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
+                    + "restarts); blank = in memory only, lost when the TaskManager stops.");
+    public static final JobOption<Boolean> AGENT_ALIGN_VALUES = JobOption.flag("agents.align.values", AGENT_DEFAULTS.alignValues,
+            "OpenSearch-SQL alignment: a text literal missing from its column becomes the closest value that exists there.");
+    public static final JobOption<Boolean> AGENT_ALIGN_MAX_SUBQUERY = JobOption.flag("agents.align.max-subquery",
+            AGENT_DEFAULTS.alignMaxSubqueryToOrderBy,
+            "OpenSearch-SQL alignment: rewrite a MAX/MIN subquery to ORDER BY … LIMIT 1.");
+    public static final JobOption<Boolean> AGENT_ALIGN_NOT_NULL = JobOption.flag("agents.align.not-null",
+            AGENT_DEFAULTS.alignNotNullOnOrderBy, "OpenSearch-SQL alignment: ORDER BY a nullable column with LIMIT gets column IS NOT NULL.");
+    public static final JobOption<Boolean> AGENT_ALIGN_NULL_COMPARISON = JobOption.flag("agents.align.null-comparison",
+            AGENT_DEFAULTS.alignNullComparison, "Rewrite x = NULL / x <> NULL (never true) to x IS NULL / x IS NOT NULL.");
+
     /** Prefixes of per-stage families (key = prefix + stage name). */
     public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "stage.capacity.", "stage.timeout.");
 
@@ -84,8 +128,12 @@ public final class JobOptions {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
-                LLM_MAX_RETRIES, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
-                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT);
+                LLM_MAX_RETRIES, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
+                LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
+                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT,
+                AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
+                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
+                AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);
     }
 
     /** The options as a Markdown table (key, type, default, description). */

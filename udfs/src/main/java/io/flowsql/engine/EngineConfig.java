@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param voteComparison which notion of "same result" the candidate fingerprints (and so the vote) use
  * @param cachedDatabases schemas and value indexes kept in memory at most
  * @param schemaViews makes the renderer that shows schemas to the model
+ * @param llmCache whether the LLM client records and replays answers on disk
  */
 public record EngineConfig(
         LlmClientConfig llm,
@@ -30,7 +31,8 @@ public record EngineConfig(
         String defaultStrategy,
         ComparisonMode voteComparison,
         int cachedDatabases,
-        SchemaViewsSource schemaViews) implements Serializable {
+        SchemaViewsSource schemaViews,
+        LlmCacheSettings llmCache) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -42,12 +44,27 @@ public record EngineConfig(
         Objects.requireNonNull(defaultStrategy, "defaultStrategy");
         Objects.requireNonNull(voteComparison, "voteComparison");
         Objects.requireNonNull(schemaViews, "schemaViews");
+        Objects.requireNonNull(llmCache, "llmCache");
         if (cachedDatabases <= 0) {
             throw new IllegalArgumentException("cachedDatabases must be positive: " + cachedDatabases);
         }
     }
 
-    /** Default executor limits, agent settings, Spider's comparison, 64 cached databases. */
+    /** Without an LLM response cache. */
+    public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
+                        String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
+                        SchemaViewsSource schemaViews) {
+        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, schemaViews,
+                LlmCacheSettings.none());
+    }
+
+    /** A copy whose LLM client records and replays answers as {@code cache} says. */
+    public EngineConfig withLlmCache(LlmCacheSettings cache) {
+        return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
+                schemaViews, cache);
+    }
+
+    /** Default executor limits, agent settings, Spider's comparison, 64 cached databases, no LLM cache. */
     public static EngineConfig of(LlmClientConfig llm, DatabaseLocator databases, String defaultStrategy,
                                   SchemaViewsSource schemaViews) {
         return new EngineConfig(llm, SqlExecutorConfig.defaults(), databases, AgentSettings.defaults(),

@@ -2,7 +2,11 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.llm.CacheMode;
+import io.flowsql.llm.CachingLlmClient;
+import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.OpenAiCompatibleClient;
+import io.flowsql.llm.ResponseCache;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.strategy.StageFactory;
@@ -16,6 +20,7 @@ import io.flowsql.sql.index.LcsValueScorer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,12 +50,26 @@ public final class EngineRuntime implements AutoCloseable {
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(config.databases(), ValueExamplePolicy.defaults(),
                 config.cachedDatabases());
         Engine engine = new Engine(
-                OpenAiCompatibleClient.builder(config.llm()).build(),
+                llmClient(config),
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
         SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(), new HistoryRenderer());
         return new EngineRuntime(config, engine, schema);
+    }
+
+    /** The engine's one LLM client: the HTTP client, behind the on-disk response cache when one is configured. */
+    static LlmClient llmClient(EngineConfig config) {
+        LlmCacheSettings cache = config.llmCache();
+        if (!cache.enabled()) {
+            return OpenAiCompatibleClient.builder(config.llm()).build();
+        }
+        Path dir = Path.of(cache.dir()).toAbsolutePath();
+        ResponseCache responses = new ResponseCache(dir);
+        LOG.info("LLM answers are {} the response cache {}", cache.cacheMode() == CacheMode.READ_ONLY
+                ? "only replayed (a miss fails, nothing is sent) from" : "replayed from and recorded to", dir);
+        return new CachingLlmClient(OpenAiCompatibleClient.builder(config.llm()).build(), responses, cache.cacheMode(),
+                config.llm()::modelFor);
     }
 
     public Engine engine() {
