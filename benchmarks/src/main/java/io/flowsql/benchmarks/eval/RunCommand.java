@@ -7,6 +7,7 @@ import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
+import io.flowsql.job.JobOptions;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
 import io.flowsql.sql.compare.ComparisonMode;
 import picocli.CommandLine.Command;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -67,6 +69,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--simulated-seed", defaultValue = "42", description = "Seed of the simulated oracle's error injection")
     long simulatedSeed;
 
+    @Option(names = "--llm-cache", description = "--local: the job's LLM response cache folder (llm.cache-dir); a re-run "
+            + "replays recorded answers and sends no request for them")
+    Path llmCache;
+
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
@@ -95,8 +101,12 @@ public final class RunCommand implements Callable<Integer> {
             String model = System.getenv().getOrDefault("LLM_MODEL", "simulated-oracle");
             Path oracleFile = new BenchmarkLoaders(data).questionsFile(benchmark, benchmarkPath);
             try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
-                    model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism)) {
+                    model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
+                    llmCache == null ? Map.of() : Map.of(JobOptions.LLM_CACHE_DIR.key(), llmCache.toAbsolutePath().toString()))) {
                 result = runner(stack.bootstrapServers()).run(bench, answers, deadline);
+                if (stack.simulated()) {
+                    System.out.printf("simulated LLM requests: %d%n", stack.simulatedLlmRequests());
+                }
             }
         } else {
             result = runner(bootstrapServers).run(bench, answers, deadline);

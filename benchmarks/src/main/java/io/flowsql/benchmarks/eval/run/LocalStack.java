@@ -47,6 +47,13 @@ public final class LocalStack implements AutoCloseable {
      */
     public static LocalStack start(Path sharedData, Path databaseRoot, String llmBaseUrl, String llmModel,
                                    List<Path> oracleFiles, SqlErrorInjector errorInjector, int parallelism) throws Exception {
+        return start(sharedData, databaseRoot, llmBaseUrl, llmModel, oracleFiles, errorInjector, parallelism, Map.of());
+    }
+
+    /** As above, with more job options on top (e.g. {@code llm.cache-dir}). */
+    public static LocalStack start(Path sharedData, Path databaseRoot, String llmBaseUrl, String llmModel,
+                                   List<Path> oracleFiles, SqlErrorInjector errorInjector, int parallelism,
+                                   Map<String, String> jobOptions) throws Exception {
         LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-eval-kafka"));
         broker.createTopics(new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
         SimulatedLlmServer simulator = null;
@@ -65,6 +72,7 @@ public final class LocalStack implements AutoCloseable {
         options.put(JobOptions.PARALLELISM.key(), String.valueOf(parallelism));
         options.put(JobOptions.LLM_BASE_URL.key(), baseUrl);
         options.put(JobOptions.LLM_MODEL.key(), llmModel);
+        options.putAll(jobOptions);
         JobConfig config = JobConfig.of(options);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
         FlowSqlJob.configure(env, config);
