@@ -41,6 +41,7 @@ public final class EngineWiring {
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
         String repairMemory = config.get(JobOptions.AGENT_REPAIR_MEMORY).trim();
         agents.repairMemoryPath = repairMemory.isEmpty() ? null : repairMemory;
+        agents.repairMemoryLearns = config.get(JobOptions.AGENT_REPAIR_MEMORY_LEARN);
         agents.alignValues = config.get(JobOptions.AGENT_ALIGN_VALUES);
         agents.alignMaxSubqueryToOrderBy = config.get(JobOptions.AGENT_ALIGN_MAX_SUBQUERY);
         agents.alignNotNullOnOrderBy = config.get(JobOptions.AGENT_ALIGN_NOT_NULL);

@@ -111,6 +111,9 @@ public final class JobOptions {
     public static final JobOption<String> AGENT_REPAIR_MEMORY = JobOption.text("agents.repair-memory", "",
             "SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
                     + "restarts); blank = in memory only, lost when the TaskManager stops.");
+    public static final JobOption<Boolean> AGENT_REPAIR_MEMORY_LEARN = JobOption.flag("agents.repair-memory-learn",
+            AGENT_DEFAULTS.repairMemoryLearns, "SQLFixAgent: add the run's repairs to the memory; false uses only the repairs "
+                    + "loaded at start, so a run replayed from llm.cache-dir sends exactly the prompts it recorded.");
     public static final JobOption<Boolean> AGENT_ALIGN_VALUES = JobOption.flag("agents.align.values", AGENT_DEFAULTS.alignValues,
             "OpenSearch-SQL alignment: a text literal missing from its column becomes the closest value that exists there.");
     public static final JobOption<Boolean> AGENT_ALIGN_MAX_SUBQUERY = JobOption.flag("agents.align.max-subquery",
@@ -132,7 +135,7 @@ public final class JobOptions {
                 LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
                 GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT,
                 AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
-                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
+                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
                 AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);
     }
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -70,8 +71,12 @@ public final class RunCommand implements Callable<Integer> {
     long simulatedSeed;
 
     @Option(names = "--llm-cache", description = "--local: the job's LLM response cache folder (llm.cache-dir); a re-run "
-            + "replays recorded answers and sends no request for them")
+            + "replays recorded answers and sends no request for them (the repair memory then learns nothing during "
+            + "the run, so the replayed prompts are exactly the recorded ones)")
     Path llmCache;
+
+    @Option(names = {"-D", "--job-option"}, description = "--local: one more job option, key=value (docs/OPERATIONS.md); repeatable")
+    Map<String, String> jobOptions = new LinkedHashMap<>();
 
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
@@ -102,7 +107,7 @@ public final class RunCommand implements Callable<Integer> {
             Path oracleFile = new BenchmarkLoaders(data).questionsFile(benchmark, benchmarkPath);
             try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
                     model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
-                    llmCache == null ? Map.of() : Map.of(JobOptions.LLM_CACHE_DIR.key(), llmCache.toAbsolutePath().toString()))) {
+                    localJobOptions())) {
                 result = runner(stack.bootstrapServers()).run(bench, answers, deadline);
                 if (stack.simulated()) {
                     System.out.printf("simulated LLM requests: %d%n", stack.simulatedLlmRequests());
@@ -120,6 +125,16 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), comparison, summary.ex().percent(),
                 summary.ex().correct(), summary.ex().total());
         return unanswered == 0 ? 0 : 2;
+    }
+
+    private Map<String, String> localJobOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (llmCache != null) {
+            options.put(JobOptions.LLM_CACHE_DIR.key(), llmCache.toAbsolutePath().toString());
+            options.put(JobOptions.AGENT_REPAIR_MEMORY_LEARN.key(), "false");
+        }
+        options.putAll(jobOptions);
+        return options;
     }
 
     private KafkaBenchmarkRunner runner(String servers) {

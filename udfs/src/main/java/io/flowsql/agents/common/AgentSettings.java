@@ -33,6 +33,8 @@ public class AgentSettings implements Serializable {
     public int sqlfixRefineAttempts = 2;
     /** Where the repair memory persists across requests (null: in memory only). */
     public String repairMemoryPath;
+    /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
+    public boolean repairMemoryLearns = true;
 
     // --- OpenSearch-SQL alignment rules
     public boolean alignValues = true;

@@ -29,21 +29,36 @@ public final class RepairMemory {
     private static final Map<Path, RepairMemory> BY_PATH = new ConcurrentHashMap<>();
 
     private final Optional<Path> file;
+    private final boolean learns;
     private final List<RepairRecord> records = new ArrayList<>();
 
-    private RepairMemory(Optional<Path> file) {
+    private RepairMemory(Optional<Path> file, boolean learns) {
         this.file = file;
+        this.learns = learns;
     }
 
     /** A memory that lives only as long as this object (nothing is written). */
     public static RepairMemory inMemory() {
-        return new RepairMemory(Optional.empty());
+        return new RepairMemory(Optional.empty(), true);
     }
 
     /** A memory backed by a JSON-lines file, loaded now (a missing file is an empty memory). */
     public static RepairMemory open(Path path) {
-        RepairMemory memory = new RepairMemory(Optional.of(path));
+        RepairMemory memory = new RepairMemory(Optional.of(path), true);
         memory.load(path);
+        return memory;
+    }
+
+    /**
+     * The repairs of a file (or none, for a null path) as they are now, learning nothing new: what the refiner is shown
+     * then no longer depends on the order in which parallel requests finish, so a run replayed from the LLM response
+     * cache sends exactly the prompts it recorded.
+     */
+    public static RepairMemory frozen(Path path) {
+        RepairMemory memory = new RepairMemory(Optional.ofNullable(path), false);
+        if (path != null) {
+            memory.load(path);
+        }
         return memory;
     }
 
@@ -77,8 +92,11 @@ public final class RepairMemory {
         }
     }
 
-    /** Remembers a repair and appends it to the file. */
+    /** Remembers a repair and appends it to the file (a frozen memory ignores it). */
     public synchronized void add(RepairRecord record) {
+        if (!learns) {
+            return;
+        }
         records.add(record);
         file.ifPresent(path -> append(path, record));
     }

@@ -65,8 +65,10 @@ public final class StageFactory {
         this.call = new AgentCall(engine.llm());
         this.runner = runner;
         this.frames = ctx -> QuestionFrame.of(ctx, schema);
-        this.repairs = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
-                ? RepairMemory.inMemory() : RepairMemory.shared(Path.of(settings.repairMemoryPath));
+        Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
+                ? null : Path.of(settings.repairMemoryPath);
+        this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
+                : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
     }
 
     /**

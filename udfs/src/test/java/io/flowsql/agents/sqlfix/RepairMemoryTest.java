@@ -38,4 +38,17 @@ class RepairMemoryTest {
         assertThat(memory.size()).isEqualTo(50);
         assertThat(RepairMemory.open(file).size()).isEqualTo(50);
     }
+
+    @Test
+    void aFrozenMemoryUsesWhatWasLoadedAndLearnsNothing(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("repairs.jsonl");
+        RepairMemory.open(file).add(new RepairRecord("db", "how many singers", "SELECT 1", "SELECT 2", "x"));
+        RepairMemory frozen = RepairMemory.frozen(file);
+        assertThat(frozen.size()).isEqualTo(1);
+        frozen.add(new RepairRecord("db", "how many pets", "SELECT 3", "SELECT 4", "y"));
+        assertThat(frozen.size()).isEqualTo(1);
+        assertThat(frozen.similar("how many pets", "SELECT 3", 5)).noneMatch(r -> r.question().contains("pets"));
+        assertThat(Files.readAllLines(file)).hasSize(1);
+        assertThat(RepairMemory.frozen(null).size()).isZero();
+    }
 }
