@@ -3,14 +3,14 @@ package io.flowsql.simulator.agents;
 import io.flowsql.simulator.Responder;
 import java.util.Map;
 
-/** The registry of per-agent responders by stage name; owned by the agents engineers, who fill it. */
+/** The registry of per-agent responders by stage name: the simulator answers each agent stage in that agent's own format. */
 public final class AgentResponders {
     private AgentResponders() {}
 
     /** Every agent responder, keyed by the stage name on the first line of its system prompt. */
     public static Map<String, Responder> all() {
         return Map.ofEntries(
-                // MAG-SQL and OpenSearch-SQL (engineer A)
+                // MAG-SQL and OpenSearch-SQL
                 Map.entry("magsql.link.summarize", new MagSqlSummarizeResponder()),
                 Map.entry("magsql.link", new MagSqlLinkResponder()),
                 Map.entry("magsql.decompose", new MagSqlDecomposeResponder()),
@@ -18,7 +18,7 @@ public final class AgentResponders {
                 Map.entry("magsql.generate.next", new OriginalQuestionSqlResponder()),
                 Map.entry("magsql.generate.refine", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),
-                // SQLFixAgent and MMSQL (engineer B)
+                // SQLFixAgent and MMSQL
                 Map.entry("sqlfix.review", new SqlFixReviewResponder()),
                 Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),
                 Map.entry("sqlfix.craft.generate", new OriginalQuestionSqlResponder()),
