@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * waits for a slot and the modelled latency, and answers through the responder for the task.
  */
 final class ChatCompletionsHandler implements HttpHandler {
+    /** Each request's stay in the server (not an exchange attribute: the JDK server shares those per context). */
+    private final java.util.Map<HttpExchange, SlotGate.Visit> visits = new java.util.concurrent.ConcurrentHashMap<>();
     private final SimulatorConfig config;
     private final ObjectMapper json;
     private final RequestReader reader;
@@ -40,7 +42,7 @@ final class ChatCompletionsHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         long receivedAt = System.nanoTime();
-        gate.arrived();
+        visits.put(exchange, gate.arrived());
         try {
             exchange.getResponseHeaders().add("X-FlowSQL-Simulated", "true");
             if (!"POST".equals(exchange.getRequestMethod())) {
@@ -69,7 +71,7 @@ final class ChatCompletionsHandler implements HttpHandler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            gate.left();
+            visits.remove(exchange).leave();
             exchange.close();
         }
     }
@@ -140,7 +142,16 @@ final class ChatCompletionsHandler implements HttpHandler {
         sendRaw(exchange, status, json.writeValueAsBytes(body));
     }
 
-    private static void sendRaw(HttpExchange exchange, int status, byte[] body) throws IOException {
+    /** A request stops counting as in the server once its answer starts to go out: the client may send the next one as soon as it has read it. */
+    private void leave(HttpExchange exchange) {
+        SlotGate.Visit visit = visits.get(exchange);
+        if (visit != null) {
+            visit.leave();
+        }
+    }
+
+    private void sendRaw(HttpExchange exchange, int status, byte[] body) throws IOException {
+        leave(exchange);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {

@@ -21,12 +21,21 @@ final class SlotGate {
         this.slots = new Semaphore(slotCount, true);
     }
 
-    void arrived() {
+    /** Counts a request as in the server until its visit's {@link Visit#leave()} (the first call; later ones do nothing). */
+    Visit arrived() {
         maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        return new Visit();
     }
 
-    void left() {
-        inFlight.decrementAndGet();
+    /** One request's stay in the server. */
+    final class Visit {
+        private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+
+        void leave() {
+            if (left.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+            }
+        }
     }
 
     void acquireSlot() throws InterruptedException {
