@@ -15,6 +15,11 @@ final class PromptText {
     private static final Pattern TABLE = Pattern.compile(
             "(?im)(?:create\\s+table\\s+[`\"\\[]?|^#?\\s*table\\s*:?\\s*[`\"]?)([A-Za-z_][A-Za-z0-9_]*)");
 
+    private static final Pattern COUNTING = Pattern.compile("\\b(how many|number of|count)\\b");
+    private static final Pattern TABLE_LINE = Pattern.compile("^#\\s*Table:\\s*[`\"]?([A-Za-z_][A-Za-z0-9_ ]*?)[`\"]?\\s*$");
+    private static final Pattern COLUMN_WITH_EXAMPLES = Pattern.compile("^\\s*\\(([^,]+),.*?examples:\\s*\\[(.*?)\\]");
+    private static final Pattern QUOTED = Pattern.compile("'((?:[^']|'')*)'");
+
     private PromptText() {}
 
     /** The first ```sql fence of the text. */
@@ -39,16 +44,53 @@ final class PromptText {
         return new ArrayList<>(names);
     }
 
-    /** A query that runs on the schema and touches the table the question names, for questions the oracle does not know. */
+    /**
+     * A query that runs on the schema, for questions the oracle does not know: it filters on a value example the
+     * question quotes (e.g. "singers from France" → {@code WHERE Country = 'France'}), counts when the question asks how
+     * many, and otherwise lists the rows of the table the question names. A rule, not a language model.
+     */
     static String plausibleSql(String question, String schema) {
         List<String> tables = tables(schema);
         if (tables.isEmpty()) {
             return "SELECT 1";
         }
         String lower = question.toLowerCase(Locale.ROOT);
+        boolean counts = COUNTING.matcher(lower).find();
+        Optional<String[]> filter = mentionedExample(lower, schema);
+        if (filter.isPresent()) {
+            String[] f = filter.get();
+            return (counts ? "SELECT count(*)" : "SELECT *") + " FROM " + f[0] + " WHERE " + f[1] + " = '"
+                    + f[2].replace("'", "''") + "'";
+        }
         String table = tables.stream().filter(t -> lower.contains(singular(t.toLowerCase(Locale.ROOT))))
                 .findFirst().orElse(tables.get(0));
-        return "SELECT count(*) FROM " + table;
+        return counts ? "SELECT count(*) FROM " + table : "SELECT * FROM " + table;
+    }
+
+    /** The longest value example of the rendered schema that the question mentions, as {table, column, value}. */
+    private static Optional<String[]> mentionedExample(String lowerQuestion, String schema) {
+        String table = null;
+        String[] best = null;
+        for (String line : schema.split("\\R")) {
+            Matcher t = TABLE_LINE.matcher(line);
+            if (t.find()) {
+                table = t.group(1);
+                continue;
+            }
+            Matcher column = COLUMN_WITH_EXAMPLES.matcher(line);
+            if (table == null || !column.find()) {
+                continue;
+            }
+            Matcher value = QUOTED.matcher(column.group(2));
+            while (value.find()) {
+                String v = value.group(1);
+                if (v.length() >= 3 && lowerQuestion.contains(v.toLowerCase(Locale.ROOT))
+                        && (best == null || v.length() > best[2].length())) {
+                    best = new String[] {table, column.group(1), v};
+                }
+            }
+        }
+        return Optional.ofNullable(best);
     }
 
     /** The SQL with case and all spacing removed, to compare two queries as the same text. */
