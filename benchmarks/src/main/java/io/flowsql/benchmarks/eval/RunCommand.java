@@ -81,7 +81,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
-    @Option(names = "--comparison", defaultValue = "SPIDER_TEST_SUITE", description = "BIRD_SET or SPIDER_TEST_SUITE")
+    @Option(names = "--comparison", description = "BIRD_SET or SPIDER_TEST_SUITE (default: the benchmark's own: BIRD_SET for BIRD, SPIDER_TEST_SUITE otherwise)")
     ComparisonMode comparison;
 
     @Option(names = "--price-prompt", defaultValue = "0", description = "Price per 1M prompt tokens")
@@ -120,9 +120,9 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), comparison, 0, pricePrompt, priceCompletion);
+                ScoreCommand.executorFor(bench, 30_000), ScoreCommand.comparisonFor(comparison, benchmark), 0, pricePrompt, priceCompletion);
         new ReportWriter().write(summary, out).forEach(f -> System.out.println("wrote " + f));
-        System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), comparison, summary.ex().percent(),
+        System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), summary.comparison(), summary.ex().percent(),
                 summary.ex().correct(), summary.ex().total());
         return unanswered == 0 ? 0 : 2;
     }

@@ -43,7 +43,7 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--format", description = "bird, sql-lines or answers (default: from the file name)")
     String format;
 
-    @Option(names = "--comparison", defaultValue = "BIRD_SET", description = "BIRD_SET or SPIDER_TEST_SUITE (default: ${DEFAULT-VALUE})")
+    @Option(names = "--comparison", description = "BIRD_SET or SPIDER_TEST_SUITE (default: the benchmark's own: BIRD_SET for BIRD, SPIDER_TEST_SUITE otherwise)")
     ComparisonMode comparison;
 
     @Option(names = "--ves-runs", defaultValue = "0", description = "Timed runs per correct question for VES/R-VES (BIRD uses 100; 0 = off)")
@@ -66,9 +66,9 @@ public final class ScoreCommand implements Callable<Integer> {
         Benchmark bench = new BenchmarkLoaders(data).load(benchmark, benchmarkPath);
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         EvaluationSummary summary = score(bench, fmt.read(predictions), predictions.toString(), executorFor(bench, timeoutMillis),
-                comparison, vesRuns, pricePrompt, priceCompletion);
+                comparisonFor(comparison, benchmark), vesRuns, pricePrompt, priceCompletion);
         List<Path> files = new ReportWriter().write(summary, out);
-        System.out.printf("%s EX (%s) %.2f%% (%d/%d), gold errors %d%n", bench.name(), comparison, summary.ex().percent(),
+        System.out.printf("%s EX (%s) %.2f%% (%d/%d), gold errors %d%n", bench.name(), summary.comparison(), summary.ex().percent(),
                 summary.ex().correct(), summary.ex().total(), summary.goldErrors().size());
         files.forEach(f -> System.out.println("wrote " + f));
         return 0;
@@ -82,6 +82,14 @@ public final class ScoreCommand implements Callable<Integer> {
             List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
             return EvaluationSummary.of(bench, source, comparison.name(), outcomes, pricePrompt, priceCompletion);
         }
+    }
+
+    /** The comparison asked for, else the benchmark's own evaluator's: BIRD's set semantics for BIRD, Spider's test suite for the rest. */
+    static ComparisonMode comparisonFor(ComparisonMode asked, String benchmark) {
+        if (asked != null) {
+            return asked;
+        }
+        return benchmark.toLowerCase(java.util.Locale.ROOT).startsWith("bird") ? ComparisonMode.BIRD_SET : ComparisonMode.SPIDER_TEST_SUITE;
     }
 
     static SqlExecutor executorFor(Benchmark bench, long timeoutMillis) {
