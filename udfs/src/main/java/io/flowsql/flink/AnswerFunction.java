@@ -2,6 +2,7 @@ package io.flowsql.flink;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.AnswerMapper;
+import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -24,6 +25,10 @@ public class AnswerFunction extends RichMapFunction<RequestContext, AnswerEvent>
     public void open(OpenContext openContext) {
         group = getRuntimeContext().getMetricGroup().addGroup("flowsql").addGroup("answers");
         byStatus = new HashMap<>();
+        // Every documented status is reported from the start, at 0 until it happens, so a reporter sees it.
+        for (AnswerStatus status : AnswerStatus.values()) {
+            byStatus.put(status.wireName(), group.counter(status.wireName()));
+        }
         endToEndMs = group.histogram("endToEndMs", new DescriptiveStatisticsHistogram(1000));
         voteAgreementPercent = group.histogram("voteAgreementPercent", new DescriptiveStatisticsHistogram(1000));
     }
