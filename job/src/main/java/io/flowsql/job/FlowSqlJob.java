@@ -46,7 +46,11 @@ public final class FlowSqlJob implements Callable<Integer> {
     boolean printOptions;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FlowSqlJob()).execute(args));
+        int exitCode = new CommandLine(new FlowSqlJob()).execute(args);
+        // Submitted over a cluster's REST API, main() runs inside the JobManager: exiting there would stop it.
+        if (exitCode != 0) {
+            System.exit(exitCode);
+        }
     }
 
     @Override
