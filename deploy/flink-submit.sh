@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Submits the job's shaded jar to a running Flink session cluster over its REST API (upload, then run) with the
+# given program arguments, waits until the job runs, and prints the job id and its web UI address.
+#   deploy/flink-submit.sh -D kafka.bootstrap-servers=127.0.0.1:9092 -D llm.base-url=http://127.0.0.1:8000/v1 \
+#       -D job.parallelism=4
+# Env: FLINK_REST_URL (the local cluster's, else http://127.0.0.1:$FLINK_REST_PORT), FLOWSQL_JOB_JAR (the shaded jar
+#      job/target/flowsql-job-0.1.0-SNAPSHOT.jar, built when missing), FLINK_SUBMIT_TIMEOUT (120 s until RUNNING).
+set -euo pipefail
+DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
+source "$DEPLOY_DIR/lib.sh"
+source "$DEPLOY_DIR/flink-cluster-lib.sh"
+
+JAR="${FLOWSQL_JOB_JAR:-$PROJECT_DIR/job/target/flowsql-job-0.1.0-SNAPSHOT.jar}"
+TIMEOUT="${FLINK_SUBMIT_TIMEOUT:-120}"
+MAIN_CLASS="io.flowsql.job.FlowSqlJob"
+REST="$(cluster_rest_url)"
+
+# One JSON string literal for the text $1.
+json_quote() {
+  local s="$1"
+  s="${s//\\/\\\\}"; s="${s//\"/\\\"}"; s="${s//$'\t'/\\t}"; s="${s//$'\n'/\\n}"; s="${s//$'\r'/\\r}"
+  printf '"%s"' "$s"
+}
+
+# The run request's body: entry class and the program arguments as a JSON list.
+run_request_body() {
+  local args="" arg
+  for arg in "$@"; do args+="${args:+,}$(json_quote "$arg")"; done
+  printf '{"entryClass":"%s","programArgsList":[%s]}' "$MAIN_CLASS" "$args"
+}
+
+rest_get /overview > /dev/null || { log "no Flink cluster answers at $REST (deploy/flink-cluster-start.sh starts one)"; exit 1; }
+if [[ ! -s "$JAR" ]]; then
+  log "building the job jar (mvn -q -DskipTests install -pl job -am) ..."
+  (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install -pl job -am) || { log "build failed"; exit 1; }
+fi
+
+started=$SECONDS
+upload="$(curl -sf --max-time 120 -X POST -H "Expect:" -F "jarfile=@$JAR" "$REST/jars/upload")" \
+  || { log "uploading $JAR to $REST failed"; exit 1; }
+jar_id="$(basename "$(json_string "$upload" filename)")"
+[[ -n "$jar_id" ]] || { log "unexpected upload answer: $upload"; exit 1; }
+log "uploaded $(basename "$JAR") as $jar_id"
+
+set +e
+run="$(curl -s --max-time 300 -X POST -H 'Content-Type: application/json' \
+  -d "$(run_request_body "$@")" "$REST/jars/$jar_id/run")"
+set -e
+job_id="$(json_string "$run" jobid)"
+if [[ -z "$job_id" ]]; then
+  log "the cluster refused the job:"; printf '%s\n' "$run" | sed 's/\\n/\n/g; s/\\t/\t/g' | head -40 >&2; exit 1
+fi
+
+state=""
+deadline=$((SECONDS + TIMEOUT))
+while (( SECONDS < deadline )); do
+  state="$(json_string "$(rest_get "/jobs/$job_id" || true)" state)"
+  [[ "$state" == RUNNING || "$state" == FAILED || "$state" == CANCELED || "$state" == FINISHED ]] && break
+  sleep 0.5
+done
+log "job $job_id is ${state:-unknown} ($((SECONDS - started)) s after the upload started)"
+echo "job id: $job_id"
+echo "web UI: $REST/#/job/running/$job_id/overview"
+[[ "$state" == RUNNING ]]
