@@ -1,7 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
-import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
@@ -11,6 +10,7 @@ import io.flowsql.job.JobOptions;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
 import io.flowsql.sql.compare.ComparisonMode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -29,14 +29,14 @@ import java.util.concurrent.Callable;
         description = "Run a benchmark through the FlowSQL job over Kafka, collect answers (resumable) and report.")
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--benchmark", required = true, description = "spider-dev, bird-dev, bird-minidev or cosql-dev")
-    String benchmark;
+    @Mixin
+    BenchmarkChoice choice;
 
-    @Option(names = "--benchmark-path", description = "Folder of the benchmark (default: under --data)")
-    Path benchmarkPath;
+    @Mixin
+    ReportChoice report;
 
-    @Option(names = "--data", defaultValue = "../shared/data", description = "Benchmark data folder (default: ${DEFAULT-VALUE})")
-    Path data;
+
+
 
     @Option(names = "--limit", defaultValue = "0", description = "Only the first N runnable questions (0 = all)")
     int limit;
@@ -81,21 +81,13 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
-    @Option(names = "--comparison", description = "BIRD_SET or SPIDER_TEST_SUITE (default: the benchmark's own: BIRD_SET for BIRD, SPIDER_TEST_SUITE otherwise)")
-    ComparisonMode comparison;
 
-    @Option(names = "--price-prompt", defaultValue = "0", description = "Price per 1M prompt tokens")
-    double pricePrompt;
 
-    @Option(names = "--price-completion", defaultValue = "0", description = "Price per 1M completion tokens")
-    double priceCompletion;
 
-    @Option(names = "--out", defaultValue = "eval-report", description = "Folder for report.md/html/json")
-    Path out;
 
     @Override
     public Integer call() throws Exception {
-        Benchmark bench = new BenchmarkLoaders(data).load(benchmark, benchmarkPath);
+        Benchmark bench = choice.load();
         if (limit > 0) {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
@@ -104,8 +96,8 @@ public final class RunCommand implements Callable<Integer> {
         if (local) {
             String llm = System.getenv("LLM_BASE_URL");
             String model = System.getenv().getOrDefault("LLM_MODEL", "simulated-oracle");
-            Path oracleFile = new BenchmarkLoaders(data).questionsFile(benchmark, benchmarkPath);
-            try (LocalStack stack = LocalStack.start(data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
+            Path oracleFile = choice.questionsFile();
+            try (LocalStack stack = LocalStack.start(choice.data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
                     model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
                     localJobOptions())) {
                 result = runner(stack.bootstrapServers()).run(bench, answers, deadline);
@@ -120,8 +112,9 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), ScoreCommand.comparisonFor(comparison, benchmark), 0, pricePrompt, priceCompletion);
-        new ReportWriter().write(summary, out).forEach(f -> System.out.println("wrote " + f));
+                ScoreCommand.executorFor(bench, 30_000), report.comparisonFor(choice.benchmark), 0, report.pricePrompt,
+                report.priceCompletion);
+        new ReportWriter().write(summary, report.out).forEach(f -> System.out.println("wrote " + f));
         System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), summary.comparison(), summary.ex().percent(),
                 summary.ex().correct(), summary.ex().total());
         return unanswered == 0 ? 0 : 2;

@@ -1,7 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
-import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.report.ReportWriter;
@@ -17,6 +16,7 @@ import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -28,14 +28,14 @@ import java.util.concurrent.Callable;
         description = "Score a prediction file (BIRD predict_dev.json, one SQL per line, or answers JSONL) with no LLM.")
 public final class ScoreCommand implements Callable<Integer> {
 
-    @Option(names = "--benchmark", required = true, description = "spider-dev, bird-dev, bird-minidev or cosql-dev")
-    String benchmark;
+    @Mixin
+    BenchmarkChoice choice;
 
-    @Option(names = "--benchmark-path", description = "Folder of the benchmark (default: under --data)")
-    Path benchmarkPath;
+    @Mixin
+    ReportChoice report;
 
-    @Option(names = "--data", defaultValue = "../shared/data", description = "Benchmark data folder (default: ${DEFAULT-VALUE})")
-    Path data;
+
+
 
     @Option(names = "--predictions", required = true, description = "The prediction file")
     Path predictions;
@@ -43,8 +43,6 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--format", description = "bird, sql-lines or answers (default: from the file name)")
     String format;
 
-    @Option(names = "--comparison", description = "BIRD_SET or SPIDER_TEST_SUITE (default: the benchmark's own: BIRD_SET for BIRD, SPIDER_TEST_SUITE otherwise)")
-    ComparisonMode comparison;
 
     @Option(names = "--ves-runs", defaultValue = "0", description = "Timed runs per correct question for VES/R-VES (BIRD uses 100; 0 = off)")
     int vesRuns;
@@ -52,22 +50,16 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "30000", description = "Time limit per statement")
     long timeoutMillis;
 
-    @Option(names = "--price-prompt", defaultValue = "0", description = "Price per 1M prompt tokens")
-    double pricePrompt;
 
-    @Option(names = "--price-completion", defaultValue = "0", description = "Price per 1M completion tokens")
-    double priceCompletion;
 
-    @Option(names = "--out", defaultValue = "eval-report", description = "Folder for report.md/html/json")
-    Path out;
 
     @Override
     public Integer call() {
-        Benchmark bench = new BenchmarkLoaders(data).load(benchmark, benchmarkPath);
+        Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         EvaluationSummary summary = score(bench, fmt.read(predictions), predictions.toString(), executorFor(bench, timeoutMillis),
-                comparisonFor(comparison, benchmark), vesRuns, pricePrompt, priceCompletion);
-        List<Path> files = new ReportWriter().write(summary, out);
+                report.comparisonFor(choice.benchmark), vesRuns, report.pricePrompt, report.priceCompletion);
+        List<Path> files = new ReportWriter().write(summary, report.out);
         System.out.printf("%s EX (%s) %.2f%% (%d/%d), gold errors %d%n", bench.name(), summary.comparison(), summary.ex().percent(),
                 summary.ex().correct(), summary.ex().total(), summary.goldErrors().size());
         files.forEach(f -> System.out.println("wrote " + f));
@@ -82,14 +74,6 @@ public final class ScoreCommand implements Callable<Integer> {
             List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
             return EvaluationSummary.of(bench, source, comparison.name(), outcomes, pricePrompt, priceCompletion);
         }
-    }
-
-    /** The comparison asked for, else the benchmark's own evaluator's: BIRD's set semantics for BIRD, Spider's test suite for the rest. */
-    static ComparisonMode comparisonFor(ComparisonMode asked, String benchmark) {
-        if (asked != null) {
-            return asked;
-        }
-        return benchmark.toLowerCase(java.util.Locale.ROOT).startsWith("bird") ? ComparisonMode.BIRD_SET : ComparisonMode.SPIDER_TEST_SUITE;
     }
 
     static SqlExecutor executorFor(Benchmark bench, long timeoutMillis) {

@@ -10,10 +10,10 @@ class ComparisonDefaultTest {
 
     @Test
     void birdBenchmarksUseSetSemanticsAndTheOthersTheTestSuite() {
-        assertThat(ScoreCommand.comparisonFor(null, "bird-dev")).isEqualTo(ComparisonMode.BIRD_SET);
-        assertThat(ScoreCommand.comparisonFor(null, "bird-minidev")).isEqualTo(ComparisonMode.BIRD_SET);
-        assertThat(ScoreCommand.comparisonFor(null, "spider-dev")).isEqualTo(ComparisonMode.SPIDER_TEST_SUITE);
-        assertThat(ScoreCommand.comparisonFor(null, "cosql-dev")).isEqualTo(ComparisonMode.SPIDER_TEST_SUITE);
-        assertThat(ScoreCommand.comparisonFor(ComparisonMode.BIRD_SET, "spider-dev")).isEqualTo(ComparisonMode.BIRD_SET);
+        assertThat(ReportChoice.comparisonFor(null, "bird-dev")).isEqualTo(ComparisonMode.BIRD_SET);
+        assertThat(ReportChoice.comparisonFor(null, "bird-minidev")).isEqualTo(ComparisonMode.BIRD_SET);
+        assertThat(ReportChoice.comparisonFor(null, "spider-dev")).isEqualTo(ComparisonMode.SPIDER_TEST_SUITE);
+        assertThat(ReportChoice.comparisonFor(null, "cosql-dev")).isEqualTo(ComparisonMode.SPIDER_TEST_SUITE);
+        assertThat(ReportChoice.comparisonFor(ComparisonMode.BIRD_SET, "spider-dev")).isEqualTo(ComparisonMode.BIRD_SET);
     }
 }
