@@ -3,9 +3,7 @@ package io.flowsql.job;
 import io.flowsql.agents.common.RendererSchemaViews;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.engine.SchemaViewsSource;
-import io.flowsql.sql.catalog.DatabaseLocator;
-import io.flowsql.sql.exec.SqlExecutorConfig;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 
@@ -13,16 +11,8 @@ import io.flowsql.sql.render.TokenCounter;
 final class RendererSchemaViewsSource implements SchemaViewsSource {
     private static final long serialVersionUID = 1L;
 
-    private final DatabaseLocator databases;
-    private final SqlExecutorConfig sql;
-
-    RendererSchemaViewsSource(DatabaseLocator databases, SqlExecutorConfig sql) {
-        this.databases = databases;
-        this.sql = sql;
-    }
-
     @Override
-    public SchemaViews create() {
-        return new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), new SqliteSafeExecutor(databases, sql)));
+    public SchemaViews create(SqlExecutor sql) {
+        return new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), sql));
     }
 }

@@ -54,7 +54,7 @@ public final class EngineRuntime implements AutoCloseable {
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
-        SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(), new HistoryRenderer());
+        SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
         return new EngineRuntime(config, engine, schema);
     }
 
@@ -108,7 +108,7 @@ public final class EngineRuntime implements AutoCloseable {
     public void close() {
         try {
             engine.close();
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
             LOG.warn("closing the engine failed", e);
         }
     }

@@ -11,8 +11,7 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.sql.SpiderData;
-import io.flowsql.sql.exec.SqlExecutorConfig;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 import java.nio.file.Path;
@@ -98,9 +97,8 @@ class EngineLlmCacheTest {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public io.flowsql.agents.common.SchemaViews create() {
-            return new RendererSchemaViews(new SchemaRenderer(new TokenCounter(),
-                    new SqliteSafeExecutor(SpiderData.locator(), SqlExecutorConfig.defaults())));
+        public io.flowsql.agents.common.SchemaViews create(SqlExecutor sql) {
+            return new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), sql));
         }
     }
 }
