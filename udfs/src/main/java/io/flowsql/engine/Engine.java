@@ -13,9 +13,13 @@ import io.flowsql.sql.ValueIndexProvider;
 public record Engine(LlmClient llm, SqlExecutor sql, SchemaCatalog catalog, ValueIndexProvider values)
         implements AutoCloseable {
 
+    /** Closes the LLM client and the executor's connections; the executor is closed even when the client fails to. */
     @Override
-    public void close() throws Exception {
-        llm.close();
-        sql.close();
+    public void close() {
+        try {
+            llm.close();
+        } finally {
+            sql.close();
+        }
     }
 }
