@@ -1,5 +1,7 @@
 package io.flowsql.job;
 
+import io.flowsql.engine.LlmCacheSettings;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -125,9 +127,10 @@ public final class JobConfig implements Serializable {
             throw new IllegalArgumentException(JobOptions.LLM_TOTAL_BUDGET.key() + " (" + budget + ") must be at least "
                     + JobOptions.LLM_TIMEOUT.key() + " (" + call + ")");
         }
-        String mode = get(JobOptions.LLM_CACHE_MODE).trim();
-        if (!Set.of("read-write", "read-only", "off").contains(mode)) {
-            throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + " must be read-write, read-only or off, not " + mode);
+        try {
+            LlmCacheSettings.modeOf(get(JobOptions.LLM_CACHE_MODE));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + ": " + e.getMessage(), e);
         }
     }
 
