@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -18,8 +17,6 @@ public final class CachingLlmClient implements LlmClient {
     private final CacheMode mode;
     private final Function<ChatRequest, String> modelResolver;
     private final Map<String, CompletableFuture<ChatResponse>> inFlight = new ConcurrentHashMap<>();
-    private final AtomicLong hits = new AtomicLong();
-    private final AtomicLong misses = new AtomicLong();
 
     /**
      * @param modelResolver the model a request will be sent to (e.g. {@link LlmClientConfig#modelFor}),
@@ -47,10 +44,8 @@ public final class CachingLlmClient implements LlmClient {
                     e.getMessage(), 0, e));
         }
         if (stored.isPresent()) {
-            hits.incrementAndGet();
             return CompletableFuture.completedFuture(stored.get().toResponse());
         }
-        misses.incrementAndGet();
         if (mode == CacheMode.READ_ONLY) {
             return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.INVALID_REQUEST,
                     "replay-only cache has no answer for stage " + request.stage() + " (key " + key + ")", 0, null));
@@ -77,14 +72,6 @@ public final class CachingLlmClient implements LlmClient {
             }
         });
         return mine;
-    }
-
-    public long hits() {
-        return hits.get();
-    }
-
-    public long misses() {
-        return misses.get();
     }
 
     @Override

@@ -14,10 +14,6 @@ public final class Pipeline {
         this.strategy = strategy;
     }
 
-    public Strategy strategy() {
-        return strategy;
-    }
-
     public CompletableFuture<RequestContext> run(RequestContext ctx) {
         CompletableFuture<RequestContext> chain = CompletableFuture.completedFuture(ctx);
         for (Stage stage : strategy.stages()) {

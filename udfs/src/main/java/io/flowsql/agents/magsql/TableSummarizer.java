@@ -42,12 +42,6 @@ public final class TableSummarizer {
         });
     }
 
-    /** Whether the database's summaries are cached (for tests and metrics). */
-    public boolean isCached(String dbId) {
-        CompletableFuture<Map<String, String>> f = cache.get(dbId);
-        return f != null && f.isDone() && !f.isCompletedExceptionally();
-    }
-
     /** The summaries of known tables, in schema order; unparseable when no table of the schema is summarised. */
     static Optional<Map<String, String>> parse(String text, DatabaseSchema schema) {
         Optional<JsonNode> json = ModelOutput.json(text).filter(JsonNode::isObject);

@@ -83,11 +83,6 @@ public final class StageFactory {
         return new StageFactory(engine, settings, schema, runner);
     }
 
-    /** The repair memory the SQLFixAgent stages of this factory share. */
-    public RepairMemory repairMemory() {
-        return repairs;
-    }
-
     /** @throws IllegalArgumentException for a name that is no stage */
     public Stage create(String name) {
         return switch (name) {

@@ -51,10 +51,6 @@ final class DatabaseConnectionPool implements AutoCloseable {
         permits.release();
     }
 
-    int idleConnections() {
-        return idle.size();
-    }
-
     @Override
     public void close() {
         closed = true;
