@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -35,12 +36,13 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
 
     @Override
     public void asyncInvoke(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
-        if (invoker.applicableStage(ctx) == null) {
+        Stage applicable = invoker.applicableStage(ctx);
+        if (applicable == null) {
             invoker.metrics().skipped();
             resultFuture.complete(List.of(ctx));
             return;
         }
-        invoker.invoke(copier.copy(ctx)).thenAccept(out -> resultFuture.complete(List.of(out)));
+        invoker.apply(applicable, copier.copy(ctx)).thenAccept(out -> resultFuture.complete(List.of(out)));
     }
 
     @Override

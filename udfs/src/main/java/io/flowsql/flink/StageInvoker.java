@@ -47,6 +47,11 @@ public final class StageInvoker {
             metrics.skipped();
             return CompletableFuture.completedFuture(ctx);
         }
+        return apply(stage, ctx);
+    }
+
+    /** Runs {@code stage}, already found by {@link #applicableStage}, on {@code ctx}; the future always completes normally. */
+    public CompletableFuture<RequestContext> apply(Stage stage, RequestContext ctx) {
         long start = System.currentTimeMillis();
         int traceBefore = ctx.trace.size();
         CompletableFuture<RequestContext> running;
