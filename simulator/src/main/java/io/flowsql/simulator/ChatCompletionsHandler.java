@@ -17,8 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * waits for a slot and the modelled latency, and answers through the responder for the task.
  */
 final class ChatCompletionsHandler implements HttpHandler {
-    /** Each request's stay in the server (not an exchange attribute: the JDK server shares those per context). */
-    private final java.util.Map<HttpExchange, SlotGate.Visit> visits = new java.util.concurrent.ConcurrentHashMap<>();
     private final SimulatorConfig config;
     private final ObjectMapper json;
     private final RequestReader reader;
@@ -42,11 +40,11 @@ final class ChatCompletionsHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         long receivedAt = System.nanoTime();
-        visits.put(exchange, gate.arrived());
+        SlotGate.Visit visit = gate.arrived();
         try {
             exchange.getResponseHeaders().add("X-FlowSQL-Simulated", "true");
             if (!"POST".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, writer.error("invalid_request_error", "use POST"));
+                send(exchange, visit, 405, writer.error("invalid_request_error", "use POST"));
                 return;
             }
             byte[] body = exchange.getRequestBody().readAllBytes();
@@ -56,41 +54,41 @@ final class ChatCompletionsHandler implements HttpHandler {
                 request = reader.read(body);
             } catch (IOException e) {
                 log.add(new RecordedRequest(receivedAt, null, Fault.NONE, authorization));
-                send(exchange, 400, writer.error("invalid_request_error", e.getMessage()));
+                send(exchange, visit, 400, writer.error("invalid_request_error", e.getMessage()));
                 return;
             }
             if (config.requiredApiKey().isPresent()
                     && !("Bearer " + config.requiredApiKey().get()).equals(authorization)) {
                 log.add(new RecordedRequest(receivedAt, request, Fault.NONE, authorization));
-                send(exchange, 401, writer.error("authentication_error", "missing or wrong API key"));
+                send(exchange, visit, 401, writer.error("authentication_error", "missing or wrong API key"));
                 return;
             }
             Fault fault = faults.next();
             log.add(new RecordedRequest(receivedAt, request, fault, authorization));
-            answer(exchange, request, fault);
+            answer(exchange, visit, request, fault);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            visits.remove(exchange).leave();
+            visit.leave();
             exchange.close();
         }
     }
 
-    private void answer(HttpExchange exchange, SimulatedRequest request, Fault fault)
+    private void answer(HttpExchange exchange, SlotGate.Visit visit, SimulatedRequest request, Fault fault)
             throws IOException, InterruptedException {
         switch (fault) {
             case RATE_LIMITED -> {
                 exchange.getResponseHeaders().add("Retry-After", Integer.toString(config.retryAfterSeconds()));
-                send(exchange, 429, writer.error("rate_limit_error", "simulated rate limit"));
+                send(exchange, visit, 429, writer.error("rate_limit_error", "simulated rate limit"));
             }
-            case SERVER_ERROR -> send(exchange, 500, writer.error("server_error", "simulated internal error"));
-            case UNAVAILABLE -> send(exchange, 503, writer.error("server_error", "simulated overload"));
+            case SERVER_ERROR -> send(exchange, visit, 500, writer.error("server_error", "simulated internal error"));
+            case UNAVAILABLE -> send(exchange, visit, 503, writer.error("server_error", "simulated overload"));
             case HANG -> Thread.sleep(config.hangMillis());
-            default -> complete(exchange, request, fault);
+            default -> complete(exchange, visit, request, fault);
         }
     }
 
-    private void complete(HttpExchange exchange, SimulatedRequest request, Fault fault)
+    private void complete(HttpExchange exchange, SlotGate.Visit visit, SimulatedRequest request, Fault fault)
             throws IOException, InterruptedException {
         Random random = new Random(config.seed() * 1_000_003L + sequence.incrementAndGet());
         SimulationContext context = new SimulationContext(random, config.oracle(), config.errorInjector());
@@ -114,9 +112,9 @@ final class ChatCompletionsHandler implements HttpHandler {
             ObjectNode body = writer.completion(request.model(), choices, finishReason, promptTokens, completionTokens);
             if (fault == Fault.MALFORMED_JSON) {
                 byte[] whole = json.writeValueAsBytes(body);
-                sendRaw(exchange, 200, Arrays.copyOf(whole, whole.length / 2));
+                sendRaw(exchange, visit, 200, Arrays.copyOf(whole, whole.length / 2));
             } else {
-                send(exchange, 200, body);
+                send(exchange, visit, 200, body);
             }
         } finally {
             gate.releaseSlot();
@@ -138,20 +136,13 @@ final class ChatCompletionsHandler implements HttpHandler {
         return choices;
     }
 
-    private void send(HttpExchange exchange, int status, ObjectNode body) throws IOException {
-        sendRaw(exchange, status, json.writeValueAsBytes(body));
+    private void send(HttpExchange exchange, SlotGate.Visit visit, int status, ObjectNode body) throws IOException {
+        sendRaw(exchange, visit, status, json.writeValueAsBytes(body));
     }
 
     /** A request stops counting as in the server once its answer starts to go out: the client may send the next one as soon as it has read it. */
-    private void leave(HttpExchange exchange) {
-        SlotGate.Visit visit = visits.get(exchange);
-        if (visit != null) {
-            visit.leave();
-        }
-    }
-
-    private void sendRaw(HttpExchange exchange, int status, byte[] body) throws IOException {
-        leave(exchange);
+    private void sendRaw(HttpExchange exchange, SlotGate.Visit visit, int status, byte[] body) throws IOException {
+        visit.leave();
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {

@@ -1,6 +1,7 @@
 package io.flowsql.simulator;
 
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,7 +30,7 @@ final class SlotGate {
 
     /** One request's stay in the server. */
     final class Visit {
-        private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean left = new AtomicBoolean();
 
         void leave() {
             if (left.compareAndSet(false, true)) {
