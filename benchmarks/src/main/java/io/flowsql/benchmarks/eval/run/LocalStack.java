@@ -55,30 +55,39 @@ public final class LocalStack implements AutoCloseable {
                                    List<Path> oracleFiles, SqlErrorInjector errorInjector, int parallelism,
                                    Map<String, String> jobOptions) throws Exception {
         LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-eval-kafka"));
-        broker.createTopics(new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
         SimulatedLlmServer simulator = null;
-        String baseUrl = llmBaseUrl;
-        if (baseUrl == null || baseUrl.isBlank()) {
-            simulator = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).responders(AgentResponders.all())
-                    .oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new))).errorInjector(errorInjector).build());
-            baseUrl = simulator.baseUrl();
+        try {
+            broker.createTopics(new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
+            String baseUrl = llmBaseUrl;
+            if (baseUrl == null || baseUrl.isBlank()) {
+                simulator = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).responders(AgentResponders.all())
+                        .oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new))).errorInjector(errorInjector).build());
+                baseUrl = simulator.baseUrl();
+            }
+            Map<String, String> options = new LinkedHashMap<>();
+            options.put(JobOptions.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
+            options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
+            options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
+            options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
+            options.put(JobOptions.DATABASE_ROOTS.key(), databaseRoot.toString());
+            options.put(JobOptions.PARALLELISM.key(), String.valueOf(parallelism));
+            options.put(JobOptions.LLM_BASE_URL.key(), baseUrl);
+            options.put(JobOptions.LLM_MODEL.key(), llmModel);
+            options.putAll(jobOptions);
+            JobConfig config = JobConfig.of(options);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
+            FlowSqlJob.configure(env, config);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
+            JobClient job = env.executeAsync("flowsql-eval");
+            return new LocalStack(broker, simulator, job);
+        } catch (Throwable e) {
+            // Nothing started here may outlive a failed start (a bad -D option, an unreadable oracle file...).
+            if (simulator != null) {
+                simulator.close();
+            }
+            broker.close();
+            throw e;
         }
-        Map<String, String> options = new LinkedHashMap<>();
-        options.put(JobOptions.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
-        options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
-        options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
-        options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
-        options.put(JobOptions.DATABASE_ROOTS.key(), databaseRoot.toString());
-        options.put(JobOptions.PARALLELISM.key(), String.valueOf(parallelism));
-        options.put(JobOptions.LLM_BASE_URL.key(), baseUrl);
-        options.put(JobOptions.LLM_MODEL.key(), llmModel);
-        options.putAll(jobOptions);
-        JobConfig config = JobConfig.of(options);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
-        FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-        JobClient job = env.executeAsync("flowsql-eval");
-        return new LocalStack(broker, simulator, job);
     }
 
     public String bootstrapServers() {
