@@ -30,7 +30,14 @@ public final class RepairMemory {
 
     private final Optional<Path> file;
     private final boolean learns;
-    private final List<RepairRecord> records = new ArrayList<>();
+    private final List<Remembered> records = new ArrayList<>();
+
+    /** A repair with the word sets of its question and wrong SQL, computed once rather than on every lookup. */
+    private record Remembered(RepairRecord repair, TokenOverlap words) {
+        static Remembered of(RepairRecord repair) {
+            return new Remembered(repair, TokenOverlap.of(repair.question(), repair.wrongSql()));
+        }
+    }
 
     private RepairMemory(Optional<Path> file, boolean learns) {
         this.file = file;
@@ -74,7 +81,7 @@ public final class RepairMemory {
         try {
             for (String line : Files.readAllLines(path, StandardCharsets.UTF_8)) {
                 if (!line.isBlank()) {
-                    readLine(line).ifPresent(records::add);
+                    readLine(line).map(Remembered::of).ifPresent(records::add);
                 }
             }
         } catch (IOException e) {
@@ -97,7 +104,7 @@ public final class RepairMemory {
         if (!learns) {
             return;
         }
-        records.add(record);
+        records.add(Remembered.of(record));
         file.ifPresent(path -> append(path, record));
     }
 
@@ -121,7 +128,7 @@ public final class RepairMemory {
     public synchronized List<RepairRecord> similar(String question, String wrongSql, int limit) {
         TokenOverlap query = TokenOverlap.of(question, wrongSql);
         return records.stream()
-                .map(r -> Map.entry(r, query.similarity(TokenOverlap.of(r.question(), r.wrongSql()))))
+                .map(r -> Map.entry(r.repair(), query.similarity(r.words())))
                 .filter(e -> e.getValue() > 0.1)
                 .sorted(Map.Entry.<RepairRecord, Double>comparingByValue(Comparator.reverseOrder()))
                 .limit(limit)
