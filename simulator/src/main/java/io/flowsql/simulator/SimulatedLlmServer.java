@@ -71,10 +71,6 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    public SimulatorConfig config() {
-        return config;
-    }
-
     /** Chat requests received (including those answered with a fault). */
     public long requestCount() {
         return log.count();

@@ -30,11 +30,6 @@ public final class EngineFactory {
         return new EngineLease(shared.runtime, () -> release(key));
     }
 
-    /** How many distinct engines are open in this JVM (for tests and diagnostics). */
-    public static synchronized int openEngines() {
-        return SHARED.size();
-    }
-
     private static synchronized void release(ByteBuffer key) {
         Shared shared = SHARED.get(key);
         if (shared == null) {

@@ -32,14 +32,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class EngineRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
-    private final EngineConfig config;
     private final Engine engine;
     private final CandidateRunner runner;
     private final StageFactory stages;
     private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
 
     EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema) {
-        this.config = config;
         this.engine = engine;
         this.runner = new CandidateRunner(engine.sql(),
                 result -> ResultFingerprint.of(result, config.voteComparison()), config.agents().previewRows);
@@ -74,10 +72,6 @@ public final class EngineRuntime implements AutoCloseable {
 
     public Engine engine() {
         return engine;
-    }
-
-    public EngineConfig config() {
-        return config;
     }
 
     public CandidateRunner candidateRunner() {

@@ -26,10 +26,6 @@ public final class EngineStageBinding implements StageBinding {
         this.config = config;
     }
 
-    public EngineConfig config() {
-        return config;
-    }
-
     @Override
     public List<StagePlan> plan() {
         List<StagePlan> plan = new ArrayList<>();
