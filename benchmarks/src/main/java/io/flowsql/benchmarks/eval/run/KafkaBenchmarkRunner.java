@@ -98,7 +98,14 @@ public final class KafkaBenchmarkRunner {
     private static void collect(Iterable<ConsumerRecord<byte[], byte[]>> records, Set<String> pending,
                                 AnswersFile out, ProgressBar bar) {
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            AnswerEvent a = EventJson.parseAnswer(r.value());
+            AnswerEvent a;
+            try {
+                a = EventJson.parseAnswer(r.value());
+            } catch (java.io.UncheckedIOException e) {
+                // another writer's record on the answers topic: skip it, as the job's feedback reader does
+                System.err.printf("skipping an unreadable record at %s-%d@%d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
+                continue;
+            }
             if (pending.remove(a.requestId)) {
                 out.write(a);
                 bar.step();
