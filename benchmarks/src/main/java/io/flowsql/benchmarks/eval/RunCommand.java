@@ -35,9 +35,6 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ReportChoice report;
 
-
-
-
     @Option(names = "--limit", defaultValue = "0", description = "Only the first N runnable questions (0 = all)")
     int limit;
 

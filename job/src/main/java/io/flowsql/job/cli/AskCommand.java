@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionParse;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /** Sends questions to the questions topic, checked against the schema first, keyed by dialogue id. */
@@ -64,7 +61,7 @@ final class AskCommand implements Callable<Integer> {
         }
         questions.forEach(q -> events.add(source.fromText(q)));
         List<String> ids = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
             for (ObjectNode event : events) {
                 byte[] value = EventJson.toBytes(event);
                 QuestionParse check = EventJson.parseQuestion(value);
@@ -83,13 +80,5 @@ final class AskCommand implements Callable<Integer> {
             java.nio.file.Files.write(idsFile, ids, StandardCharsets.UTF_8);
         }
         return ids.size() == events.size() ? 0 : 2;
-    }
-
-    private KafkaProducer<byte[], byte[]> producer() {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 }

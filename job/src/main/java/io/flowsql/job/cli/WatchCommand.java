@@ -2,10 +2,8 @@ package io.flowsql.job.cli;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,9 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /** Prints answers as they are committed (read_committed), optionally until a number of them or given requests arrived. */
@@ -58,7 +54,7 @@ final class WatchCommand implements Callable<Integer> {
         long deadline = limit.isZero() ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
         AnswerPrinter printer = new AnswerPrinter(System.out, rows);
         int shown = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-watch", fromLatest)) {
             consumer.subscribe(List.of(topic));
             while (target == 0 || shown < target) {
                 if (System.nanoTime() > deadline) {
@@ -86,15 +82,5 @@ final class WatchCommand implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "flowsql-watch-" + UUID.randomUUID());
-        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromLatest ? "latest" : "earliest");
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }

@@ -7,27 +7,22 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
+import io.flowsql.job.cli.KafkaClients;
 import me.tongfei.progressbar.ProgressBar;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Pushes a benchmark's questions to a running job's questions topic (dialogue turns in order, keyed by
@@ -62,7 +57,7 @@ public final class KafkaBenchmarkRunner {
         Set<String> pending = new HashSet<>();
         todo.forEach(i -> pending.add(RequestIds.requestId(bench.name(), i.id())));
         int total = bench.runnableItems().size();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps());
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-eval", false);
              AnswersFile out = AnswersFile.append(answersPath);
              ProgressBar bar = new ProgressBar("run " + bench.name(), total)) {
             bar.stepTo(total - todo.size());
@@ -114,7 +109,7 @@ public final class KafkaBenchmarkRunner {
     }
 
     private void send(Benchmark bench, List<BenchmarkItem> todo) {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProps())) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
             for (BenchmarkItem item : todo) {
                 String dialogue = RequestIds.dialogueId(bench.name(), item.dialogueId() != null ? item.dialogueId() : item.id());
                 QuestionEvent q = new QuestionEvent(RequestIds.requestId(bench.name(), item.id()), dialogue, item.dbId(), item.question());
@@ -124,29 +119,9 @@ public final class KafkaBenchmarkRunner {
                     q.options = new QuestionOptions();
                     q.options.strategy = strategy;
                 }
-                producer.send(new ProducerRecord<>(questionsTopic, dialogue, EventJson.toBytes(q)));
+                producer.send(new ProducerRecord<>(questionsTopic, dialogue.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
             }
             producer.flush();
         }
-    }
-
-    private Properties producerProps() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        return p;
-    }
-
-    private Properties consumerProps() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "flowsql-eval-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        return p;
     }
 }
