@@ -13,7 +13,6 @@ import io.flowsql.pipeline.strategy.StageFactory;
 import io.flowsql.pipeline.strategy.StrategyCatalog;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.catalog.ValueExamplePolicy;
-import io.flowsql.sql.compare.ResultFingerprint;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.index.LcsValueScorer;
@@ -39,8 +38,7 @@ public final class EngineRuntime implements AutoCloseable {
 
     EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema) {
         this.engine = engine;
-        this.runner = new CandidateRunner(engine.sql(),
-                result -> ResultFingerprint.of(result, config.voteComparison()), config.agents().previewRows);
+        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
         this.stages = new StageFactory(engine, config.agents(), schema, runner);
     }
 

@@ -7,7 +7,6 @@ import io.flowsql.sql.compare.ResultFingerprint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * Executes one candidate through the safe executor and records what the vote and the answer need
@@ -18,20 +17,21 @@ public final class CandidateRunner {
     public static final int DEFAULT_PREVIEW_ROWS = 10;
 
     private final SqlExecutor executor;
-    private final Function<ExecutionResult, String> fingerprint;
+    private final ComparisonMode comparison;
     private final int previewRows;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
     public CandidateRunner(SqlExecutor executor) {
-        this(executor, result -> ResultFingerprint.of(result, ComparisonMode.SPIDER_TEST_SUITE), DEFAULT_PREVIEW_ROWS);
+        this(executor, ComparisonMode.SPIDER_TEST_SUITE, DEFAULT_PREVIEW_ROWS);
     }
 
     /**
-     * @param fingerprint equal for results the vote should treat as the same answer (e.g. ResultFingerprint)
+     * @param comparison which results the vote treats as the same answer: their {@link ResultFingerprint} under this
+     *                   mode is equal (the evaluator compares with the same mode)
      */
-    public CandidateRunner(SqlExecutor executor, Function<ExecutionResult, String> fingerprint, int previewRows) {
+    public CandidateRunner(SqlExecutor executor, ComparisonMode comparison, int previewRows) {
         this.executor = Objects.requireNonNull(executor, "executor");
-        this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint");
+        this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;
     }
 
@@ -50,7 +50,7 @@ public final class CandidateRunner {
         if (result.ok()) {
             candidate.error = null;
             candidate.rowCount = result.rowCount();
-            candidate.resultFingerprint = fingerprint.apply(result);
+            candidate.resultFingerprint = ResultFingerprint.of(result, comparison);
         } else {
             candidate.error = result.error().toString();
             candidate.rowCount = 0;

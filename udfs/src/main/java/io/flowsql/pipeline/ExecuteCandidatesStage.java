@@ -28,11 +28,9 @@ public final class ExecuteCandidatesStage implements Stage {
 
     @Override
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        StageTrace trace = new StageTrace(name);
-        long started = System.nanoTime();
-        int executed = 0;
-        int failed = 0;
-        try {
+        return StageGuard.runLocal(name, ctx, trace -> {
+            int executed = 0;
+            int failed = 0;
             for (Candidate candidate : ctx.candidates) {
                 if (!candidate.executed) {
                     runner.run(ctx.dbId, candidate);
@@ -43,12 +41,6 @@ public final class ExecuteCandidatesStage implements Stage {
                 }
             }
             trace.note = "executed " + executed + ", failed " + failed;
-        } catch (RuntimeException e) {
-            trace.note = "failed: " + e;
-            ctx.fail(name, "candidate execution failed: " + e.getMessage());
-        }
-        trace.latencyMillis = (System.nanoTime() - started) / 1_000_000;
-        ctx.trace.add(trace);
-        return CompletableFuture.completedFuture(ctx);
+        });
     }
 }

@@ -25,30 +25,27 @@ public final class FinalizeStage implements Stage {
 
     @Override
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        StageTrace trace = new StageTrace(NAME);
-        long started = System.nanoTime();
-        Optional<Candidate> chosen = chosenCandidate(ctx);
-        if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
-            ctx.finalSql = chosen.map(c -> c.sql).orElse(null);
-        }
-        if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
-            ctx.finalSql = null;
-            ctx.fail(NAME, ctx.candidates.isEmpty()
-                    ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
-            trace.note = "no SQL";
-        } else {
-            ctx.status = AnswerStatus.ANSWERED.wireName();
-            chosen.ifPresent(c -> {
-                ctx.notes.put("final.source", String.valueOf(c.source));
-                if (c.error != null) {
-                    ctx.notes.put("final.error", c.error);
-                }
-            });
-            trace.note = chosen.map(c -> "from " + c.source).orElse("final SQL without candidate");
-        }
-        trace.latencyMillis = (System.nanoTime() - started) / 1_000_000;
-        ctx.trace.add(trace);
-        return CompletableFuture.completedFuture(ctx);
+        return StageGuard.runLocal(NAME, ctx, trace -> {
+            Optional<Candidate> chosen = chosenCandidate(ctx);
+            if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
+                ctx.finalSql = chosen.map(c -> c.sql).orElse(null);
+            }
+            if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
+                ctx.finalSql = null;
+                ctx.fail(NAME, ctx.candidates.isEmpty()
+                        ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
+                trace.note = "no SQL";
+            } else {
+                ctx.status = AnswerStatus.ANSWERED.wireName();
+                chosen.ifPresent(c -> {
+                    ctx.notes.put("final.source", String.valueOf(c.source));
+                    if (c.error != null) {
+                        ctx.notes.put("final.error", c.error);
+                    }
+                });
+                trace.note = chosen.map(c -> "from " + c.source).orElse("final SQL without candidate");
+            }
+        });
     }
 
     /** The candidate whose SQL is the final SQL, or the best candidate when no stage chose one. */

@@ -1,7 +1,7 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageGuard;
+import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;

@@ -1,6 +1,6 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.agents.common.StageGuard;
+import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.pipeline.AnswerStatus;

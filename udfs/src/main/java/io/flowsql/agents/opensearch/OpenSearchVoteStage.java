@@ -1,6 +1,6 @@
 package io.flowsql.agents.opensearch;
 
-import io.flowsql.agents.common.StageGuard;
+import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;

@@ -1,6 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
-import io.flowsql.agents.common.StageGuard;
+import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;

@@ -39,7 +39,6 @@ import io.flowsql.pipeline.FinalizeStage;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.sql.compare.ComparisonMode;
-import io.flowsql.sql.compare.ResultFingerprint;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 import java.nio.file.Path;
@@ -78,8 +77,7 @@ public final class StageFactory {
     public static StageFactory standard(Engine engine, AgentSettings settings) {
         SchemaContext schema = new SchemaContext(engine.catalog(),
                 new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), engine.sql())), new HistoryRenderer());
-        CandidateRunner runner = new CandidateRunner(engine.sql(),
-                result -> ResultFingerprint.of(result, ComparisonMode.SPIDER_TEST_SUITE), settings.previewRows);
+        CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows);
         return new StageFactory(engine, settings, schema, runner);
     }
 

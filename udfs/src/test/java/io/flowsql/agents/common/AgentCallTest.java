@@ -8,6 +8,7 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
 import io.flowsql.llm.ScriptedLlmClient;
+import io.flowsql.pipeline.StageGuard;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;

@@ -1,8 +1,6 @@
-package io.flowsql.agents.common;
+package io.flowsql.pipeline;
 
 import io.flowsql.llm.LlmException;
-import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.StageTrace;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
