@@ -1,6 +1,7 @@
 package io.flowsql.pipeline;
 
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
 import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultFingerprint;
@@ -57,6 +58,29 @@ public final class CandidateRunner {
             candidate.resultFingerprint = null;
         }
         return candidate;
+    }
+
+    /**
+     * What an executed candidate recorded, as an execution result (its preview rows as text, its error with the kind
+     * it was recorded with), so a later stage that needs the result of the same SQL does not run it again.
+     */
+    public static ExecutionResult recorded(Candidate candidate) {
+        if (candidate.error != null) {
+            return ExecutionResult.failed(recordedError(candidate.error), candidate.elapsedMicros);
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        candidate.previewRows.forEach(row -> rows.add(new ArrayList<>(row)));
+        return new ExecutionResult(candidate.previewColumns, rows, candidate.rowCount,
+                candidate.rowCount > rows.size(), candidate.elapsedMicros, null);
+    }
+
+    private static SqlError recordedError(String text) {
+        for (SqlError.Kind kind : SqlError.Kind.values()) {
+            if (text.startsWith(kind + ": ")) {
+                return new SqlError(kind, text.substring(kind.name().length() + 2));
+            }
+        }
+        return new SqlError(SqlError.Kind.RUNTIME, text);
     }
 
     private List<List<String>> preview(List<List<Object>> rows) {

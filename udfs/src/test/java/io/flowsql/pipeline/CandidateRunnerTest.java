@@ -3,6 +3,8 @@ package io.flowsql.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.SpiderAgentParts;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
 import org.junit.jupiter.api.Test;
 
 /** Candidate execution and finalization on a real Spider database. */
@@ -21,6 +23,22 @@ class CandidateRunnerTest {
         assertThat(c.resultFingerprint).isNotBlank();
         Candidate same = runner.run("world_1", new Candidate("x", "SELECT Population, Name FROM city"));
         assertThat(same.resultFingerprint).isEqualTo(c.resultFingerprint);
+    }
+
+    @Test
+    void whatACandidateRecordedReadsBackAsItsExecutionResult() {
+        Candidate ok = runner.run("world_1", new Candidate("x", "SELECT Name, Population FROM city ORDER BY Population DESC"));
+        ExecutionResult again = CandidateRunner.recorded(ok);
+        assertThat(again.ok()).isTrue();
+        assertThat(again.columns()).containsExactly("Name", "Population");
+        assertThat(again.rows()).hasSize(10);
+        assertThat(again.rows().get(0)).containsExactly("Mumbai (Bombay)", "10500000");
+        assertThat(again.rowCount()).isEqualTo(ok.rowCount);
+        assertThat(again.truncated()).isTrue();
+        Candidate bad = runner.run("concert_singer", new Candidate("x", "SELECT nope FROM singer"));
+        ExecutionResult failed = CandidateRunner.recorded(bad);
+        assertThat(failed.error().kind()).isEqualTo(SqlError.Kind.INVALID_SQL);
+        assertThat(failed.error().toString()).isEqualTo(bad.error);
     }
 
     @Test

@@ -3,8 +3,10 @@ package io.flowsql.agents.sqlfix;
 import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlExecutor;
 import java.util.Comparator;
 import java.util.Optional;
@@ -42,12 +44,19 @@ public final class SqlReviewStage implements Stage {
                 return CompletableFuture.completedFuture(null);
             }
             ctx.finalSql = sql.get();
-            return reviewer.review(frames.apply(ctx), sql.get(), executor.execute(ctx.dbId, sql.get()), trace)
+            return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get()), trace)
                     .thenAccept(verdict -> {
                         ReviewNotes.write(ctx, sql.get(), verdict);
                         trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
                     });
         });
+    }
+
+    /** The result the candidates already recorded for this SQL, else a fresh execution (e.g. a final SQL set by a stage). */
+    private ExecutionResult executionOf(RequestContext ctx, String sql) {
+        return ctx.candidates.stream().filter(c -> c.executed && sql.equals(c.sql)).findFirst()
+                .map(CandidateRunner::recorded)
+                .orElseGet(() -> executor.execute(ctx.dbId, sql));
     }
 
     /** The final SQL when set, else the candidate with most votes, else the first one that ran without error. */
