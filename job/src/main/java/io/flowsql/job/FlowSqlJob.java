@@ -11,6 +11,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,6 +34,7 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String PARSE_UID = "parse-and-validate";
     public static final String ANSWERS_SINK_UID = "answers-sink";
     public static final String DEAD_LETTERS_SINK_UID = "dead-letters-sink";
+    private static final Logger LOG = LoggerFactory.getLogger(FlowSqlJob.class);
 
     @Option(names = {"-c", "--config"}, description = "Properties file with job options (see docs/OPERATIONS.md).")
     Path configFile;
@@ -69,7 +72,10 @@ public final class FlowSqlJob implements Callable<Integer> {
         return 0;
     }
 
-    /** Checkpointing (exactly-once answers are committed at checkpoints), parallelism and checkpoint storage. */
+    /**
+     * Checkpointing (exactly-once answers are committed at checkpoints), parallelism and checkpoint storage; warns
+     * when the checkpoints would live only in the JobManager's memory.
+     */
     public static void configure(StreamExecutionEnvironment env, JobConfig config) {
         env.enableCheckpointing(config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis());
         int parallelism = config.get(JobOptions.PARALLELISM);
@@ -82,6 +88,7 @@ public final class FlowSqlJob implements Callable<Integer> {
             conf.setString("execution.checkpointing.dir", dir);
             env.configure(conf);
         }
+        CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
     }
 
     /** The production job: the topology answers. */

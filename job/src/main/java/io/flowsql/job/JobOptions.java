@@ -124,8 +124,15 @@ public final class JobOptions {
     public static final JobOption<Boolean> AGENT_ALIGN_NULL_COMPARISON = JobOption.flag("agents.align.null-comparison",
             AGENT_DEFAULTS.alignNullComparison, "Rewrite x = NULL / x <> NULL (never true) to x IS NULL / x IS NOT NULL.");
 
-    /** Prefixes of per-stage families (key = prefix + stage name). */
-    public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "stage.capacity.", "stage.timeout.");
+    /**
+     * Prefix of Kafka client properties passed through to the job's sources and sinks as they are, e.g.
+     * {@code kafka.client.security.protocol=SASL_SSL}, {@code kafka.client.sasl.jaas.config=...},
+     * {@code kafka.client.ssl.truststore.location=...} (see docs/OPERATIONS.md).
+     */
+    public static final String KAFKA_CLIENT_PREFIX = "kafka.client.";
+
+    /** Every prefix an option key may start with: per-stage families (prefix + stage name) and the Kafka client pass-through. */
+    public static final List<String> FAMILIES = List.of("llm.model.", "stage.capacity.", "stage.timeout.", KAFKA_CLIENT_PREFIX);
 
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
