@@ -57,6 +57,9 @@ final class ScriptedFlinkCluster implements AutoCloseable {
         env.put("FLINK_TM_MEMORY", taskManagerMemory);
         env.put("FLINK_REST_URL", restUrl);
         env.put("MVN", mvn);
+        // Generous: on a loaded 2-core machine starting the JVMs and opening the job's tasks can take minutes.
+        env.put("FLINK_START_TIMEOUT", "300");
+        env.put("FLINK_SUBMIT_TIMEOUT", "300");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
     }
 
