@@ -122,7 +122,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .thenCompose(retried -> {
                     WireCompletion completion = retried.value();
                     TokenUsage usage = completion.reportedUsage()
-                            .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()));
+                            .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()))
+                            .withCached(completion.cachedPromptTokens());
                     limiter.charge(usage.totalTokens() - promptEstimate);
                     acc.add(completion, usage, retried.attempts() - 1);
                     if (acc.choices.size() >= wanted || callIndex + 1 >= wanted) {
