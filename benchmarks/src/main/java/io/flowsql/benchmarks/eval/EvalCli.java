@@ -18,7 +18,7 @@ public final class EvalCli {
     static CommandLine commandLine() {
         return new CommandLine(new EvalCli()).setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
-                cmd.getErr().println("error: " + e.getMessage());
+                System.err.println("error: " + e.getMessage());
                 return 2;
             }
             throw e;
