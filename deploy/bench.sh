@@ -3,15 +3,17 @@
 #   deploy/bench.sh throughput [N L_ms S preset one_at_a_time checkpoint_ms shared_data]   (docs/ARCHITECTURE.md)
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
+#   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   throughput)  MAIN=io.flowsql.benchmarks.throughput.ThroughputBenchmark ;;
   llm-client)  MAIN=io.flowsql.benchmarks.llm.LlmClientOverheadBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|llm-client|value-index [args...]" >&2; exit 2 ;;
+  cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|llm-client|value-index|cluster-scaling [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built
 CP="$(project_classpath benchmarks)" || exit 1
-exec java -Xmx6g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" "$MAIN" "$@"
+exec java -Xmx6g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -Dflowsql.project.dir="$PROJECT_DIR" -cp "$CP" "$MAIN" "$@"

@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
 import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.ScriptedFlinkCluster;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;

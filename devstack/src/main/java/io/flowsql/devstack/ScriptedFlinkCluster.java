@@ -1,8 +1,7 @@
-package io.flowsql.job;
+package io.flowsql.devstack;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.flowsql.devstack.FreePorts;
-import io.flowsql.events.EventJson;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,12 +26,14 @@ import java.util.regex.Pattern;
  * A standalone Flink session cluster on 127.0.0.1 run by the project's own deploy scripts (flink-cluster-start.sh,
  * flink-submit.sh, flink-stop-savepoint.sh, flink-cluster-stop.sh), each of its processes a separate JVM, on free
  * ports, with everything it writes under {@code dir}. The scripts' output goes to this JVM's stdout (the test log).
- * {@link #close} stops whatever the scripts started, and a shutdown hook does it too if the test JVM is ended.
+ * {@link #close} stops whatever the scripts started, and a shutdown hook does it too if the JVM is ended. Used by the
+ * job's cluster test and the cluster scaling benchmark.
  */
-final class ScriptedFlinkCluster implements AutoCloseable {
+public final class ScriptedFlinkCluster implements AutoCloseable {
     private static final Pattern JOB_ID = Pattern.compile("^job id: ([0-9a-f]{32})$", Pattern.MULTILINE);
     private static final Pattern SAVEPOINT = Pattern.compile("^savepoint: (\\S+)$", Pattern.MULTILINE);
-    private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(4);
+    private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(6);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path projectDir;
     private final Path dir;
@@ -45,7 +46,7 @@ final class ScriptedFlinkCluster implements AutoCloseable {
      * {@code mvn}: the Maven command the start script resolves the cluster's classpath with (it inherits the build's
      * local repository and offline flag); {@code taskManagerMemory}: process size of each TaskManager.
      */
-    ScriptedFlinkCluster(Path projectDir, Path dir, String mvn, int slotsPerTaskManager, String taskManagerMemory) {
+    public ScriptedFlinkCluster(Path projectDir, Path dir, String mvn, int slotsPerTaskManager, String taskManagerMemory) {
         this.projectDir = projectDir;
         this.dir = dir;
         int restPort = FreePorts.next();
@@ -64,12 +65,12 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     }
 
     /** Starts the JobManager if needed and TaskManagers until {@code taskManagers} run; waits until all registered. */
-    void start(int taskManagers) {
+    public void start(int taskManagers) {
         run(Map.of("FLINK_TASKMANAGERS", Integer.toString(taskManagers)), "flink-cluster-start.sh");
     }
 
     /** Submits the job jar with {@code args}, restoring {@code savepoint} when present; returns the running job's id. */
-    String submit(Path jobJar, Optional<String> savepoint, List<String> args) {
+    public String submit(Path jobJar, Optional<String> savepoint, List<String> args) {
         List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
         savepoint.ifPresent(path -> command.addAll(List.of("--from-savepoint", path)));
         command.addAll(args);
@@ -77,37 +78,70 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     }
 
     /** Stops the job with a savepoint (drain=false) and returns the savepoint's path. */
-    String stopWithSavepoint(String jobId) {
+    public String stopWithSavepoint(String jobId) {
         return find(SAVEPOINT, run(Map.of(), "flink-stop-savepoint.sh", jobId));
     }
 
     /** The parallelism of every vertex of the job, by vertex name. */
-    Map<String, Integer> vertexParallelism(String jobId) {
+    public Map<String, Integer> vertexParallelism(String jobId) {
         Map<String, Integer> out = new HashMap<>();
         get("/jobs/" + jobId).path("vertices").forEach(v -> out.put(v.path("name").asText(), v.path("parallelism").asInt()));
         return out;
     }
 
     /** The savepoint or checkpoint the job was restored from, as its checkpoint statistics name it (empty if none yet). */
-    Optional<String> restoredFrom(String jobId) {
+    public Optional<String> restoredFrom(String jobId) {
         JsonNode restored = get("/jobs/" + jobId + "/checkpoints").path("latest").path("restored");
         return restored.hasNonNull("external_path") ? Optional.of(restored.path("external_path").asText()) : Optional.empty();
     }
 
+    /** Cancels the job and waits (up to 2 minutes) until it has stopped. */
+    public void cancel(String jobId) {
+        try {
+            http.send(HttpRequest.newBuilder(URI.create(restUrl + "/jobs/" + jobId + "?mode=cancel"))
+                    .method("PATCH", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (System.nanoTime() < deadline && !List.of("CANCELED", "FAILED", "FINISHED")
+                    .contains(get("/jobs/" + jobId).path("state").asText())) {
+                Thread.sleep(500);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cancelling " + jobId, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** CPU time (user + system) the cluster's running processes have used so far, as the OS counts it. */
+    public Duration cpuTime() {
+        Duration total = Duration.ZERO;
+        try (var pidFiles = Files.list(dir.resolve("pids"))) {
+            for (Path pidFile : pidFiles.toList()) {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                total = total.plus(ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the cluster's PID files", e);
+        }
+        return total;
+    }
+
     /** Registered TaskManagers and their slots in all: {taskmanagers, slots-total}. */
-    int[] overview() {
+    public int[] overview() {
         JsonNode overview = get("/overview");
         return new int[] {overview.path("taskmanagers").asInt(), overview.path("slots-total").asInt()};
     }
 
-    JsonNode get(String path) {
+    public JsonNode get(String path) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(restUrl + path))
                     .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("GET " + path + " → HTTP " + response.statusCode() + ": " + response.body());
             }
-            return EventJson.mapper().readTree(response.body());
+            return JSON.readTree(response.body());
         } catch (IOException e) {
             throw new UncheckedIOException("GET " + restUrl + path, e);
         } catch (InterruptedException e) {
