@@ -51,7 +51,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     long latencyMillis = 200;
     @Option(names = "--questions", description = "questions of the measured run, all sent at once (default ${DEFAULT-VALUE})")
     int questions = 400;
-    @Option(names = "--warmup-max", description = "warm-up stops when two batches' rates agree within 10 %, or after this many questions (default ${DEFAULT-VALUE})")
+    @Option(names = "--warmup-max", description = "warm-up stops when three batches' rates agree within 10 %, or after this many questions (default ${DEFAULT-VALUE})")
     int warmupMax = 1000;
     @Option(names = "--one-at-a-time", description = "questions of the one-at-a-time run (default ${DEFAULT-VALUE})")
     int oneAtATime = 40;
@@ -176,7 +176,18 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 (double) tokens.completions() / questions);
     }
 
-    /** Batches through the job until two batches' rates agree within 10 % or warmupMax questions went through. */
+    /** The last three batches' rates all within 10 % of their mean. */
+    static boolean stable(List<Double> rates) {
+        int n = rates.size();
+        if (n < 3) {
+            return false;
+        }
+        List<Double> last = rates.subList(n - 3, n);
+        double mean = last.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        return last.stream().allMatch(r -> Math.abs(r - mean) <= 0.1 * mean);
+    }
+
+    /** Batches through the job until three batches' rates agree within 10 % or warmupMax questions went through. */
     private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s) throws java.io.IOException {
         int batch = Math.max(50, 2 * s);
         List<Double> rates = new ArrayList<>();
@@ -187,8 +198,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     llm::requestCount, Duration.ofMinutes(10));
             done += size;
             rates.add(f.questionsPerSecond());
-            int n = rates.size();
-            if (n >= 2 && Math.abs(rates.get(n - 1) - rates.get(n - 2)) <= 0.1 * rates.get(n - 2)) {
+            if (stable(rates)) {
                 break;
             }
         }
