@@ -216,6 +216,11 @@ public final class TinyGguf {
         }
     }
 
+    /** Writes one array element. */
+    private interface Element<T> {
+        void write(T value) throws IOException;
+    }
+
     /** Little-endian GGUF primitives. */
     private static final class Writer implements AutoCloseable {
         private final OutputStream out;
@@ -273,32 +278,24 @@ public final class TinyGguf {
         }
 
         void kvStrings(String key, List<String> values) throws IOException {
-            string(key);
-            u32(TYPE_ARRAY);
-            u32(TYPE_STRING);
-            u64(values.size());
-            for (String value : values) {
-                string(value);
-            }
+            kvArray(key, TYPE_STRING, values, this::string);
         }
 
         void kvF32s(String key, List<Float> values) throws IOException {
-            string(key);
-            u32(TYPE_ARRAY);
-            u32(TYPE_FLOAT32);
-            u64(values.size());
-            for (float value : values) {
-                f32(value);
-            }
+            kvArray(key, TYPE_FLOAT32, values, this::f32);
         }
 
         void kvI32s(String key, List<Integer> values) throws IOException {
+            kvArray(key, TYPE_INT32, values, value -> u32(value));
+        }
+
+        private <T> void kvArray(String key, int type, List<T> values, Element<T> element) throws IOException {
             string(key);
             u32(TYPE_ARRAY);
-            u32(TYPE_INT32);
+            u32(type);
             u64(values.size());
-            for (int value : values) {
-                u32(value);
+            for (T value : values) {
+                element.write(value);
             }
         }
 
