@@ -6,9 +6,7 @@ import io.flowsql.devstack.llama.LlamaServer;
 import io.flowsql.devstack.llama.TinyGguf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -17,8 +15,6 @@ import org.junit.jupiter.api.Assumptions;
  * and the tiny random-weight model, written once per build under target/ from the project's prompts.
  */
 final class TinyModel {
-    private static Path model;
-
     private TinyModel() {}
 
     /** The llama-server binary; skips (or, in CI, fails) the calling test when it is not built. */
@@ -34,20 +30,10 @@ final class TinyModel {
         });
     }
 
-    /** The tiny model file, written on first use. */
+    /** The tiny model file, written on first use (per build: it lives under target/). */
     static synchronized Path model() {
-        if (model != null) {
-            return model;
-        }
-        Path project = Path.of(System.getProperty("flowsql.project.dir"));
-        Path file = project.resolve("job/target/llama/flowsql-tiny.gguf");
-        StringBuilder corpus = new StringBuilder();
-        try (Stream<Path> prompts = Files.walk(project.resolve("udfs/src/main/resources/prompts"))) {
-            for (Path prompt : prompts.filter(Files::isRegularFile).sorted().toList()) {
-                corpus.append(Files.readString(prompt)).append('\n');
-            }
-            model = TinyGguf.write(file, corpus.toString(), 600, 42L);
-            return model;
+        try {
+            return TinyGguf.forPrompts(Path.of(System.getProperty("flowsql.project.dir"), "job/target/llama/flowsql-tiny.gguf"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the tiny model", e);
         }

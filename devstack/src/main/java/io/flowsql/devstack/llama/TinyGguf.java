@@ -132,6 +132,42 @@ public final class TinyGguf {
         return file;
     }
 
+    /**
+     * Writes the model with a vocabulary from the project's prompts (the {@code prompts/} resources on the
+     * classpath, so the words the agents send are single pieces), unless {@code file} already exists.
+     */
+    public static Path forPrompts(Path file) throws IOException {
+        if (Files.isRegularFile(file)) {
+            return file;
+        }
+        java.net.URL root = TinyGguf.class.getClassLoader().getResource("prompts");
+        if (root == null) {
+            throw new IOException("no prompts/ resources on the classpath (the udfs module)");
+        }
+        StringBuilder corpus = new StringBuilder();
+        try {
+            java.net.URI uri = root.toURI();
+            if ("jar".equals(uri.getScheme())) {
+                try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(uri, Map.of())) {
+                    appendTexts(jar.getPath("prompts"), corpus);
+                }
+            } else {
+                appendTexts(Path.of(uri), corpus);
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("unreadable prompts location " + root, e);
+        }
+        return write(file, corpus.toString(), 600, 42L);
+    }
+
+    private static void appendTexts(Path folder, StringBuilder corpus) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(folder)) {
+            for (Path text : files.filter(Files::isRegularFile).sorted().toList()) {
+                corpus.append(Files.readString(text)).append('\n');
+            }
+        }
+    }
+
     /** How many pieces the vocabulary of {@code corpus} has (for tests and logs). */
     public static int vocabularySize(String corpus, int words) {
         return Vocabulary.of(corpus, words).tokens.size();
