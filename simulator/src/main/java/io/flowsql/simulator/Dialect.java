@@ -20,6 +20,11 @@ public enum Dialect {
      */
     LLAMA_CPP(false, false, true);
 
+    /** llama.cpp's server reports its own {@code timings} (cache_n, prompt_n, predicted_n) instead of usage. */
+    public boolean reportsTimings() {
+        return this == LLAMA_CPP;
+    }
+
     private final boolean reportsUsage;
     private final boolean servesN;
     private final boolean honoursResponseFormat;
