@@ -151,7 +151,7 @@ public final class JobConfig implements Serializable {
             "group.id", JobOptions.GROUP_ID.key(),
             "transactional.id", JobOptions.TRANSACTIONAL_ID_PREFIX.key(),
             "transaction.timeout.ms", JobOptions.TRANSACTION_TIMEOUT.key(),
-            "isolation.level", "(always read_committed)",
+            "isolation.level", "(read_committed for the questions, dialogue.feedback-isolation for the answers read back)",
             "enable.idempotence", "(always on: exactly-once sinks)",
             "key.deserializer", "(the job's own)", "value.deserializer", "(the job's own)",
             "key.serializer", "(the job's own)", "value.serializer", "(the job's own)");
