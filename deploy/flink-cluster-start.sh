@@ -95,6 +95,11 @@ execution:
   checkpointing:
     dir: file://$CLUSTER_DIR/checkpoints
     savepoint-dir: file://$CLUSTER_DIR/savepoints
+# Starting the RPC system may take long on a loaded machine (the default 10 s failed TaskManagers there).
+pekko:
+  startup-timeout: 60 s
+  ask:
+    timeout: 60 s
 # A job's main() runs inside the JobManager when submitted over REST: a System.exit() there must not end it.
 cluster:
   intercept-user-system-exit: THROW
@@ -147,7 +152,10 @@ start_process() {
 fail_start() {
   log "$1"
   local out
-  for out in "$CLUSTER_LOG_DIR"/*.out; do [[ -s "$out" ]] && { log "$out:"; tail -15 "$out" >&2; }; done
+  for out in "$CLUSTER_LOG_DIR"/*.log; do
+    grep -q ' ERROR ' "$out" 2>/dev/null && { log "$out:"; grep -E ' ERROR |^Caused by' "$out" | tail -4 >&2; }
+  done
+  log "processes already started keep running: deploy/flink-cluster-stop.sh stops them"
   exit 1
 }
 
@@ -189,6 +197,8 @@ deadline=$((SECONDS + START_TIMEOUT))
 registered=0
 while (( SECONDS < deadline )); do
   pid_alive "$JM_PID_FILE" || fail_start "the JobManager stopped; see $CLUSTER_LOG_DIR/"
+  alive="$(taskmanager_pid_files | while read -r f; do pid_alive "$f" && echo "$f"; done | wc -l)"
+  (( alive >= expected )) || fail_start "a TaskManager stopped while starting; see $CLUSTER_LOG_DIR/taskmanager-N.log"
   overview="$(rest_get /overview || true)"
   registered="$(json_int "$overview" taskmanagers)"
   [[ -n "$registered" && "$registered" -ge "$expected" ]] && break
