@@ -29,6 +29,11 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> TRANSACTION_TIMEOUT = JobOption.duration("kafka.transaction-timeout", "15min",
             "transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
 
+    public static final JobOption<Integer> MAX_RECORD_BYTES = JobOption.integer("questions.max-record-bytes", 128 * 1024,
+            "A question record's size at most; a larger one is a dead letter (too_large) with a bounded excerpt.");
+    public static final JobOption<Integer> DEAD_LETTER_EXCERPT_BYTES = JobOption.integer("dead-letters.max-excerpt-bytes", 4096,
+            "Bytes of a refused record's value kept in its dead letter at most, once JSON-escaped (plus its size and SHA-256).");
+
     // --- Flink
     public static final JobOption<String> JOB_NAME = JobOption.text("job.name", "FlowSQL", "Flink job name.");
     public static final JobOption<java.time.Duration> CHECKPOINT_INTERVAL = JobOption.duration("job.checkpoint-interval", "10s",
@@ -129,6 +134,7 @@ public final class JobOptions {
 
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
+                MAX_RECORD_BYTES, DEAD_LETTER_EXCERPT_BYTES,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,

@@ -109,7 +109,8 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), report.comparisonFor(choice.benchmark), 0, report.pricePrompt,
+                ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
+                ScoreCommand.defaultParallelism(), report.comparisonFor(choice.benchmark), 0, report.pricePrompt,
                 report.priceCompletion);
         new ReportWriter().write(summary, report.out).forEach(f -> System.out.println("wrote " + f));
         System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), summary.comparison(), summary.ex().percent(),
