@@ -13,9 +13,12 @@ public class TraceEntry {
     public long latencyMs;
     public int llmCalls;
     public int promptTokens;
+    public int cachedPromptTokens;
     public int completionTokens;
     public int retries;
     public boolean simulated;
+    /** Why the stage's last failed LLM call failed (null when none failed). */
+    public String error;
 
     public TraceEntry() {}
 }
