@@ -103,7 +103,7 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> GATHER_TIMEOUT = JobOption.duration("execution.gather-timeout", "60s",
             "How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
     public static final JobOption<java.time.Duration> QUERY_TIMEOUT = JobOption.duration("sql.query-timeout", "10s",
-            "SQLite time limit of one query (the executor stops it).");
+            "Budget of one SQL statement: the guard's parse, execution, reading the result and its fingerprint for the vote (each stopped when it runs out).");
     public static final JobOption<Integer> MAX_ROWS = JobOption.integer("sql.max-rows", 1000,
             "Rows fetched per query at most.");
     public static final JobOption<String> SHARED_DATA = JobOption.text("data.shared", "../shared/data",
