@@ -3,12 +3,14 @@ package io.flowsql.benchmarks.eval.score;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
-import io.flowsql.benchmarks.eval.metrics.StageCost;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.Match;
 import io.flowsql.sql.compare.ResultComparator;
+import io.flowsql.benchmarks.eval.metrics.StageCost;
+import io.flowsql.benchmarks.eval.semantics.FlowsqlComparison;
+import io.flowsql.benchmarks.eval.semantics.Semantics;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,37 +23,47 @@ import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 
 /**
- * Scores predictions against a benchmark with no LLM: runs gold and predicted SQL through the safe
- * executor, compares with the project's one comparator (the vote uses it too), and (optionally) times correct ones for VES.
- * Questions whose database is absent here are left out; a gold that fails is recorded, not held against the prediction.
- * Every statement has one budget (the executor's time limit) for its parse, execution, encoding and comparison, and
- * questions are scored on a bounded pool (results kept in benchmark order), so one runaway holds one thread for one
- * budget; anything a question cannot survive (an unreadable line, a refusal, a budget, even running out of memory)
- * scores it wrong with the reason.
+ * Scores predictions against a benchmark with no LLM: rewrites and runs gold and predicted SQL through the safe
+ * executor and judges them by one named {@link Semantics} (the official evaluators' or the project's own comparator),
+ * and (optionally) times correct ones for VES. Questions whose database is absent here are left out; a gold that fails
+ * is listed apart or counted wrong, as the semantics says. Every statement has one budget (the executor's time limit)
+ * for its parse, execution, encoding and comparison, and questions are scored on a bounded pool (results kept in
+ * benchmark order), so one runaway holds one thread for one budget; anything a question cannot survive (an unreadable
+ * line, a refusal, a budget, even running out of memory) scores it wrong with the reason.
  */
 public final class Scorer {
     private final SqlExecutor executor;
-    private final ResultComparator comparator;
+    private final Semantics semantics;
     private final EfficiencyTimer timer;
     private final int parallelism;
 
     /** @param timer null to skip VES timing */
-    public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
-        this(executor, comparator, timer, 1);
+    public Scorer(SqlExecutor executor, Semantics semantics, EfficiencyTimer timer) {
+        this(executor, semantics, timer, 1);
     }
 
     /**
      * @param timer       null to skip VES timing
      * @param parallelism questions scored at once (the executor needs as many connections per database)
      */
-    public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
+    public Scorer(SqlExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1");
         }
         this.executor = executor;
-        this.comparator = comparator;
+        this.semantics = semantics;
         this.timer = timer;
         this.parallelism = parallelism;
+    }
+
+    /** The project's own comparison, as before semantics could be chosen. */
+    public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
+        this(executor, new FlowsqlComparison(comparator.mode()), timer);
+    }
+
+    /** The project's own comparison on a pool of {@code parallelism} threads. */
+    public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
+        this(executor, new FlowsqlComparison(comparator.mode()), timer, parallelism);
     }
 
     public List<ItemOutcome> score(Benchmark benchmark, List<Prediction> predictions, IntConsumer progress) {
@@ -72,13 +84,15 @@ public final class Scorer {
         });
         try {
             List<Future<ItemOutcome>> futures = new ArrayList<>(items.size());
+            List<Prediction> matched = new ArrayList<>(items.size());
             for (BenchmarkItem item : items) {
                 Prediction p = byKey.containsKey(item.id()) ? byKey.get(item.id()) : byOrdinal.get(item.ordinal());
+                matched.add(p);
                 futures.add(pool.submit(() -> scoreSafely(item, p)));
             }
             List<ItemOutcome> outcomes = new ArrayList<>(items.size());
             for (int i = 0; i < futures.size(); i++) {
-                outcomes.add(outcomeOf(futures.get(i), items.get(i), byKey, byOrdinal));
+                outcomes.add(outcomeOf(futures.get(i), items.get(i), matched.get(i)));
                 progress.accept(i + 1);
             }
             return outcomes;
@@ -87,15 +101,13 @@ public final class Scorer {
         }
     }
 
-    private ItemOutcome outcomeOf(Future<ItemOutcome> future, BenchmarkItem item, Map<String, Prediction> byKey,
-                                  Map<Integer, Prediction> byOrdinal) {
+    private ItemOutcome outcomeOf(Future<ItemOutcome> future, BenchmarkItem item, Prediction p) {
         try {
             return future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("scoring interrupted", e);
         } catch (ExecutionException e) {
-            Prediction p = byKey.containsKey(item.id()) ? byKey.get(item.id()) : byOrdinal.get(item.ordinal());
             return wrong(item, p, "scoring failed: " + e.getCause());
         }
     }
@@ -110,8 +122,7 @@ public final class Scorer {
     }
 
     private ItemOutcome wrong(BenchmarkItem item, Prediction p, String reason) {
-        String predSql = p == null ? "" : p.sql();
-        return new ItemOutcome(item, predSql, p == null ? null : p.effectiveType(), null, reason, false,
+        return new ItemOutcome(item, p == null ? "" : p.sql(), p == null ? null : p.effectiveType(), null, reason, false,
                 timer == null ? Double.NaN : 0, p == null ? List.of() : p.stages());
     }
 
@@ -119,15 +130,20 @@ public final class Scorer {
         String predSql = p == null ? "" : p.sql();
         String predType = p == null ? null : p.effectiveType();
         List<StageCost> stages = p == null ? List.of() : p.stages();
-        if (!item.owesSql()) {
-            return new ItemOutcome(item, predSql, predType, null, null, false, Double.NaN, stages);
+        double wrongRatio = timer == null ? Double.NaN : 0;
+        if (!semantics.executes(item, predType)) {
+            String why = item.owesSql() && p != null ? "not executed: predicted type " + predType : null;
+            return new ItemOutcome(item, predSql, predType, null, item.owesSql() && p == null ? "no prediction" : why,
+                    false, Double.NaN, stages);
         }
-        ExecutionResult gold = executor.execute(item.dbId(), item.goldSql());
-        if (!gold.ok()) {
+        String goldSql = semantics.executedGold(item.goldSql());
+        ExecutionResult gold = executor.execute(item.dbId(), goldSql);
+        if (!gold.ok() && semantics.goldErrorExcludes()) {
             return new ItemOutcome(item, predSql, predType, gold.error().toString(), null, false, Double.NaN, stages);
         }
+        String goldFailed = gold.ok() ? null : "gold query failed (counted wrong by " + semantics.id() + "): " + gold.error();
         if (p == null) {
-            return wrong(item, null, "no prediction");
+            return new ItemOutcome(item, "", null, null, "no prediction", false, wrongRatio, stages);
         }
         if (p.unreadable() != null) {
             return wrong(item, p, "unreadable prediction: " + p.unreadable());
@@ -136,35 +152,28 @@ public final class Scorer {
             // A clarification offers one SQL per reading; the user then picks the reading they meant, so the turn
             // counts as right when one of its readings returns the gold result (the first one is scored otherwise).
             predSql = p.readingSqls().stream()
-                    .filter(sql -> run(item, gold, sql).match().equal())
+                    .filter(sql -> run(item, gold, goldSql, semantics.executedPrediction(sql)).match().equal())
                     .findFirst().orElse(p.readingSqls().get(0));
         }
         if (predSql.isEmpty()) {
-            return new ItemOutcome(item, "", predType, null, "no SQL", false, timer == null ? Double.NaN : 0, stages);
+            return new ItemOutcome(item, "", predType, null, goldFailed != null ? goldFailed : "no SQL", false, wrongRatio, stages);
         }
-        Run run = run(item, gold, predSql);
-        if (!run.result().ok()) {
-            return new ItemOutcome(item, predSql, predType, null, run.result().error().toString(), false,
-                    timer == null ? Double.NaN : 0, stages);
-        }
-        if (!run.match().decided()) {
-            return new ItemOutcome(item, predSql, predType, null, run.match().undecided(), false,
-                    timer == null ? Double.NaN : 0, stages);
-        }
+        String executedPrediction = semantics.executedPrediction(predSql);
+        Run run = run(item, gold, goldSql, executedPrediction);
+        ExecutionResult pred = run.result();
         boolean correct = run.match().equal();
-        double ratio = timer == null ? Double.NaN : correct ? timer.timeRatio(item.dbId(), item.goldSql(), predSql) : 0;
-        return new ItemOutcome(item, predSql, predType, null, null, correct, ratio, stages);
+        String error = goldFailed != null ? goldFailed : !pred.ok() ? pred.error().toString() : run.match().undecided();
+        double ratio = timer == null ? Double.NaN
+                : correct && gold.ok() ? timer.timeRatio(item.dbId(), goldSql, executedPrediction) : 0;
+        return new ItemOutcome(item, predSql, predType, null, error, correct, ratio, stages);
     }
 
-    /** One predicted statement: run and compared within one budget. */
+    /** One predicted statement: run and judged within one budget. */
     private record Run(ExecutionResult result, Match match) {}
 
-    private Run run(BenchmarkItem item, ExecutionResult gold, String predSql) {
+    private Run run(BenchmarkItem item, ExecutionResult gold, String goldSql, String executedPrediction) {
         StatementBudget budget = executor.newBudget();
-        ExecutionResult pred = executor.execute(item.dbId(), predSql, budget);
-        if (!pred.ok()) {
-            return new Run(pred, Match.DIFFERENT);
-        }
-        return new Run(pred, comparator.compare(gold, item.goldSql(), pred, budget));
+        ExecutionResult pred = executor.execute(item.dbId(), executedPrediction, budget);
+        return new Run(pred, semantics.match(gold, pred, goldSql, budget));
     }
 }
