@@ -1,18 +1,15 @@
 package io.flowsql.sql.exec;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flowsql.sql.SqlParsing;
 import io.flowsql.sql.StatementBudget;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
@@ -48,15 +45,23 @@ public final class SqlStatementGuard {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
 
-    /** Parser threads shared by every guard; a parse past its limit is told to stop (JSqlParser's interrupted flag). */
-    private static final ExecutorService PARSERS = parserThreads();
-
     static {
         // JSqlParser's first parse loads and initialises a very large parser (seconds on a loaded machine): do it when
         // the guard class loads (building an executor), not inside the first statement's budget
-        parse("WITH c AS (SELECT a, count(*) AS n FROM t WHERE b = 'x' GROUP BY a) SELECT * FROM c ORDER BY n DESC LIMIT 1",
-                60_000);
+        try {
+            SqlParsing.parseStatements(
+                    "WITH c AS (SELECT a, count(*) AS n FROM t WHERE b = 'x' GROUP BY a) SELECT * FROM c ORDER BY n DESC LIMIT 1",
+                    60_000);
+        } catch (TimeoutException e) {
+            // only a warm-up
+        }
     }
+
+    /**
+     * Verdicts by SQL text: the candidates of one question are often the same text, and the parse is the costly part.
+     * Only verdicts that depend on the text alone are kept (not those decided by a parse or a budget that ran out).
+     */
+    private final Cache<String, GuardVerdict> verdicts = Caffeine.newBuilder().maximumSize(10_000).build();
 
     private final int maxLength;
     private final int maxDepth;
@@ -96,62 +101,91 @@ public final class SqlStatementGuard {
         if (sql.length() > maxLength) {
             return GuardVerdict.refused("statement of " + sql.length() + " characters; at most " + maxLength + " are accepted");
         }
+        GuardVerdict known = verdicts.getIfPresent(sql);
+        if (known != null) {
+            return known;
+        }
+        Decision decision = decide(sql, budget);
+        if (decision.textAlone()) {
+            verdicts.put(sql, decision.verdict());
+        }
+        return decision.verdict();
+    }
+
+    /** A verdict, and whether it follows from the text alone (else a parse or a budget ran out: not remembered). */
+    private record Decision(GuardVerdict verdict, boolean textAlone) {
+        static Decision of(GuardVerdict verdict) {
+            return new Decision(verdict, true);
+        }
+    }
+
+    private Decision decide(String sql, StatementBudget budget) {
         SqlLexer.Scan scan = SqlLexer.scan(sql);
         if (scan.statements().isEmpty()) {
-            return GuardVerdict.refused("no statement, only comments");
+            return Decision.of(GuardVerdict.refused("no statement, only comments"));
         }
         if (scan.statements().size() > 1) {
-            return GuardVerdict.refused("several statements (" + scan.statements().size() + "); exactly one SELECT is allowed");
+            return Decision.of(GuardVerdict.refused("several statements (" + scan.statements().size()
+                    + "); exactly one SELECT is allowed"));
         }
         String hidden = hiddenStatement(scan.comments());
         if (hidden != null) {
-            return GuardVerdict.refused("a comment hides SQL (" + hidden + "); comments may not contain statements");
+            return Decision.of(GuardVerdict.refused("a comment hides SQL (" + hidden + "); comments may not contain statements"));
         }
         int depth = nestingDepth(scan.codeOnly());
         if (depth > maxDepth) {
-            return GuardVerdict.refused("parentheses nested " + depth + " deep; at most " + maxDepth + " are accepted");
+            return Decision.of(GuardVerdict.refused("parentheses nested " + depth + " deep; at most " + maxDepth + " are accepted"));
         }
         Matcher function = FORBIDDEN_FUNCTION.matcher(scan.namesUnquoted());
         if (function.find()) {
-            return forbiddenFunction(function.group(1));
+            return Decision.of(forbiddenFunction(function.group(1)));
         }
         String code = scan.codeOnly();
         Matcher keyword = FORBIDDEN_KEYWORD.matcher(code);
         if (keyword.find()) {
-            return GuardVerdict.refused(keyword.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
+            return Decision.of(GuardVerdict.refused(keyword.group(1).toUpperCase(Locale.ROOT)
+                    + " is not allowed; only SELECT queries run"));
         }
         Matcher first = FIRST_WORD.matcher(code);
         String firstWord = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
         if (!firstWord.equals("SELECT") && !firstWord.equals("WITH")) {
-            return GuardVerdict.refused((firstWord.isEmpty() ? "this statement" : firstWord)
-                    + " is not allowed; only a SELECT or WITH query runs");
+            return Decision.of(GuardVerdict.refused((firstWord.isEmpty() ? "this statement" : firstWord)
+                    + " is not allowed; only a SELECT or WITH query runs"));
         }
         String statement = scan.statements().get(0);
         long parseLimit = Math.min(parseMillis, budget.remainingMillis());
         if (parseLimit <= 0) {
-            return GuardVerdict.refused("the statement's time budget of " + budget.timeoutMillis() + " ms ran out before parsing");
+            return new Decision(GuardVerdict.refused("the statement's time budget of " + budget.timeoutMillis()
+                    + " ms ran out before parsing"), false);
         }
-        Statements parsed = parse(statement, parseLimit);
+        Matcher write = WRITE_KEYWORD.matcher(code);
+        Statements parsed;
+        try {
+            parsed = SqlParsing.parseStatements(statement, parseLimit);
+        } catch (TimeoutException e) {
+            // past its limit the parse counts as unknown syntax: SQLite's own check decides
+            return new Decision(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement), false);
+        }
         if (parsed == null) {
-            Matcher write = WRITE_KEYWORD.matcher(code);
-            if (write.find()) {
-                return GuardVerdict.refused(write.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
-            }
-            return GuardVerdict.unparsed(statement);
+            return Decision.of(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement));
         }
         List<Statement> list = parsed.size() == 0 ? List.of() : parsed;
         if (list.size() != 1) {
-            return GuardVerdict.refused("several statements (" + list.size() + "); exactly one SELECT is allowed");
+            return Decision.of(GuardVerdict.refused("several statements (" + list.size() + "); exactly one SELECT is allowed"));
         }
         if (!(list.get(0) instanceof Select)) {
-            return GuardVerdict.refused(list.get(0).getClass().getSimpleName().toUpperCase(Locale.ROOT)
-                    + " is not allowed; only a SELECT or WITH query runs");
+            return Decision.of(GuardVerdict.refused(list.get(0).getClass().getSimpleName().toUpperCase(Locale.ROOT)
+                    + " is not allowed; only a SELECT or WITH query runs"));
         }
         String called = FunctionNames.firstForbidden(list.get(0), FORBIDDEN_FUNCTIONS);
         if (called != null) {
-            return forbiddenFunction(called);
+            return Decision.of(forbiddenFunction(called));
         }
-        return GuardVerdict.parsed(statement);
+        return Decision.of(GuardVerdict.parsed(statement));
+    }
+
+    private static GuardVerdict writeRefusal(Matcher write) {
+        return GuardVerdict.refused(write.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
     }
 
     private static GuardVerdict forbiddenFunction(String name) {
@@ -171,30 +205,6 @@ public final class SqlStatementGuard {
             }
         }
         return max;
-    }
-
-    /**
-     * The parsed statements, or null when JSqlParser does not know the syntax (GLOB, ==, IS NOT ...) or did not finish
-     * within its limit (it is then told to stop): SQLite decides then, by preparing it (linear time, its own depth
-     * limit) and reading its program for writes, while the text checks above still hold.
-     */
-    private static Statements parse(String statement, long limitMillis) {
-        try {
-            return CCJSqlParserUtil.parseStatements(statement, PARSERS,
-                    parser -> parser.withSquareBracketQuotation(true).withTimeOut(limitMillis));
-        } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
-            return null;
-        }
-    }
-
-    /** A thread per parse in flight (callers bound how many: the executor's pools); idle threads end after 30 s. */
-    private static ExecutorService parserThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "flowsql-sql-guard-parse-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     private static String hiddenStatement(List<String> comments) {
