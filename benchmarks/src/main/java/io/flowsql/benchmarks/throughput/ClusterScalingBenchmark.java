@@ -59,7 +59,9 @@ public final class ClusterScalingBenchmark {
                      .build());
              ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, projectDir.resolve("work/bench-cluster"),
                      System.getenv().getOrDefault("MVN", "mvn") + " -B -q", 1, "1536m")) {
-            cluster.start(maxParallelism);
+            for (int taskManagers = 1; taskManagers <= maxParallelism; taskManagers++) {
+                cluster.start(taskManagers);   // one JVM at a time: all at once timed out starting on a loaded machine
+            }
             for (int p : parallelisms) {
                 String suffix = "-p" + p;
                 broker.createTopics(new TopicSpec("questions" + suffix, maxParallelism),
