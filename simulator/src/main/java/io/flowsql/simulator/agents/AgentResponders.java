@@ -18,6 +18,13 @@ public final class AgentResponders {
                 Map.entry("magsql.generate.next", new OriginalQuestionSqlResponder()),
                 Map.entry("magsql.generate.refine", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),
+                Map.entry("opensearch.adherence", new OpenSearchGenerateResponder()),
+                Map.entry("opensearch.correct.syntax", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.schema", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.failed", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.empty", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.nulls", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.shape", new OriginalQuestionSqlResponder()),
                 // SQLFixAgent and MMSQL
                 Map.entry("sqlfix.review", new SqlFixReviewResponder()),
                 Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),

@@ -36,6 +36,10 @@ public class AgentSettings implements Serializable {
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
     public boolean repairMemoryLearns = true;
 
+    // --- OpenSearch-SQL correction
+    /** Correction rounds per candidate whose execution shows a problem (opensearch.correct); 0 turns correction off. */
+    public int opensearchCorrectRounds = 2;
+
     // --- OpenSearch-SQL alignment rules
     public boolean alignValues = true;
     public boolean alignMaxSubqueryToOrderBy = true;

@@ -43,6 +43,16 @@ public final class PromptPair {
                 PromptTemplate.load("prompts/" + base + ".user.txt"));
     }
 
+    /**
+     * A pair whose system prompt is {@code <systemBase>.system.txt} and whose user prompt is shared by several
+     * steps ({@code <userBase>.user.txt}), e.g. one correction prompt per error class over one user layout.
+     */
+    public static PromptPair load(String systemBase, String userBase) {
+        return new PromptPair(systemBase,
+                PromptTemplate.load("prompts/" + systemBase + ".system.txt"),
+                PromptTemplate.load("prompts/" + userBase + ".user.txt"));
+    }
+
     /** The stage name from the system prompt's first line. */
     public String task() {
         return task;

@@ -7,8 +7,10 @@ public final class StageNames {
     public static final String MAGSQL_DECOMPOSE = "magsql.decompose";
     public static final String MAGSQL_GENERATE = "magsql.generate";
     public static final String OPENSEARCH_GENERATE = "opensearch.generate";
+    public static final String OPENSEARCH_ADHERENCE = "opensearch.adherence";
     public static final String OPENSEARCH_ALIGN = "opensearch.align";
     public static final String CANDIDATES_EXECUTE = "candidates.execute";
+    public static final String OPENSEARCH_CORRECT = "opensearch.correct";
     public static final String OPENSEARCH_VOTE = "opensearch.vote";
     public static final String SQLFIX_REVIEW = "sqlfix.review";
     public static final String SQLFIX_CRAFT = "sqlfix.craft";

@@ -22,6 +22,10 @@ import io.flowsql.agents.mmsql.ReadingsStage;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.OpenSearchVoteStage;
+import io.flowsql.agents.opensearch.QuestionValues;
+import io.flowsql.agents.opensearch.adherence.AdherenceStage;
+import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
+import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.ProgressiveGenerator;
 import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.sqlfix.QueryCrafter;
@@ -104,6 +108,11 @@ public final class StageFactory {
             case StageNames.OPENSEARCH_ALIGN -> new OpenSearchAlignStage(
                     AlignmentRules.fromSettings(settings, engine.sql(), engine.values()), engine.catalog());
             case StageNames.OPENSEARCH_VOTE -> new OpenSearchVoteStage();
+            case StageNames.OPENSEARCH_ADHERENCE -> new AdherenceStage(call, schema,
+                    new QuestionValues(engine.values(), settings.valueMatches));
+            case StageNames.OPENSEARCH_CORRECT -> new OpenSearchCorrectStage(
+                    new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds), schema,
+                    new QuestionValues(engine.values(), settings.valueMatches));
             default -> throw new IllegalArgumentException("no stage named '" + name + "'; stages: "
                     + String.join(", ", StrategyCatalog.canonicalOrder()));
         };
