@@ -3,13 +3,15 @@
 #   deploy/bench.sh throughput [N L_ms S preset one_at_a_time checkpoint_ms shared_data]   (docs/ARCHITECTURE.md)
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
+#   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   throughput)  MAIN=io.flowsql.benchmarks.throughput.ThroughputBenchmark ;;
   llm-client)  MAIN=io.flowsql.benchmarks.llm.LlmClientOverheadBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|llm-client|value-index [args...]" >&2; exit 2 ;;
+  replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|llm-client|value-index|replay-vote [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built
