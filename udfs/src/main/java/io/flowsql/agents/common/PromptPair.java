@@ -65,13 +65,15 @@ public final class PromptPair {
     }
 
     /**
-     * A pair whose system prompt is {@code <systemBase>.system.txt} and whose user prompt is shared by several
-     * steps ({@code <userBase>.user.txt}), e.g. one correction prompt per error class over one user layout.
+     * A pair whose system prompt (and reply shape) is {@code <systemBase>.system.txt} ({@code .reply.json}) and whose
+     * user prompt is shared by several steps ({@code <userBase>.user.txt}), e.g. one correction prompt per error
+     * class over one user layout.
      */
     public static PromptPair load(String systemBase, String userBase) {
         return new PromptPair(systemBase,
                 PromptTemplate.load("prompts/" + systemBase + ".system.txt"),
-                PromptTemplate.load("prompts/" + userBase + ".user.txt"));
+                PromptTemplate.load("prompts/" + userBase + ".user.txt"),
+                ReplySchema.loadOptional(systemBase, "prompts/" + systemBase + ".reply.json").orElse(null));
     }
 
     /** The stage name from the system prompt's first line. */

@@ -78,7 +78,7 @@ public final class AdherenceStage implements Stage {
         vars.put("columns", columns.isBlank() ? "(none)" : SchemaContext.oneLine(columns));
         vars.put("declared_values", declared.isBlank() ? "(none)" : SchemaContext.oneLine(declared));
         vars.put("missed", String.join(", ", missed));
-        ChatRequest request = ChatRequest.of(name(), prompt.render(vars));
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, ProgressiveGenerator::parse, trace).handle((ProgressiveAnswer again, Throwable failed) -> {
             // a re-generation that cannot be read leaves the sample as it was; the request goes on
             boolean take = failed == null

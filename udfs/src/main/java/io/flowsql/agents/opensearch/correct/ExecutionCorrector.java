@@ -64,7 +64,7 @@ public final class ExecutionCorrector {
         vars.put("sql", SchemaContext.oneLine(current.sql));
         vars.put("problem", problem.get().detail());
         vars.put("result", preview(current));
-        ChatRequest request = ChatRequest.of(kind.task(), prompts.get(kind).render(vars));
+        ChatRequest request = prompts.get(kind).request(vars);
         return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
                 .thenCompose(revised -> {
             // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
