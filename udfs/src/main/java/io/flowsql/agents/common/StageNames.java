@@ -6,6 +6,7 @@ public final class StageNames {
     public static final String MAGSQL_LINK = "magsql.link";
     public static final String MAGSQL_DECOMPOSE = "magsql.decompose";
     public static final String MAGSQL_GENERATE = "magsql.generate";
+    public static final String OPENSEARCH_FEWSHOT = "opensearch.fewshot";
     public static final String OPENSEARCH_GENERATE = "opensearch.generate";
     public static final String OPENSEARCH_ADHERENCE = "opensearch.adherence";
     public static final String OPENSEARCH_ALIGN = "opensearch.align";

@@ -1,6 +1,8 @@
 package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
@@ -20,9 +22,17 @@ public final class OpenSearchGenerateStage implements Stage {
     private final ProgressiveGenerator generator;
     private final SchemaContext schemas;
     private final QuestionValues values;
+    private final ExampleLibrary library;
 
     public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
                                    int valueMatches) {
+        this(generator, schemas, values, valueMatches, null);
+    }
+
+    /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+                                   int valueMatches, ExampleLibrary library) {
+        this.library = library;
         this.generator = generator;
         this.schemas = schemas;
         this.values = new QuestionValues(values, valueMatches);
@@ -38,6 +48,7 @@ public final class OpenSearchGenerateStage implements Stage {
         return StageGuard.run(name(), ctx, trace -> {
             Map<String, Object> fields = schemas.promptFields(ctx);
             fields.put("values", values.text(ctx));
+            fields.put("examples", FewShotStage.promptText(ctx, library));
             return generator.generate(fields, trace).thenAccept(answers -> {
                 for (int i = 0; i < answers.size(); i++) {
                     ProgressiveAnswer answer = answers.get(i);

@@ -24,6 +24,8 @@ import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.OpenSearchVoteStage;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.agents.opensearch.adherence.AdherenceStage;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.ProgressiveGenerator;
@@ -60,6 +62,7 @@ public final class StageFactory {
     private final CandidateRunner runner;
     private final Function<RequestContext, QuestionFrame> frames;
     private final RepairMemory repairs;
+    private final ExampleLibrary examples;
 
     public StageFactory(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner) {
         this.engine = engine;
@@ -70,6 +73,8 @@ public final class StageFactory {
         this.frames = ctx -> QuestionFrame.of(ctx, schema);
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
+        this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
+                ? null : ExampleLibrary.shared(Path.of(settings.fewShotLibraryPath));
         this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
     }
@@ -102,9 +107,10 @@ public final class StageFactory {
             case StageNames.MAGSQL_DECOMPOSE -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(call), schema);
             case StageNames.MAGSQL_GENERATE -> new MagSqlGenerateStage(new SubSqlGenerator(call),
                     new SubSqlRefiner(call, engine.sql(), settings.magRefineRounds), schema);
+            case StageNames.OPENSEARCH_FEWSHOT -> new FewShotStage(examples, engine.catalog(), settings.fewShotExamples);
             case StageNames.OPENSEARCH_GENERATE -> new OpenSearchGenerateStage(
                     new ProgressiveGenerator(call, settings.candidates, settings.temperature), schema, engine.values(),
-                    settings.valueMatches);
+                    settings.valueMatches, examples);
             case StageNames.OPENSEARCH_ALIGN -> new OpenSearchAlignStage(
                     AlignmentRules.fromSettings(settings, engine.sql(), engine.values()), engine.catalog());
             case StageNames.OPENSEARCH_VOTE -> new OpenSearchVoteStage();

@@ -23,6 +23,7 @@ public final class StrategyCatalog {
             StageNames.MAGSQL_LINK,
             StageNames.MAGSQL_DECOMPOSE,
             StageNames.MAGSQL_GENERATE,
+            StageNames.OPENSEARCH_FEWSHOT,
             StageNames.OPENSEARCH_GENERATE,
             StageNames.OPENSEARCH_ADHERENCE,
             StageNames.OPENSEARCH_ALIGN,
@@ -47,7 +48,7 @@ public final class StrategyCatalog {
         // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
         p.put("sqlfix", Set.of(StageNames.OPENSEARCH_GENERATE, StageNames.CANDIDATES_EXECUTE, StageNames.SQLFIX_REVIEW,
                 StageNames.SQLFIX_CRAFT, StageNames.SQLFIX_EXECUTE, StageNames.SQLFIX_REFINE, StageNames.ANSWER_FINALIZE));
-        p.put("opensearch", Set.of(StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ADHERENCE,
+        p.put("opensearch", Set.of(StageNames.OPENSEARCH_FEWSHOT, StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ADHERENCE,
                 StageNames.OPENSEARCH_ALIGN, StageNames.CANDIDATES_EXECUTE, StageNames.OPENSEARCH_CORRECT,
                 StageNames.OPENSEARCH_VOTE, StageNames.ANSWER_FINALIZE));
         p.put("mmsql", Set.of(StageNames.MMSQL_DETECT, StageNames.OPENSEARCH_GENERATE, StageNames.CANDIDATES_EXECUTE,
