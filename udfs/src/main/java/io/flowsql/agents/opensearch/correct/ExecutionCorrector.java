@@ -33,7 +33,7 @@ public final class ExecutionCorrector {
         this.runner = runner;
         this.rounds = rounds;
         for (ErrorClass kind : ErrorClass.values()) {
-            prompts.put(kind, PromptPair.load(kind.promptBase(), "opensearch/correct"));
+            prompts.put(kind, PromptPair.load(kind.promptBase()));
         }
     }
 
