@@ -30,7 +30,11 @@ public final class AgentResponders {
                 Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),
                 Map.entry("sqlfix.craft.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("sqlfix.refine", new SqlFixRefineResponder()),
+                Map.entry("mmsql.rewrite", new MmsqlRewriteResponder()),
+                Map.entry("mmsql.select", new MmsqlSelectResponder()),
                 Map.entry("mmsql.detect", new MmsqlDetectResponder()),
+                Map.entry("mmsql.decompose", new MmsqlDecomposeResponder()),
+                Map.entry("mmsql.refine.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()));
     }
 }

@@ -36,7 +36,7 @@ public final class ReplayResponder implements Responder {
         out.put("opensearch.generate", new ReplayResponder(replay, OpenSearchGenerateResponder::progressive,
                 usual.get("opensearch.generate")));
         for (String single : List.of("magsql.generate.first", "magsql.generate.next", "sqlfix.craft.generate",
-                "mmsql.readings")) {
+                "mmsql.readings", "mmsql.refine.generate")) {
             out.put(single, new ReplayResponder(replay,
                     sql -> "#reason: the query the replayed system wrote.\n```sql\n" + sql + "\n```", usual.get(single)));
         }

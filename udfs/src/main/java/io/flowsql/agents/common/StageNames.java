@@ -2,7 +2,11 @@ package io.flowsql.agents.common;
 
 /** The fixed stage names: the Flink job derives operator uids from them, so they must never change. */
 public final class StageNames {
+    public static final String MMSQL_REWRITE = "mmsql.rewrite";
+    public static final String MMSQL_SELECT = "mmsql.select";
     public static final String MMSQL_DETECT = "mmsql.detect";
+    public static final String MMSQL_DECOMPOSE = "mmsql.decompose";
+    public static final String MMSQL_REFINE = "mmsql.refine";
     public static final String MAGSQL_LINK = "magsql.link";
     public static final String MAGSQL_DECOMPOSE = "magsql.decompose";
     public static final String MAGSQL_GENERATE = "magsql.generate";

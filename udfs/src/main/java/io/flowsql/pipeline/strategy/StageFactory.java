@@ -15,7 +15,11 @@ import io.flowsql.agents.magsql.SubSqlGenerator;
 import io.flowsql.agents.magsql.SubSqlRefiner;
 import io.flowsql.agents.magsql.TableSummarizer;
 import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
+import io.flowsql.agents.mmsql.DecomposeStage;
 import io.flowsql.agents.mmsql.QuestionDetector;
+import io.flowsql.agents.mmsql.RefineStage;
+import io.flowsql.agents.mmsql.RewriteStage;
+import io.flowsql.agents.mmsql.SchemaSelectStage;
 import io.flowsql.agents.mmsql.QuestionDetectorStage;
 import io.flowsql.agents.mmsql.ReadingSqlGenerator;
 import io.flowsql.agents.mmsql.ReadingsStage;
@@ -93,7 +97,12 @@ public final class StageFactory {
     /** @throws IllegalArgumentException for a name that is no stage */
     public Stage create(String name) {
         return switch (name) {
+            case StageNames.MMSQL_REWRITE -> new RewriteStage(call, schema);
+            case StageNames.MMSQL_SELECT -> new SchemaSelectStage(call, schema);
             case StageNames.MMSQL_DETECT -> new QuestionDetectorStage(new QuestionDetector(call), frames);
+            case StageNames.MMSQL_DECOMPOSE -> new DecomposeStage(call, schema);
+            case StageNames.MMSQL_REFINE -> new RefineStage(call, schema, runner,
+                    new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds));
             case StageNames.MMSQL_READINGS -> new ReadingsStage(new ReadingSqlGenerator(call), engine.sql(), frames);
             case StageNames.SQLFIX_REVIEW -> new SqlReviewStage(new SqlReviewer(call), engine.sql(), frames);
             case StageNames.SQLFIX_CRAFT -> new QueryCrafterStage(new QueryCrafter(call), frames, settings.sqlfixCrafterK);

@@ -74,11 +74,13 @@ class PresetPipelineTest {
                         "sqlfix.execute", "answer.finalize")),
                 Arguments.of("opensearch", List.of("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "opensearch.vote", "answer.finalize")),
-                Arguments.of("mmsql", List.of("mmsql.detect", "opensearch.generate", "candidates.execute",
-                        "answer.finalize")),
-                Arguments.of("full", List.of("mmsql.detect", "magsql.link", "magsql.decompose", "magsql.generate",
+                Arguments.of("mmsql", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
+                        "candidates.execute", "mmsql.refine", "answer.finalize")),
+                Arguments.of("full", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
+                        "magsql.decompose", "magsql.generate", "mmsql.decompose",
                         "opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
-                        "candidates.execute", "opensearch.correct", "opensearch.vote", "sqlfix.review", "sqlfix.execute", "answer.finalize")));
+                        "candidates.execute", "opensearch.correct", "mmsql.refine", "opensearch.vote", "sqlfix.review",
+                        "sqlfix.execute", "answer.finalize")));
     }
 
     @ParameterizedTest(name = "{0}")

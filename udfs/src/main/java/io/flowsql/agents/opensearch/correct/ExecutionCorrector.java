@@ -77,6 +77,18 @@ public final class ExecutionCorrector {
         });
     }
 
+    /** Makes {@code to} the attempt {@code from}: its SQL and everything its execution recorded. */
+    public static void adopt(Candidate from, Candidate to) {
+        to.sql = from.sql;
+        to.executed = from.executed;
+        to.resultFingerprint = from.resultFingerprint;
+        to.rowCount = from.rowCount;
+        to.elapsedMicros = from.elapsedMicros;
+        to.error = from.error;
+        to.previewColumns = new ArrayList<>(from.previewColumns);
+        to.previewRows = new ArrayList<>(from.previewRows);
+    }
+
     private static int severity(Candidate c, String question) {
         return ExecutionProblem.of(c, question).map(p -> p.kind().severity()).orElse(0);
     }

@@ -61,7 +61,7 @@ public final class OpenSearchCorrectStage implements Stage {
                             + ">" + (outcome.fixed() ? "fixed" : outcome.best() == first ? "kept" : "improved");
                     for (Candidate c : same) {
                         if (outcome.best() != first) {
-                            copyExecution(outcome.best(), c);
+                            ExecutionCorrector.adopt(outcome.best(), c);
                         }
                         ctx.notes.put(NOTE_PREFIX + c.source, note);
                     }
@@ -73,16 +73,5 @@ public final class OpenSearchCorrectStage implements Stage {
                 trace.note = bySql.size() + " distinct SQL with a problem, " + fixed + " candidates fixed";
             });
         });
-    }
-
-    private static void copyExecution(Candidate from, Candidate to) {
-        to.sql = from.sql;
-        to.executed = from.executed;
-        to.resultFingerprint = from.resultFingerprint;
-        to.rowCount = from.rowCount;
-        to.elapsedMicros = from.elapsedMicros;
-        to.error = from.error;
-        to.previewColumns = new ArrayList<>(from.previewColumns);
-        to.previewRows = new ArrayList<>(from.previewRows);
     }
 }
