@@ -93,10 +93,12 @@ final class CosqlDialogues {
         for (int i = firstTurn; i < turns.size(); i++) {
             String label = dialogue.db() + " turn " + (i + 1) + ": " + turns.get(i).text().strip();
             List<RecordedRequest> calls = callsFor(requests, turns.get(i).text());
-            // The first turn checked may have been in flight at a savepoint, its first stages done by the other job.
-            String[] tasks = i == firstTurn && i > 0 ? new String[] {"opensearch.generate"}
-                    : new String[] {"mmsql.detect", "opensearch.generate"};
-            assertThat(calls).extracting(r -> r.request().task()).as(label).contains(tasks);
+            // The first turn checked may have been in flight at a savepoint, some of its stages done by the other job.
+            boolean resumed = i == firstTurn && i > 0;
+            if (!resumed) {
+                assertThat(calls).extracting(r -> r.request().task()).as(label)
+                        .contains("mmsql.select", "mmsql.detect", "mmsql.decompose");
+            }
             for (RecordedRequest call : calls) {
                 String prompt = call.request().lastUserMessage();
                 for (int earlier = 0; earlier < i; earlier++) {
@@ -110,7 +112,7 @@ final class CosqlDialogues {
                 assertThat(call.receivedAtNanos()).as(label + " starts after the previous turn's calls")
                         .isGreaterThan(previousTurnLastCall);
             }
-            previousTurnLastCall = calls.stream().mapToLong(RecordedRequest::receivedAtNanos).max().orElseThrow();
+            previousTurnLastCall = calls.stream().mapToLong(RecordedRequest::receivedAtNanos).max().orElse(previousTurnLastCall);
         }
     }
 
