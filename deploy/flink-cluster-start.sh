@@ -95,7 +95,8 @@ execution:
   checkpointing:
     dir: file://$CLUSTER_DIR/checkpoints
     savepoint-dir: file://$CLUSTER_DIR/savepoints
-# Starting the RPC system may take long on a loaded machine (the default 10 s failed TaskManagers there).
+# RPC calls and start-up may take long on a loaded machine. (Pekko's remoting start inside it keeps its own 10 s
+# limit: under a load average of 50 on 2 cores TaskManagers still failed there; start fewer at a time.)
 pekko:
   startup-timeout: 60 s
   ask:
