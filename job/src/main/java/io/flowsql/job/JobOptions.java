@@ -37,6 +37,9 @@ public final class JobOptions {
             "Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");
     public static final JobOption<Integer> PARALLELISM = JobOption.integer("job.parallelism", 0,
             "Parallelism of every operator; 0 keeps the environment's default.");
+    public static final JobOption<Integer> MAX_PARALLELISM = JobOption.integer("job.max-parallelism", 128,
+            "Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "
+                    + "restores only into a job with the same value.");
     public static final JobOption<Integer> SOURCE_PARALLELISM = JobOption.integer("job.source-parallelism", 0,
             "Parallelism of the Kafka sources and the parse step; 0 uses job.parallelism.");
 
@@ -91,6 +94,13 @@ public final class JobOptions {
             "Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
     public static final JobOption<java.time.Duration> HISTORY_TTL = JobOption.duration("dialogue.history-ttl", "24h",
             "How long a dialogue's history is kept after its last turn.");
+    public static final JobOption<java.time.Duration> REQUEST_ID_TTL = JobOption.duration("requests.id-ttl", "24h",
+            "How long a request id is remembered after its answer: a question repeating it meanwhile is dead-lettered "
+                    + "(duplicate_request_id), later it is a new question.");
+    public static final JobOption<Integer> HISTORY_MAX_TURNS = JobOption.integer("dialogue.history-max-turns", 8,
+            "Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
+    public static final JobOption<Integer> HISTORY_MAX_BYTES = JobOption.integer("dialogue.history-max-bytes", 16384,
+            "Most bytes (UTF-8 of question, SQL and summary) of the kept turns of one dialogue; the oldest go first.");
     public static final JobOption<java.time.Duration> FEEDBACK_WAIT = JobOption.duration("dialogue.feedback-wait", "5min",
             "How long a follow-up waits for the previous turn's answer before it is answered anyway.");
 
@@ -130,10 +140,10 @@ public final class JobOptions {
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
-                SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
+                MAX_PARALLELISM, SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
                 LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
-                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT,
+                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, REQUEST_ID_TTL, HISTORY_MAX_TURNS, HISTORY_MAX_BYTES, FEEDBACK_WAIT,
                 AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
                 AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
                 AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);

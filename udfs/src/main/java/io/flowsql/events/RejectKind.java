@@ -7,7 +7,9 @@ public enum RejectKind {
     /** JSON, but the questions schema rejects it (missing field, wrong type, unknown property...). */
     SCHEMA,
     /** Well-formed, but names a database the job does not have. */
-    UNKNOWN_DATABASE;
+    UNKNOWN_DATABASE,
+    /** Its request id was already answered (or the first question with that id is still in flight and then answered). */
+    DUPLICATE_REQUEST_ID;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

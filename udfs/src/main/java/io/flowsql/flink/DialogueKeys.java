@@ -27,11 +27,11 @@ public final class DialogueKeys {
         }
     }
 
-    /** Candidate work by request. */
+    /** Candidate work by request and fan-out ({@link CandidateWork#gatherKey()}). */
     public static final class OfRequest implements KeySelector<CandidateWork, String> {
         @Override
         public String getKey(CandidateWork work) {
-            return work.requestId;
+            return work.gatherKey();
         }
     }
 }

@@ -47,7 +47,7 @@ public final class CandidateRunner {
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();
         candidate.previewColumns = new ArrayList<>(result.columns());
-        candidate.previewRows = preview(result.rows());
+        candidate.setPreview(preview(result.rows()));
         if (result.ok()) {
             candidate.error = null;
             candidate.rowCount = result.rowCount();
@@ -69,7 +69,7 @@ public final class CandidateRunner {
             return ExecutionResult.failed(recordedError(candidate.error), candidate.elapsedMicros);
         }
         List<List<Object>> rows = new ArrayList<>();
-        candidate.previewRows.forEach(row -> rows.add(new ArrayList<>(row)));
+        candidate.preview.forEach(row -> rows.add(new ArrayList<>(row.cells)));
         return new ExecutionResult(candidate.previewColumns, rows, candidate.rowCount,
                 candidate.rowCount > rows.size(), candidate.elapsedMicros, null);
     }

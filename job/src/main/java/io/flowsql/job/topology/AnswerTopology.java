@@ -44,7 +44,8 @@ public final class AnswerTopology {
         DataStream<RequestContext> contexts = parallel(questions
                 .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
                 .connect(turns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
-                .process(new DialogueContextFunction(config.historyTtl, config.feedbackWait.toMillis()))
+                .process(new DialogueContextFunction(config.historyTtl, config.feedbackWait.toMillis(),
+                        config.historyLimits))
                 .uid(DIALOGUE_UID).name("dialogue context"), config);
         for (StagePlan stage : binding.plan()) {
             contexts = switch (stage.kind()) {
