@@ -6,6 +6,7 @@ import io.flowsql.engine.EngineStageBinding;
 import io.flowsql.engine.LlmCacheSettings;
 import io.flowsql.flink.StageBinding;
 import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.llm.StructuredOutput;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
@@ -58,8 +59,13 @@ public final class EngineWiring {
                 .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)
                 .requestsPerMinute(config.get(JobOptions.LLM_REQUESTS_PER_MINUTE))
                 .tokensPerMinute(config.get(JobOptions.LLM_TOKENS_PER_MINUTE))
-                .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET));
+                .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET))
+                .retryWindow(config.get(JobOptions.LLM_RETRY_WINDOW))
+                .structuredOutput(StructuredOutput.parse(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)))
+                .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
+                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
         config.family("llm.model.").forEach(b::stageModel);
+        config.intFamily("llm.max-tokens.").forEach(b::stageMaxTokens);
         return b.build();
     }
 }

@@ -105,6 +105,7 @@ public final class AnswerMapper {
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;
+        entry.error = t.error;
         return entry;
     }
 }

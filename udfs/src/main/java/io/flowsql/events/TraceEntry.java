@@ -16,6 +16,8 @@ public class TraceEntry {
     public int completionTokens;
     public int retries;
     public boolean simulated;
+    /** Why the stage's last failed LLM call failed (null when none failed). */
+    public String error;
 
     public TraceEntry() {}
 }

@@ -1,6 +1,6 @@
 package io.flowsql.pipeline;
 
-/** What one stage did for one request: latency, LLM calls, tokens, retries, and a short note. */
+/** What one stage did for one request: latency, LLM calls (failed ones too), tokens, retries, the last call error and a short note. */
 public class StageTrace {
     public String stage;
     public String model;
@@ -11,6 +11,8 @@ public class StageTrace {
     public int retries;
     public boolean simulated;
     public String note;
+    /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
+    public String error;
 
     public StageTrace() {}
 

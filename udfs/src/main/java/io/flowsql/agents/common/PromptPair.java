@@ -1,6 +1,8 @@
 package io.flowsql.agents.common;
 
 import io.flowsql.llm.ChatMessage;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.llm.ReplySchema;
 import io.flowsql.sql.render.TokenCounter;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,11 +25,13 @@ public final class PromptPair {
     private final String task;
     private final PromptTemplate system;
     private final PromptTemplate user;
+    private final ReplySchema reply;
 
-    private PromptPair(String base, PromptTemplate system, PromptTemplate user) {
+    private PromptPair(String base, PromptTemplate system, PromptTemplate user, ReplySchema reply) {
         this.base = base;
         this.system = system;
         this.user = user;
+        this.reply = reply;
         String firstLine = system.text().lines().findFirst().orElse("").trim();
         if (!firstLine.startsWith(TASK_PREFIX) || firstLine.length() == TASK_PREFIX.length()) {
             throw new IllegalArgumentException(
@@ -36,11 +40,28 @@ public final class PromptPair {
         this.task = firstLine.substring(TASK_PREFIX.length()).trim();
     }
 
-    /** Loads the pair for a base such as {@code mmsql/detect}. */
+    /**
+     * Loads the pair for a base such as {@code mmsql/detect}, with the stage's reply shape from
+     * {@code prompts/<base>.reply.json} when that file exists (a JSON Schema; see {@link ReplySchema}).
+     */
     public static PromptPair load(String base) {
         return new PromptPair(base,
                 PromptTemplate.load("prompts/" + base + ".system.txt"),
-                PromptTemplate.load("prompts/" + base + ".user.txt"));
+                PromptTemplate.load("prompts/" + base + ".user.txt"),
+                ReplySchema.loadOptional(base, "prompts/" + base + ".reply.json").orElse(null));
+    }
+
+    /** The declared reply shape, or null when the stage declares none (free text). */
+    public ReplySchema reply() {
+        return reply;
+    }
+
+    /**
+     * The stage's request: the rendered messages, the stage name from the system prompt's first line and the
+     * declared reply shape (so the client can ask the server for structured output and size max_tokens).
+     */
+    public ChatRequest request(Map<String, ?> vars) {
+        return ChatRequest.of(task, render(vars)).withReply(reply);
     }
 
     /** The stage name from the system prompt's first line. */
