@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
+import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.RequestIdFunction;
 import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
@@ -118,10 +119,10 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .fromSource(sources.answersFeedback(), WatermarkStrategy.noWatermarks(), "answers feedback")
                 .uid(FEEDBACK_SOURCE_UID);
         SingleOutputStreamOperator<RequestContext> firstOfEachId = questions
-                .keyBy(q -> q.requestId, Types.STRING)
-                .connect(feedback.keyBy(a -> a.requestId, Types.STRING))
+                .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
+                .connect(feedback.keyBy(new DialogueKeys.OfAnswer(), Types.STRING))
                 .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
-                .uid(REQUEST_IDS_UID).name("request ids");
+                .uid(REQUEST_IDS_UID).name("request-id check");
         int parallelism = config.get(JobOptions.PARALLELISM);
         if (parallelism > 0) {
             firstOfEachId.setParallelism(parallelism);

@@ -22,7 +22,7 @@ class RequestIdFunctionTest {
             throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), 2)),
-                q -> q.requestId, a -> a.requestId, Types.STRING);
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
     }
 
     private static RequestContext question(String id, long offset) {

@@ -22,6 +22,8 @@ public class CandidateWork {
     /** The candidate's index in the request's candidate list (on candidate records). */
     public int index;
     public Candidate candidate;
+    /** The run of this candidate on the execution pool, so a timeout can cancel it; never serialized. */
+    transient java.util.concurrent.Future<?> run;
 
     public CandidateWork() {}
 

@@ -27,6 +27,14 @@ public final class DialogueKeys {
         }
     }
 
+    /** Answers read back, by their dialogue (a question without one is a dialogue of its own). */
+    public static final class OfAnswer implements KeySelector<io.flowsql.events.AnswerEvent, String> {
+        @Override
+        public String getKey(io.flowsql.events.AnswerEvent answer) {
+            return answer.dialogueId != null ? answer.dialogueId : answer.requestId;
+        }
+    }
+
     /** Candidate work by request and fan-out ({@link CandidateWork#gatherKey()}). */
     public static final class OfRequest implements KeySelector<CandidateWork, String> {
         @Override

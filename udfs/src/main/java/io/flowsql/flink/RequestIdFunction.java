@@ -7,11 +7,9 @@ import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.RejectKind;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
@@ -22,14 +20,20 @@ import org.apache.flink.util.OutputTag;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Makes the request id an invariant (keyed by request id, before the dialogue operator): the first question with an
- * id goes on to be answered; a later question with the same id is never answered a second time and never dropped.
- * It becomes a dead letter ({@code duplicate_request_id: ...}) that names the earlier answer's status: at once when
- * that answer is already back on the answers topic, else as soon as it comes back (a duplicate in flight waits for
- * the first). The answers read back (second input) mark ids as answered. An id is remembered {@code ttl} after its
- * last change; a question reusing an id after that is a new question.
+ * Makes the request id an invariant (before the dialogue operator): the first question with an id goes on to be
+ * answered; a later question with the same id is never answered a second time and never dropped. It becomes a dead
+ * letter ({@code duplicate_request_id: ...}) that names the earlier answer's status: at once when that answer is
+ * already back on the answers topic, else as soon as it comes back (a duplicate in flight waits for the first). The
+ * answers read back (second input) mark ids as answered. An id is remembered {@code ttl} after its last change; a
+ * question reusing an id after that is a new question.
+ *
+ * <p>Keyed by dialogue ({@link DialogueKeys}: a question without a dialogue id is its own dialogue, keyed by its
+ * request id), so the turns of a dialogue keep their order on the way to the dialogue operator; the ids are therefore
+ * checked within a dialogue key: the same request id sent under another dialogue id is not recognised.
  */
 public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestContext, AnswerEvent, RequestContext> {
     public static final OutputTag<DeadLetterEvent> DUPLICATES = new OutputTag<>("duplicate-request-ids") {};
@@ -38,10 +42,10 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     private final Duration ttl;
     private final int maxWaiting;
 
-    /** "in-flight" while the first question is answered, then the answer's status. */
-    private transient ValueState<String> status;
-    private transient ListState<RequestContext> waiting;
-    private transient ValueState<Integer> waitingCount;
+    /** By request id: "in-flight" while the first question is answered, then the answer's status. */
+    private transient MapState<String, String> status;
+    /** By request id: repeats waiting for the first question's answer. */
+    private transient MapState<String, List<RequestContext>> waiting;
     private transient Counter duplicates;
 
     /**
@@ -56,33 +60,32 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     @Override
     public void open(OpenContext openContext) {
         StateTtlConfig expiry = StateTtlConfig.newBuilder(ttl).updateTtlOnCreateAndWrite().neverReturnExpired().build();
-        ValueStateDescriptor<String> statusDescriptor = new ValueStateDescriptor<>("status", Types.STRING);
+        MapStateDescriptor<String, String> statusDescriptor = new MapStateDescriptor<>("status", Types.STRING, Types.STRING);
         statusDescriptor.enableTimeToLive(expiry);
-        status = getRuntimeContext().getState(statusDescriptor);
-        ListStateDescriptor<RequestContext> waitingDescriptor =
-                new ListStateDescriptor<>("waiting", TypeInformation.of(RequestContext.class));
+        status = getRuntimeContext().getMapState(statusDescriptor);
+        MapStateDescriptor<String, List<RequestContext>> waitingDescriptor = new MapStateDescriptor<>("waiting",
+                Types.STRING, Types.LIST(TypeInformation.of(RequestContext.class)));
         waitingDescriptor.enableTimeToLive(expiry);
-        waiting = getRuntimeContext().getListState(waitingDescriptor);
-        ValueStateDescriptor<Integer> countDescriptor = new ValueStateDescriptor<>("waiting-count", Types.INT);
-        countDescriptor.enableTimeToLive(expiry);
-        waitingCount = getRuntimeContext().getState(countDescriptor);
+        waiting = getRuntimeContext().getMapState(waitingDescriptor);
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("flowsql").addGroup("requests");
         duplicates = group.counter("duplicateRequestIds");
     }
 
     @Override
     public void processElement1(RequestContext question, Context ctx, Collector<RequestContext> out) throws Exception {
-        String seen = status.value();
+        String id = question.requestId;
+        String seen = status.get(id);
         if (seen == null) {
-            status.update(IN_FLIGHT);
+            status.put(id, IN_FLIGHT);
             out.collect(question);
             return;
         }
         duplicates.inc();
-        int held = waitingCount.value() == null ? 0 : waitingCount.value();
-        if (IN_FLIGHT.equals(seen) && held < maxWaiting) {
-            waiting.add(question);
-            waitingCount.update(held + 1);
+        List<RequestContext> held = waiting.get(id);
+        if (IN_FLIGHT.equals(seen) && (held == null || held.size() < maxWaiting)) {
+            List<RequestContext> more = held == null ? new ArrayList<>() : new ArrayList<>(held);
+            more.add(question);
+            waiting.put(id, more);
             return;
         }
         ctx.output(DUPLICATES, deadLetter(question, IN_FLIGHT.equals(seen)
@@ -93,13 +96,16 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     @Override
     public void processElement2(AnswerEvent answer, Context ctx, Collector<RequestContext> out) throws Exception {
         String answered = answer.status == null ? "unknown" : answer.status;
-        status.update(answered);
-        for (RequestContext repeat : waiting.get()) {
+        status.put(answer.requestId, answered);
+        List<RequestContext> held = waiting.get(answer.requestId);
+        if (held == null) {
+            return;
+        }
+        for (RequestContext repeat : held) {
             ctx.output(DUPLICATES, deadLetter(repeat,
                     "it was answered meanwhile (status " + answered + "); that answer is on the answers topic", ctx));
         }
-        waiting.clear();
-        waitingCount.clear();
+        waiting.remove(answer.requestId);
     }
 
     private static DeadLetterEvent deadLetter(RequestContext question, String why, Context ctx) {
