@@ -85,8 +85,9 @@ public final class JobOptions {
                     + "nothing is sent) or off.");
     public static final JobOption<Integer> STAGE_CAPACITY = JobOption.integer("stage.capacity", 100,
             "Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
-    public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "3min",
-            "Time limit of one LLM stage for one request, retries included; stage.timeout.<stage> overrides one stage.");
+    public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "6min",
+            "Time limit of one stage for one request; at least llm.total-budget (checked at start), so a call ends by its "
+                    + "own budget first; when it fires, the stage's LLM calls are cancelled. stage.timeout.<stage> overrides one stage.");
     public static final JobOption<Integer> EXECUTION_POOL_SIZE = JobOption.integer("execution.pool-size", 4,
             "Threads running candidate SQL per task slot.");
     public static final JobOption<Integer> EXECUTION_CAPACITY = JobOption.integer("execution.capacity", 200,

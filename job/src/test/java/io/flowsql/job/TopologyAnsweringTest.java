@@ -18,6 +18,8 @@ class TopologyAnsweringTest {
                 Map.entry(JobOptions.STAGE_CAPACITY.key(), "7"),
                 Map.entry("stage.capacity.opensearch.generate", "9"),
                 Map.entry(JobOptions.STAGE_TIMEOUT.key(), "45s"),
+                Map.entry(JobOptions.LLM_TIMEOUT.key(), "20s"),
+                Map.entry(JobOptions.LLM_TOTAL_BUDGET.key(), "40s"),
                 Map.entry("stage.timeout.sqlfix.refine", "2min"),
                 Map.entry(JobOptions.EXECUTION_POOL_SIZE.key(), "5"),
                 Map.entry(JobOptions.EXECUTION_CAPACITY.key(), "11"),
