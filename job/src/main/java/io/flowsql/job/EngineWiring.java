@@ -50,12 +50,25 @@ public final class EngineWiring {
         return agents;
     }
 
+    /** llm.max-concurrency when set, else derived from llm.server-slots (docs/LLM.md#concurrency). */
+    public static int maxConcurrency(JobConfig config) {
+        int explicit = config.get(JobOptions.LLM_MAX_CONCURRENCY);
+        if (explicit < 0) {
+            throw new IllegalArgumentException(JobOptions.LLM_MAX_CONCURRENCY.key() + " must be >= 0 (0 = derived)");
+        }
+        int slots = config.get(JobOptions.LLM_SERVER_SLOTS);
+        if (slots < 1) {
+            throw new IllegalArgumentException(JobOptions.LLM_SERVER_SLOTS.key() + " must be >= 1");
+        }
+        return explicit > 0 ? explicit : LlmClientConfig.concurrencyFor(slots);
+    }
+
     static LlmClientConfig llm(JobConfig config) {
         LlmClientConfig.Builder b = LlmClientConfig.builder(config.get(JobOptions.LLM_BASE_URL))
                 .apiKey(config.get(JobOptions.LLM_API_KEY))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))
-                .maxConcurrency(config.get(JobOptions.LLM_MAX_CONCURRENCY))
+                .maxConcurrency(maxConcurrency(config))
                 .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)
                 .requestsPerMinute(config.get(JobOptions.LLM_REQUESTS_PER_MINUTE))
                 .tokensPerMinute(config.get(JobOptions.LLM_TOKENS_PER_MINUTE))

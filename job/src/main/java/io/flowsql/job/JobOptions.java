@@ -52,8 +52,13 @@ public final class JobOptions {
             "Bearer key for the endpoint; blank sends none.");
     public static final JobOption<String> LLM_MODEL = JobOption.text("llm.model", "qwen2.5-coder-7b-instruct",
             "Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
-    public static final JobOption<Integer> LLM_MAX_CONCURRENCY = JobOption.integer("llm.max-concurrency", 32,
-            "LLM calls in flight per TaskManager JVM (shared by all operators).");
+    public static final JobOption<Integer> LLM_SERVER_SLOTS = JobOption.integer("llm.server-slots",
+            io.flowsql.llm.LlmClientConfig.DEFAULT_SERVER_SLOTS,
+            "Requests the LLM server decodes at once (llama.cpp --parallel, vLLM --max-num-seqs, OLLAMA_NUM_PARALLEL); "
+                    + "the client's concurrency is derived from it (docs/LLM.md#concurrency).");
+    public static final JobOption<Integer> LLM_MAX_CONCURRENCY = JobOption.integer("llm.max-concurrency", 0,
+            "LLM calls in flight per TaskManager JVM (shared by all operators); 0 = "
+                    + io.flowsql.llm.LlmClientConfig.CALLS_PER_SLOT + " × llm.server-slots.");
     public static final JobOption<java.time.Duration> LLM_TIMEOUT = JobOption.duration("llm.request-timeout", "120s",
             "Time limit of one LLM HTTP call.");
     public static final JobOption<Integer> LLM_MAX_RETRIES = JobOption.integer("llm.max-retries", 30,
@@ -155,7 +160,7 @@ public final class JobOptions {
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
-                MAX_PARALLELISM, SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
+                MAX_PARALLELISM, SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
                 LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
                 GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, REQUEST_ID_TTL, HISTORY_MAX_TURNS, HISTORY_MAX_BYTES, FEEDBACK_WAIT,

@@ -33,6 +33,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
     private final ExecutorService workers;
     private final SlotGate gate;
     private final RequestLog log;
+    private final TokenTally tokens = new TokenTally();
 
     private SimulatedLlmServer(SimulatorConfig config) throws IOException {
         this.config = config;
@@ -46,7 +47,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(workers);
-        server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log));
+        server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log, tokens));
         byte[] models = json.writeValueAsBytes(new ResponseWriter(json, config.dialect()).models(modelNames()));
         server.createContext("/v1/models", exchange -> sendModels(exchange, models));
     }
@@ -96,9 +97,15 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return gate.queued();
     }
 
-    /** Forgets the recorded requests and resets the count. */
+    /** Forgets the recorded requests and resets the count and the token counts. */
     public void clearRequests() {
         log.clear();
+        tokens.reset();
+    }
+
+    /** Prompt, cached prompt and completion tokens of the completions answered since start or {@link #clearRequests()}. */
+    public TokenCounts tokenCounts() {
+        return tokens.snapshot();
     }
 
     @Override

@@ -12,6 +12,8 @@ import java.util.Optional;
 
 /** Everything that shapes the simulated server's behaviour, fixed at start so a run is repeatable. */
 public final class SimulatorConfig {
+    /** Default size of the modelled prefix cache, in tokens (about what one GPU's spare KV cache holds for a 7B model). */
+    public static final int DEFAULT_PREFIX_CACHE_TOKENS = 1 << 20;
     private final int port;
     private final LatencyModel latency;
     private final int slots;
@@ -26,6 +28,7 @@ public final class SimulatorConfig {
     private final SqlErrorInjector errorInjector;
     private final String requiredApiKey;
     private final boolean recordRequests;
+    private final int prefixCacheTokens;
 
     private SimulatorConfig(Builder b) {
         this.port = b.port;
@@ -42,6 +45,7 @@ public final class SimulatorConfig {
         this.errorInjector = b.errorInjector;
         this.requiredApiKey = b.requiredApiKey;
         this.recordRequests = b.recordRequests;
+        this.prefixCacheTokens = b.prefixCacheTokens;
     }
 
     public static Builder builder() {
@@ -62,9 +66,14 @@ public final class SimulatorConfig {
     public SqlErrorInjector errorInjector() { return errorInjector; }
     public Optional<String> requiredApiKey() { return Optional.ofNullable(requiredApiKey); }
     public boolean recordRequests() { return recordRequests; }
+    public int prefixCacheTokens() { return prefixCacheTokens; }
 
-    /** Builds a configuration; defaults: ephemeral port, zero latency, 64 slots, no faults, OpenAI dialect. */
+    /**
+     * Builds a configuration; defaults: ephemeral port, zero latency, 64 slots, no faults, OpenAI dialect, a prefix
+     * cache of {@value #DEFAULT_PREFIX_CACHE_TOKENS} tokens.
+     */
     public static final class Builder {
+        private int prefixCacheTokens = DEFAULT_PREFIX_CACHE_TOKENS;
         private int port;
         private LatencyModel latency = LatencyModel.ZERO;
         private int slots = 64;
@@ -105,7 +114,13 @@ public final class SimulatorConfig {
         /** Keep every request for tests (on by default; long benchmark runs turn it off). */
         public Builder recordRequests(boolean value) { this.recordRequests = value; return this; }
 
+        /** Tokens the modelled prefix cache holds (cached prompt tokens cost no prefill latency); 0 turns it off. */
+        public Builder prefixCacheTokens(int value) { this.prefixCacheTokens = value; return this; }
+
         public SimulatorConfig build() {
+            if (prefixCacheTokens < 0) {
+                throw new IllegalArgumentException("prefixCacheTokens must be >= 0");
+            }
             if (slots < 1) {
                 throw new IllegalArgumentException("slots must be >= 1");
             }

@@ -102,6 +102,7 @@ public final class AnswerMapper {
         entry.latencyMs = t.latencyMillis;
         entry.llmCalls = t.llmCalls;
         entry.promptTokens = t.promptTokens;
+        entry.cachedPromptTokens = t.cachedPromptTokens;
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;

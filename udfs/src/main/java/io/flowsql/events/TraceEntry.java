@@ -13,6 +13,7 @@ public class TraceEntry {
     public long latencyMs;
     public int llmCalls;
     public int promptTokens;
+    public int cachedPromptTokens;
     public int completionTokens;
     public int retries;
     public boolean simulated;

@@ -12,6 +12,14 @@ import java.util.Objects;
  */
 public final class LlmClientConfig implements Serializable {
     private static final long serialVersionUID = 1L;
+    /** Slots (requests decoded at once) assumed of a server when none are declared (llama.cpp --parallel, vLLM max-num-seqs). */
+    public static final int DEFAULT_SERVER_SLOTS = 16;
+    /**
+     * Calls in flight per declared server slot: the client keeps a short queue at the server so a slot that
+     * finishes finds its next request already there instead of waiting a round trip (measured: a 64-slot server
+     * reached 0.49 of its ideal rate with 32 calls in flight, 0.94 with 128).
+     */
+    public static final int CALLS_PER_SLOT = 2;
 
     private final String baseUrl;
     private final String apiKey;
@@ -57,6 +65,11 @@ public final class LlmClientConfig implements Serializable {
         this.contextTokens = b.contextTokens;
     }
 
+    /** The calls in flight that keep a server with this many slots busy: {@value #CALLS_PER_SLOT} per slot. */
+    public static int concurrencyFor(int serverSlots) {
+        return CALLS_PER_SLOT * serverSlots;
+    }
+
     public static Builder builder(String baseUrl) {
         return new Builder(baseUrl);
     }
@@ -86,6 +99,9 @@ public final class LlmClientConfig implements Serializable {
         }
         if (env.containsKey("LLM_BUDGET_SECONDS")) {
             builder.totalBudget(Duration.ofSeconds(Long.parseLong(env.get("LLM_BUDGET_SECONDS"))));
+        }
+        if (env.containsKey("LLM_SERVER_SLOTS")) {
+            builder.serverSlots(Integer.parseInt(env.get("LLM_SERVER_SLOTS")));
         }
         if (env.containsKey("LLM_MAX_CONCURRENCY")) {
             builder.maxConcurrency(Integer.parseInt(env.get("LLM_MAX_CONCURRENCY")));
@@ -205,7 +221,7 @@ public final class LlmClientConfig implements Serializable {
         private Duration callTimeout = Duration.ofSeconds(60);
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration totalBudget = Duration.ofMinutes(5);
-        private int maxConcurrency = 16;
+        private int maxConcurrency = concurrencyFor(DEFAULT_SERVER_SLOTS);
         private int requestsPerMinute;
         private int tokensPerMinute;
         private Duration rateBurst = Duration.ofSeconds(1);
@@ -232,6 +248,14 @@ public final class LlmClientConfig implements Serializable {
         public Builder connectTimeout(Duration value) { this.connectTimeout = value; return this; }
         /** Longest time a call may take in all, waits and retries included; then RETRIES_EXHAUSTED. */
         public Builder totalBudget(Duration value) { this.totalBudget = value; return this; }
+        /** The server's slots: sets the calls in flight to {@link #concurrencyFor} them (a later maxConcurrency wins). */
+        public Builder serverSlots(int slots) {
+            if (slots < 1) {
+                throw new IllegalArgumentException("server slots must be >= 1");
+            }
+            this.maxConcurrency = concurrencyFor(slots);
+            return this;
+        }
         /** Most HTTP requests in flight to the endpoint at once. */
         public Builder maxConcurrency(int value) { this.maxConcurrency = value; return this; }
         /** 0 for no limit. */

@@ -200,7 +200,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
                     if (error == null) {
                         WireCompletion completion = retried.value();
                         TokenUsage usage = completion.reportedUsage()
-                                .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()));
+                                .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()))
+                                .withCached(completion.cachedPromptTokens());
                         limiter.charge(usage.totalTokens() - promptEstimate);
                         acc.add(completion, usage, retried.attempts());
                         return CompletableFuture.<Void>completedFuture(null);

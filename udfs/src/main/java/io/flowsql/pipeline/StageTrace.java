@@ -7,6 +7,8 @@ public class StageTrace {
     public long latencyMillis;
     public int llmCalls;
     public int promptTokens;
+    /** Of the prompt tokens, those the server reported as served from its prefix cache. */
+    public int cachedPromptTokens;
     public int completionTokens;
     public int retries;
     public boolean simulated;

@@ -143,6 +143,7 @@ public final class AgentCall {
         synchronized (trace) {
             trace.llmCalls++;
             trace.promptTokens += response.usage().promptTokens();
+            trace.cachedPromptTokens += response.usage().cachedPromptTokens();
             trace.completionTokens += response.usage().completionTokens();
             trace.retries += response.retries();
             trace.latencyMillis += response.latencyMillis();
