@@ -18,6 +18,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,8 +96,16 @@ public final class ThroughputBenchmark {
             StreamingRun run = new StreamingRun(bootstrapServers, QUESTIONS, ANSWERS);
             // Not timed: the job starting, its operators building their engine, the first checkpoints.
             run.run("warm-up", warmup, llm::requestCount, Duration.ofMinutes(2));
-            return run.run("streaming job (Kafka→Flink→Kafka)", questions, llm::requestCount,
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long startedBefore = threads.getTotalStartedThreadCount();
+            RunFigures figures = run.run("streaming job (Kafka→Flink→Kafka)", questions, llm::requestCount,
                     Duration.ofMinutes(10));
+            long started = threads.getTotalStartedThreadCount() - startedBefore;
+            // every thread this JVM started during the timed run (job, broker, simulator, clients): a per-request
+            // executor would show as hundreds or thousands per 1,000 questions
+            System.out.printf("threads started during the timed run: %d (%.1f per 1,000 questions; %d live at its end)%n",
+                    started, 1000.0 * started / questions.size(), threads.getThreadCount());
+            return figures;
         } finally {
             job.cancel().get();
         }
