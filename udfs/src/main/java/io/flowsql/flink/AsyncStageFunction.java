@@ -56,13 +56,16 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
 
     @Override
     public void timeout(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
-        if (ctx.cancellation != null) {
-            ctx.cancellation.cancel();
-            ctx.cancellation = null;
-        }
+        Cancellation running = ctx.cancellation;
+        ctx.cancellation = null;
         invoker.metrics().timedOut();
         ctx.fail(stage.stageName(), "timed out after " + timeoutMillis + " ms in stage " + stage.stageName());
         resultFuture.complete(List.of(ctx));
+        // after completing: cancelling makes the stage's own future fail at once, and its (ignored) result must not
+        // be the one that completes the record
+        if (running != null) {
+            running.cancel();
+        }
     }
 
     @Override
