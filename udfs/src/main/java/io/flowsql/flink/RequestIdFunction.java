@@ -28,7 +28,8 @@ import java.util.List;
  * answered; a later question with the same id is never answered a second time and never dropped. It becomes a dead
  * letter ({@code duplicate_request_id: ...}) that names the earlier answer's status: at once when that answer is
  * already back on the answers topic, else as soon as it comes back (a duplicate in flight waits for the first). The
- * answers read back (second input) mark ids as answered. An id is remembered {@code ttl} after its last change; a
+ * answers read back (second input) mark the ids this operator let through as answered (answers of ids it never saw
+ * change nothing). An id is remembered {@code ttl} after its last change; a
  * question reusing an id after that is a new question.
  *
  * <p>Keyed by dialogue ({@link DialogueKeys}: a question without a dialogue id is its own dialogue, keyed by its
@@ -95,6 +96,12 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
 
     @Override
     public void processElement2(AnswerEvent answer, Context ctx, Collector<RequestContext> out) throws Exception {
+        if (status.get(answer.requestId) == null) {
+            // not a question this state let through: with the feedback read uncommitted, an answer written before a
+            // restore (its transaction aborted) is read again while its question is being replayed; marking its id
+            // answered would dead-letter the replayed question and lose its answer
+            return;
+        }
         String answered = answer.status == null ? "unknown" : answer.status;
         status.put(answer.requestId, answered);
         List<RequestContext> held = waiting.get(answer.requestId);
