@@ -84,8 +84,8 @@ class JobConfigTest {
                 .hasMessageStartingWith("execution.timeout (PT5S) is shorter than sql.query-timeout");
         assertThatThrownBy(() -> JobConfig.of(Map.of("execution.gather-timeout", "20s")))
                 .hasMessageStartingWith("execution.gather-timeout (PT20S) is shorter than execution.timeout");
-        assertThatThrownBy(() -> JobConfig.of(Map.of("dialogue.feedback-wait", "5s")))
-                .hasMessageStartingWith("dialogue.feedback-wait (PT5S) must exceed job.checkpoint-interval");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("dialogue.feedback-wait", "2s", "job.checkpoint-interval", "3s")))
+                .hasMessageStartingWith("dialogue.feedback-wait (PT2S) must exceed job.checkpoint-interval");
         assertThat(JobConfig.defaults().get(JobOptions.STAGE_TIMEOUT)).isGreaterThanOrEqualTo(
                 JobConfig.defaults().get(JobOptions.LLM_TOTAL_BUDGET));
     }
