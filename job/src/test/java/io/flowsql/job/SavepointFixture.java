@@ -68,6 +68,7 @@ final class SavepointFixture {
                 JobOptions.PARALLELISM.key(), Integer.toString(PARALLELISM),
                 JobOptions.STRATEGY.key(), "mmsql",
                 JobOptions.CHECKPOINT_INTERVAL.key(), "1s",
+                JobOptions.FEEDBACK_ISOLATION.key(), "read_committed",   // as when the fixture was written
                 JobOptions.GROUP_ID.key(), "flowsql-fixture",
                 JobOptions.TRANSACTIONAL_ID_PREFIX.key(), "flowsql-fixture",
                 // The release timer of a held turn is wall-clock time in the savepoint: far beyond any fixture's age,
