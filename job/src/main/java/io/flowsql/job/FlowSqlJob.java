@@ -2,6 +2,7 @@ package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.job.journal.JournalReleaseSink;
 import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
@@ -32,6 +33,7 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String PARSE_UID = "parse-and-validate";
     public static final String ANSWERS_SINK_UID = "answers-sink";
     public static final String DEAD_LETTERS_SINK_UID = "dead-letters-sink";
+    public static final String JOURNAL_RELEASE_UID = "journal-release";
 
     @Option(names = {"-c", "--config"}, description = "Properties file with job options (see docs/OPERATIONS.md).")
     Path configFile;
@@ -110,5 +112,9 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .fromSource(sources.answersFeedback(), WatermarkStrategy.noWatermarks(), "answers feedback")
                 .uid(FEEDBACK_SOURCE_UID);
         answering.attach(questions, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
+        if (EngineWiring.releasesJournalOnCommit(config)) {
+            feedback.sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
+                    .uid(JOURNAL_RELEASE_UID).name("release journal of committed answers");
+        }
     }
 }

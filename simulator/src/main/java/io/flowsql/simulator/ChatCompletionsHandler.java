@@ -26,6 +26,7 @@ final class ChatCompletionsHandler implements HttpHandler {
     private final RequestLog log;
     private final Responder fallback = new GenericResponder();
     private final AtomicLong sequence = new AtomicLong();
+    private final FreshDraws draws = new FreshDraws();
 
     ChatCompletionsHandler(SimulatorConfig config, ObjectMapper json, SlotGate gate, RequestLog log) {
         this.config = config;
@@ -110,6 +111,7 @@ final class ChatCompletionsHandler implements HttpHandler {
                 choices = List.of();
             }
             ObjectNode body = writer.completion(request.model(), choices, finishReason, promptTokens, completionTokens);
+            log.served(promptTokens, completionTokens);
             if (fault == Fault.MALFORMED_JSON) {
                 byte[] whole = json.writeValueAsBytes(body);
                 sendRaw(exchange, visit, 200, Arrays.copyOf(whole, whole.length / 2));
@@ -133,7 +135,7 @@ final class ChatCompletionsHandler implements HttpHandler {
         for (int i = 0; i < wanted; i++) {
             choices.add(answers.get(i % answers.size()));
         }
-        return choices;
+        return config.freshDraws() ? draws.mark(choices) : choices;
     }
 
     private void send(HttpExchange exchange, SlotGate.Visit visit, int status, ObjectNode body) throws IOException {

@@ -76,6 +76,11 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return log.count();
     }
 
+    /** Prompt + completion tokens of every answer sent so far, as its usage reported them. */
+    public long tokensServed() {
+        return log.tokens();
+    }
+
     /** Every chat request received so far, in arrival order (empty when recording is off). */
     public List<RecordedRequest> requests() {
         return log.snapshot();
@@ -96,7 +101,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return gate.queued();
     }
 
-    /** Forgets the recorded requests and resets the count. */
+    /** Forgets the recorded requests and resets the counts. */
     public void clearRequests() {
         log.clear();
     }

@@ -26,6 +26,7 @@ public final class SimulatorConfig {
     private final SqlErrorInjector errorInjector;
     private final String requiredApiKey;
     private final boolean recordRequests;
+    private final boolean freshDraws;
 
     private SimulatorConfig(Builder b) {
         this.port = b.port;
@@ -42,6 +43,7 @@ public final class SimulatorConfig {
         this.errorInjector = b.errorInjector;
         this.requiredApiKey = b.requiredApiKey;
         this.recordRequests = b.recordRequests;
+        this.freshDraws = b.freshDraws;
     }
 
     public static Builder builder() {
@@ -62,6 +64,7 @@ public final class SimulatorConfig {
     public SqlErrorInjector errorInjector() { return errorInjector; }
     public Optional<String> requiredApiKey() { return Optional.ofNullable(requiredApiKey); }
     public boolean recordRequests() { return recordRequests; }
+    public boolean freshDraws() { return freshDraws; }
 
     /** Builds a configuration; defaults: ephemeral port, zero latency, 64 slots, no faults, OpenAI dialect. */
     public static final class Builder {
@@ -79,6 +82,7 @@ public final class SimulatorConfig {
         private SqlErrorInjector errorInjector = SqlErrorInjector.none();
         private String requiredApiKey;
         private boolean recordRequests = true;
+        private boolean freshDraws;
 
         private Builder() {}
 
@@ -104,6 +108,8 @@ public final class SimulatorConfig {
         public Builder requiredApiKey(String value) { this.requiredApiKey = value; return this; }
         /** Keep every request for tests (on by default; long benchmark runs turn it off). */
         public Builder recordRequests(boolean value) { this.recordRequests = value; return this; }
+        /** Every SQL answer gets a new draw number ({@link FreshDraws}): asking the same prompt twice never gives the same SQL. */
+        public Builder freshDraws(boolean value) { this.freshDraws = value; return this; }
 
         public SimulatorConfig build() {
             if (slots < 1) {

@@ -48,6 +48,8 @@ public final class SimulatorMain implements Callable<Integer> {
     long seed = 42;
     @Option(names = "--api-key", description = "require this bearer key (optional)")
     String apiKey;
+    @Option(names = "--fresh-draws", description = "give every SQL answer a new draw number, so no call repeats another's SQL")
+    boolean freshDraws;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SimulatorMain()).execute(args));
@@ -73,7 +75,8 @@ public final class SimulatorMain implements Callable<Integer> {
                 .responders(AgentResponders.all())
                 .errorInjector(SqlErrorInjector.uniform(errorRate, seed))
                 .requiredApiKey(apiKey)
-                .recordRequests(false);
+                .recordRequests(false)
+                .freshDraws(freshDraws);
         if (!oracleFiles.isEmpty()) {
             builder.oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new)));
         }

@@ -45,6 +45,8 @@ class SimulatedLlmServerTest {
             assertThat(root.path("choices").get(0).path("message").path("content").asText()).contains("simulated");
             assertThat(root.path("usage").path("prompt_tokens").asInt()).isPositive();
             assertThat(server.requestCount()).isEqualTo(1);
+            assertThat(server.tokensServed()).isEqualTo(root.path("usage").path("prompt_tokens").asLong()
+                    + root.path("usage").path("completion_tokens").asLong());
             HttpResponse<String> models = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models"))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(JSON.readTree(models.body()).path("data").get(0).path("id").asText()).startsWith("simulated/");
@@ -176,6 +178,26 @@ class SimulatedLlmServerTest {
                     .header("Authorization", "Bearer k1").POST(HttpRequest.BodyPublishers.ofString(body("t", "q", 1)))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(ok.statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void freshDrawsNeverRepeatAnSqlAnswer() throws Exception {
+        Responder sql = (request, context) -> Optional.of(List.of("#SQL:\n```sql\nSELECT name FROM singer;\n```"));
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(
+                SimulatorConfig.builder().responder("gen", sql).freshDraws(true).build())) {
+            List<String> texts = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                JsonNode root = JSON.readTree(post(server, body("gen", "Question: same", 2)).body());
+                root.path("choices").forEach(c -> texts.add(c.path("message").path("content").asText()));
+            }
+            assertThat(texts).hasSize(4).doesNotHaveDuplicates()
+                    .allMatch(t -> t.matches("(?s)#SQL:\n```sql\nSELECT \\* FROM \\(SELECT name FROM singer\\) AS draw_\\d+\n```"));
+            assertThat(texts.stream().flatMap(t -> FreshDraws.drawsIn(t).stream()).toList()).containsExactly(1L, 2L, 3L, 4L);
+        }
+        try (SimulatedLlmServer plain = SimulatedLlmServer.start(SimulatorConfig.builder().responder("gen", sql).build())) {
+            String first = JSON.readTree(post(plain, body("gen", "Question: same", 1)).body()).toString();
+            assertThat(first).doesNotContain("draw_");
         }
     }
 }

@@ -2,6 +2,7 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.journal.StageJournal;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
 import io.flowsql.llm.LlmClient;
@@ -32,14 +33,16 @@ public final class EngineRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
     private final Engine engine;
+    private final StageJournal journal;
     private final CandidateRunner runner;
     private final StageFactory stages;
     private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
 
-    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema) {
+    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, StageJournal journal) {
         this.engine = engine;
+        this.journal = journal;
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
-        this.stages = new StageFactory(engine, config.agents(), schema, runner);
+        this.stages = new StageFactory(engine, config.agents(), schema, runner, journal);
     }
 
     static EngineRuntime build(EngineConfig config) {
@@ -51,7 +54,14 @@ public final class EngineRuntime implements AutoCloseable {
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
         SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
-        return new EngineRuntime(config, engine, schema);
+        StageJournal journal;
+        try {
+            journal = config.journal().open();
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+        return new EngineRuntime(config, engine, schema, journal);
     }
 
     /** The engine's one LLM client: the HTTP client, behind the on-disk response cache when one is configured. */
@@ -70,6 +80,11 @@ public final class EngineRuntime implements AutoCloseable {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The stage journal every stage's model calls go through ({@link StageJournal#NONE} when there is none). */
+    public StageJournal journal() {
+        return journal;
     }
 
     public CandidateRunner candidateRunner() {
@@ -102,6 +117,8 @@ public final class EngineRuntime implements AutoCloseable {
             engine.close();
         } catch (RuntimeException e) {
             LOG.warn("closing the engine failed", e);
+        } finally {
+            journal.close();
         }
     }
 }

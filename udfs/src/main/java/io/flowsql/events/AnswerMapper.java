@@ -105,6 +105,8 @@ public final class AnswerMapper {
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;
+        entry.journalHits = t.journalHits;
+        entry.tokensSaved = t.tokensSaved;
         return entry;
     }
 }

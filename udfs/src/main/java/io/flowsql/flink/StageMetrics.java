@@ -21,6 +21,9 @@ public final class StageMetrics {
     private final Counter promptTokens;
     private final Counter completionTokens;
     private final Counter retries;
+    private final Counter journalHits;
+    private final Counter journalMisses;
+    private final Counter tokensSaved;
 
     public StageMetrics(MetricGroup operatorGroup, String stageName) {
         this.stageName = stageName;
@@ -34,6 +37,9 @@ public final class StageMetrics {
         this.promptTokens = group.counter("promptTokens");
         this.completionTokens = group.counter("completionTokens");
         this.retries = group.counter("retries");
+        this.journalHits = group.counter("journalHits");
+        this.journalMisses = group.counter("journalMisses");
+        this.tokensSaved = group.counter("tokensSaved");
     }
 
     public void skipped() {
@@ -58,6 +64,9 @@ public final class StageMetrics {
             promptTokens.inc(t.promptTokens);
             completionTokens.inc(t.completionTokens);
             retries.inc(t.retries);
+            journalHits.inc(t.journalHits);
+            journalMisses.inc(t.journalMisses);
+            tokensSaved.inc(t.tokensSaved);
         }
     }
 }

@@ -1,6 +1,11 @@
 package io.flowsql.pipeline;
 
-/** What one stage did for one request: latency, LLM calls, tokens, retries, and a short note. */
+import io.flowsql.journal.JournalScope;
+
+/**
+ * What one stage did for one request: latency, LLM calls, tokens, retries, the calls the stage journal
+ * answered instead of the model (and the tokens that saved), and a short note.
+ */
 public class StageTrace {
     public String stage;
     public String model;
@@ -10,11 +15,28 @@ public class StageTrace {
     public int completionTokens;
     public int retries;
     public boolean simulated;
+    /** Calls answered from the stage journal (not sent to the model, not in llmCalls or the token counts). */
+    public int journalHits;
+    /** Calls the journal was asked about and did not hold (sent to the model and journaled). */
+    public int journalMisses;
+    /** Prompt + completion tokens of the journal hits: what asking the model again would have cost. */
+    public int tokensSaved;
     public String note;
+
+    /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
+    private transient JournalScope journalScope;
 
     public StageTrace() {}
 
     public StageTrace(String stage) {
         this.stage = stage;
+    }
+
+    public JournalScope journalScope() {
+        return journalScope;
+    }
+
+    public void journalUnder(JournalScope scope) {
+        this.journalScope = scope;
     }
 }

@@ -6,6 +6,8 @@ import io.flowsql.llm.ChatResponse;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
+import io.flowsql.journal.JournaledCalls;
+import io.flowsql.journal.StageJournal;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,15 +25,24 @@ import java.util.function.Function;
 public final class AgentCall {
     private static final String REASK_RESOURCE = "prompts/common/reask.user.txt";
 
-    private final LlmClient llm;
+    private final JournaledCalls calls;
     private final String reaskMessage;
 
     public AgentCall(LlmClient llm) {
-        this(llm, PromptTemplate.load(REASK_RESOURCE));
+        this(llm, StageJournal.NONE);
+    }
+
+    /** Calls journaled in {@code journal} (see {@link JournaledCalls}): a call the journal holds is not made again. */
+    public AgentCall(LlmClient llm, StageJournal journal) {
+        this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), journal), PromptTemplate.load(REASK_RESOURCE));
     }
 
     public AgentCall(LlmClient llm, PromptTemplate reask) {
-        this.llm = Objects.requireNonNull(llm, "llm");
+        this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), StageJournal.NONE), reask);
+    }
+
+    private AgentCall(JournaledCalls calls, PromptTemplate reask) {
+        this.calls = calls;
         this.reaskMessage = reask.render(Map.of());
     }
 
@@ -70,9 +81,9 @@ public final class AgentCall {
     }
 
     private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
-        return llm.chat(request).thenApply(response -> {
-            record(trace, response);
-            return response;
+        return calls.chat(request, trace == null ? null : trace.journalScope()).thenApply(reply -> {
+            record(trace, reply);
+            return reply.response();
         });
     }
 
@@ -84,11 +95,22 @@ public final class AgentCall {
                 request.n(), request.maxTokens(), request.seed(), request.stop(), request.jsonResponse());
     }
 
-    private static void record(StageTrace trace, ChatResponse response) {
+    private static void record(StageTrace trace, JournaledCalls.Reply reply) {
         if (trace == null) {
             return;
         }
+        ChatResponse response = reply.response();
         synchronized (trace) {
+            if (reply.lookup() == JournaledCalls.Lookup.HIT) {
+                trace.journalHits++;
+                trace.tokensSaved += response.usage().totalTokens();
+                trace.model = response.model();
+                trace.simulated |= response.simulated();
+                return;
+            }
+            if (reply.lookup() == JournaledCalls.Lookup.MISS) {
+                trace.journalMisses++;
+            }
             trace.llmCalls++;
             trace.promptTokens += response.usage().promptTokens();
             trace.completionTokens += response.usage().completionTokens();
