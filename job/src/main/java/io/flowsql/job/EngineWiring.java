@@ -8,6 +8,7 @@ import io.flowsql.flink.StageBinding;
 import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.llm.StructuredOutput;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
@@ -64,17 +65,35 @@ public final class EngineWiring {
         return agents;
     }
 
+    /** llm.max-concurrency when set, else derived from llm.server-slots (docs/LLM.md#concurrency). */
+    public static int maxConcurrency(JobConfig config) {
+        int explicit = config.get(JobOptions.LLM_MAX_CONCURRENCY);
+        if (explicit < 0) {
+            throw new IllegalArgumentException(JobOptions.LLM_MAX_CONCURRENCY.key() + " must be >= 0 (0 = derived)");
+        }
+        int slots = config.get(JobOptions.LLM_SERVER_SLOTS);
+        if (slots < 1) {
+            throw new IllegalArgumentException(JobOptions.LLM_SERVER_SLOTS.key() + " must be >= 1");
+        }
+        return explicit > 0 ? explicit : LlmClientConfig.concurrencyFor(slots);
+    }
+
     static LlmClientConfig llm(JobConfig config) {
         LlmClientConfig.Builder b = LlmClientConfig.builder(config.get(JobOptions.LLM_BASE_URL))
                 .apiKey(config.get(JobOptions.LLM_API_KEY))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))
-                .maxConcurrency(config.get(JobOptions.LLM_MAX_CONCURRENCY))
+                .maxConcurrency(maxConcurrency(config))
                 .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)
                 .requestsPerMinute(config.get(JobOptions.LLM_REQUESTS_PER_MINUTE))
                 .tokensPerMinute(config.get(JobOptions.LLM_TOKENS_PER_MINUTE))
-                .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET));
+                .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET))
+                .retryWindow(config.get(JobOptions.LLM_RETRY_WINDOW))
+                .structuredOutput(StructuredOutput.parse(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)))
+                .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
+                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
         config.family("llm.model.").forEach(b::stageModel);
+        config.intFamily("llm.max-tokens.").forEach(b::stageMaxTokens);
         return b.build();
     }
 }

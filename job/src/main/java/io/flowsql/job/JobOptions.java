@@ -49,12 +49,30 @@ public final class JobOptions {
             "Bearer key for the endpoint; blank sends none.");
     public static final JobOption<String> LLM_MODEL = JobOption.text("llm.model", "qwen2.5-coder-7b-instruct",
             "Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
-    public static final JobOption<Integer> LLM_MAX_CONCURRENCY = JobOption.integer("llm.max-concurrency", 32,
-            "LLM calls in flight per TaskManager JVM (shared by all operators).");
+    public static final JobOption<Integer> LLM_SERVER_SLOTS = JobOption.integer("llm.server-slots",
+            io.flowsql.llm.LlmClientConfig.DEFAULT_SERVER_SLOTS,
+            "Requests the LLM server decodes at once (llama.cpp --parallel, vLLM --max-num-seqs, OLLAMA_NUM_PARALLEL); "
+                    + "the client's concurrency is derived from it (docs/LLM.md#concurrency).");
+    public static final JobOption<Integer> LLM_MAX_CONCURRENCY = JobOption.integer("llm.max-concurrency", 0,
+            "LLM calls in flight per TaskManager JVM (shared by all operators); 0 = "
+                    + io.flowsql.llm.LlmClientConfig.CALLS_PER_SLOT + " × llm.server-slots.");
     public static final JobOption<java.time.Duration> LLM_TIMEOUT = JobOption.duration("llm.request-timeout", "120s",
             "Time limit of one LLM HTTP call.");
-    public static final JobOption<Integer> LLM_MAX_RETRIES = JobOption.integer("llm.max-retries", 3,
-            "Retries of a failed LLM call (429, 5xx, timeouts), with backoff.");
+    public static final JobOption<Integer> LLM_MAX_RETRIES = JobOption.integer("llm.max-retries", 30,
+            "Most retries of a failed LLM call (429, 5xx, timeouts, connection refused), with backoff (0.5 s doubling "
+                    + "to 5 s) within llm.retry-window.");
+    public static final JobOption<java.time.Duration> LLM_RETRY_WINDOW = JobOption.duration("llm.retry-window", "90s",
+            "How long a failing LLM call keeps retrying, from its first failure: enough to ride out a server restart "
+                    + "or model reload; keep it below stage.timeout.");
+    public static final JobOption<String> LLM_STRUCTURED_OUTPUT = JobOption.text("llm.structured-output", "auto",
+            "How a stage's reply schema is sent: json-schema (response_format), grammar (GBNF, llama.cpp), json-object, "
+                    + "none (text format only), or auto (json-schema, text after the server refuses it).");
+    public static final JobOption<Integer> LLM_MAX_TOKENS = JobOption.integer("llm.max-tokens", 1024,
+            "max_tokens of a stage that declares no reply budget; llm.max-tokens.<stage> overrides a stage's own "
+                    + "(e.g. llm.max-tokens.opensearch.generate=800); 0 sends none.");
+    public static final JobOption<Integer> LLM_CONTEXT_TOKENS = JobOption.integer("llm.context-tokens", 0,
+            "Context of one request in tokens (llama.cpp: -c divided by --parallel); a prompt that leaves no room for "
+                    + "a reply fails before it is sent, and max_tokens is lowered to fit; 0 = not checked.");
     public static final JobOption<Integer> LLM_REQUESTS_PER_MINUTE = JobOption.integer("llm.requests-per-minute", 0,
             "Most LLM requests started per minute per TaskManager JVM; 0 = no limit.");
     public static final JobOption<Integer> LLM_TOKENS_PER_MINUTE = JobOption.integer("llm.tokens-per-minute", 0,
@@ -134,13 +152,14 @@ public final class JobOptions {
             AGENT_DEFAULTS.alignNullComparison, "Rewrite x = NULL / x <> NULL (never true) to x IS NULL / x IS NOT NULL.");
 
     /** Prefixes of per-stage families (key = prefix + stage name). */
-    public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "stage.capacity.", "stage.timeout.");
+    public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "llm.max-tokens.", "stage.capacity.",
+            "stage.timeout.");
 
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
-                SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
-                LLM_MAX_RETRIES, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
+                SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
+                LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
                 LLM_CACHE_MODE, JOURNAL_TOPIC, JOURNAL_RELEASE, JOURNAL_RETENTION, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
                 GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT,
                 AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,

@@ -57,6 +57,20 @@ class EngineWiringTest {
     }
 
     @Test
+    void concurrencyFollowsTheDeclaredServerSlotsUnlessSetExplicitly() {
+        assertThat(EngineWiring.engineConfig(config(Map.of())).llm().maxConcurrency())
+                .isEqualTo(2 * LlmClientConfig.DEFAULT_SERVER_SLOTS)
+                .isEqualTo(LlmClientConfig.builder("http://x/v1").build().maxConcurrency());
+        assertThat(EngineWiring.engineConfig(config(Map.of("llm.server-slots", "64"))).llm().maxConcurrency())
+                .isEqualTo(128);
+        assertThat(EngineWiring.engineConfig(config(Map.of("llm.server-slots", "64", "llm.max-concurrency", "10")))
+                .llm().maxConcurrency()).isEqualTo(10);
+        assertThat(LlmClientConfig.fromEnvironment(Map.of("LLM_SERVER_SLOTS", "4")).maxConcurrency()).isEqualTo(8);
+        assertThatThrownBy(() -> EngineWiring.engineConfig(config(Map.of("llm.server-slots", "0"))))
+                .hasMessageContaining("llm.server-slots");
+    }
+
+    @Test
     void defaultsLeaveTheLlmUnlimitedUncachedAndTheAgentsAsTheyWere() {
         EngineConfig engine = EngineWiring.engineConfig(config(Map.of()));
         assertThat(engine.llm().requestsPerMinute()).isZero();

@@ -8,6 +8,7 @@ import io.flowsql.events.TraceEntry;
 import io.flowsql.simulator.FreshDraws;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.TokenCounts;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -47,6 +48,11 @@ final class JournalRuns {
     /** The simulator's gold SQL for Spider dev. */
     static GoldSqlOracle oracle() {
         return GoldSqlOracle.load(sharedData().resolve("spider/dev.json"));
+    }
+
+    /** Prompt + completion tokens the simulator answered with. */
+    private static long served(TokenCounts counts) {
+        return counts.promptTokens() + counts.completionTokens();
     }
 
     /** Prints each run's model calls, tokens served, journal hits and tokens they saved. */
@@ -96,7 +102,7 @@ final class JournalRuns {
                 job.cancel().get();
             }
             Journal read = journal ? Journal.read(bootstrap, journalTopic) : Journal.EMPTY;
-            return new Run(name, answers, llm.requestCount(), llm.tokensServed(), List.copyOf(KillOnce.KILLS.get(name)), read);
+            return new Run(name, answers, llm.requestCount(), served(llm.tokenCounts()), List.copyOf(KillOnce.KILLS.get(name)), read);
         } finally {
             KillOnce.SERVERS.remove(name);
         }

@@ -27,8 +27,10 @@ final class ChatCompletionsHandler implements HttpHandler {
     private final Responder fallback = new GenericResponder();
     private final AtomicLong sequence = new AtomicLong();
     private final FreshDraws draws = new FreshDraws();
+    private final PrefixCache prefixCache;
+    private final TokenTally tokens;
 
-    ChatCompletionsHandler(SimulatorConfig config, ObjectMapper json, SlotGate gate, RequestLog log) {
+    ChatCompletionsHandler(SimulatorConfig config, ObjectMapper json, SlotGate gate, RequestLog log, TokenTally tokens) {
         this.config = config;
         this.json = json;
         this.reader = new RequestReader(json, config.dialect());
@@ -36,6 +38,8 @@ final class ChatCompletionsHandler implements HttpHandler {
         this.faults = new FaultPlan(config.faultRates(), config.scriptedFaults(), config.seed());
         this.gate = gate;
         this.log = log;
+        this.tokens = tokens;
+        this.prefixCache = new PrefixCache(config.prefixCacheTokens());
     }
 
     @Override
@@ -98,8 +102,11 @@ final class ChatCompletionsHandler implements HttpHandler {
         try {
             choices = choicesFor(request, context);
             int promptTokens = TokenEstimate.ofMessages(request.messages());
+            int cachedTokens = Math.min(promptTokens, prefixCache.lookupAndAdd(request.messages()));
             int completionTokens = choices.stream().mapToInt(TokenEstimate::of).sum();
-            long sleep = config.latency().millisFor(promptTokens, completionTokens, random);
+            tokens.add(promptTokens, cachedTokens, completionTokens);
+            // Cached prompt tokens need no prefill: only the rest costs prompt-token latency.
+            long sleep = config.latency().millisFor(promptTokens - cachedTokens, completionTokens, random);
             if (sleep > 0) {
                 Thread.sleep(sleep);
             }
@@ -110,8 +117,8 @@ final class ChatCompletionsHandler implements HttpHandler {
             } else if (fault == Fault.EMPTY_CHOICES) {
                 choices = List.of();
             }
-            ObjectNode body = writer.completion(request.model(), choices, finishReason, promptTokens, completionTokens);
-            log.served(promptTokens, completionTokens);
+            ObjectNode body = writer.completion(request.model(), choices, finishReason,
+                    new TokenCounts(1, promptTokens, cachedTokens, completionTokens), sleep);
             if (fault == Fault.MALFORMED_JSON) {
                 byte[] whole = json.writeValueAsBytes(body);
                 sendRaw(exchange, visit, 200, Arrays.copyOf(whole, whole.length / 2));

@@ -16,6 +16,11 @@ public enum Dialect {
     /** llama.cpp server: no usage object, n ignored (one choice), response_format honoured. */
     LLAMA_CPP(false, false, true);
 
+    /** llama.cpp's server reports its own {@code timings} (cache_n, prompt_n, predicted_n) instead of usage. */
+    public boolean reportsTimings() {
+        return this == LLAMA_CPP;
+    }
+
     private final boolean reportsUsage;
     private final boolean servesN;
     private final boolean honoursResponseFormat;

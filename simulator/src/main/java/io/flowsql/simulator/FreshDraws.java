@@ -1,12 +1,17 @@
 package io.flowsql.simulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Sampling that never repeats itself: every SQL block of every answer is wrapped as
+ * Sampling that never repeats itself: every SQL block of every answer (or the "sql" field of a JSON reply) is wrapped as
  * {@code SELECT * FROM (<sql>) AS draw_<n>} with a server-wide draw number, so the same prompt asked twice
  * gets a different (but equally correct) query. Tests use it to tell a decision the model made once from
  * one it was asked to make again.
@@ -14,6 +19,8 @@ import java.util.regex.Pattern;
 public final class FreshDraws {
     private static final Pattern SQL_BLOCK = Pattern.compile("```sql\\s*\\n(.*?)\\n?```", Pattern.DOTALL);
     private static final Pattern DRAW = Pattern.compile("\\bdraw_(\\d+)\\b");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final AtomicLong draws = new AtomicLong();
 
@@ -23,18 +30,44 @@ public final class FreshDraws {
     }
 
     private String markOne(String choice) {
+        String json = markJson(choice);
+        if (json != null) {
+            return json;
+        }
         Matcher m = SQL_BLOCK.matcher(choice);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String sql = m.group(1).strip();
-            while (sql.endsWith(";")) {
-                sql = sql.substring(0, sql.length() - 1).strip();
-            }
-            String wrapped = "```sql\nSELECT * FROM (" + sql + ") AS draw_" + draws.incrementAndGet() + "\n```";
+            String sql = m.group(1);
+            String wrapped = "```sql\n" + wrap(sql) + "\n```";
             m.appendReplacement(out, Matcher.quoteReplacement(wrapped));
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /** A JSON reply (structured output) with its "sql" field wrapped, or null when the choice is no such object. */
+    private String markJson(String choice) {
+        if (!choice.stripLeading().startsWith("{")) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(choice);
+            if (node instanceof ObjectNode object && object.path("sql").isTextual()) {
+                object.put("sql", wrap(object.get("sql").asText()));
+                return JSON.writeValueAsString(object);
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private String wrap(String sql) {
+        String bare = sql.strip();
+        while (bare.endsWith(";")) {
+            bare = bare.substring(0, bare.length() - 1).strip();
+        }
+        return "SELECT * FROM (" + bare + ") AS draw_" + draws.incrementAndGet();
     }
 
     /** The draw numbers in a text (e.g. an answer's SQL), in order of appearance. */

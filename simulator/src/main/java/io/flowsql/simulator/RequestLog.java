@@ -4,14 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/**
- * Counts every chat request the server received and the tokens of the answers it sent (as their usage said),
- * and, when asked to, keeps the requests for tests to read.
- */
+/** Counts every chat request the server received and, when asked to, keeps them for tests to read. */
 final class RequestLog {
     private final boolean keep;
     private final AtomicLong count = new AtomicLong();
-    private final AtomicLong tokens = new AtomicLong();
     private final List<RecordedRequest> requests = new ArrayList<>();
 
     RequestLog(boolean keep) {
@@ -25,14 +21,6 @@ final class RequestLog {
                 requests.add(request);
             }
         }
-    }
-
-    void served(int promptTokens, int completionTokens) {
-        tokens.addAndGet((long) promptTokens + completionTokens);
-    }
-
-    long tokens() {
-        return tokens.get();
     }
 
     long count() {
@@ -50,6 +38,5 @@ final class RequestLog {
             requests.clear();
         }
         count.set(0);
-        tokens.set(0);
     }
 }

@@ -21,8 +21,11 @@ final class ResponseWriter {
         this.dialect = dialect;
     }
 
-    ObjectNode completion(String requestedModel, List<String> choices, String finishReason, int promptTokens,
-            int completionTokens) {
+    /** A completion body; {@code tokens} are this call's counts, {@code millis} the simulated model time. */
+    ObjectNode completion(String requestedModel, List<String> choices, String finishReason, TokenCounts tokens,
+            long millis) {
+        int promptTokens = (int) tokens.promptTokens();
+        int completionTokens = (int) tokens.completionTokens();
         ObjectNode root = json.createObjectNode();
         root.put("id", "chatcmpl-simulated-" + ids.incrementAndGet());
         root.put("object", "chat.completion");
@@ -44,6 +47,15 @@ final class ResponseWriter {
             usage.put("prompt_tokens", promptTokens);
             usage.put("completion_tokens", completionTokens);
             usage.put("total_tokens", promptTokens + completionTokens);
+            usage.putObject("prompt_tokens_details").put("cached_tokens", tokens.cachedPromptTokens());
+        }
+        if (dialect.reportsTimings()) {
+            // llama.cpp's server: cache_n prompt tokens reused from the cache, prompt_n evaluated, predicted_n generated.
+            ObjectNode timings = root.putObject("timings");
+            timings.put("cache_n", tokens.cachedPromptTokens());
+            timings.put("prompt_n", promptTokens - tokens.cachedPromptTokens());
+            timings.put("predicted_n", completionTokens);
+            timings.put("predicted_ms", (double) millis);
         }
         return root;
     }

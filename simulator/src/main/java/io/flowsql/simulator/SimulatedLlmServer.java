@@ -33,6 +33,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
     private final ExecutorService workers;
     private final SlotGate gate;
     private final RequestLog log;
+    private final TokenTally tokens = new TokenTally();
 
     private SimulatedLlmServer(SimulatorConfig config) throws IOException {
         this.config = config;
@@ -46,7 +47,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(workers);
-        server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log));
+        server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log, tokens));
         byte[] models = json.writeValueAsBytes(new ResponseWriter(json, config.dialect()).models(modelNames()));
         server.createContext("/v1/models", exchange -> sendModels(exchange, models));
     }
@@ -76,11 +77,6 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return log.count();
     }
 
-    /** Prompt + completion tokens of every answer sent so far, as its usage reported them. */
-    public long tokensServed() {
-        return log.tokens();
-    }
-
     /** Every chat request received so far, in arrival order (empty when recording is off). */
     public List<RecordedRequest> requests() {
         return log.snapshot();
@@ -101,9 +97,15 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return gate.queued();
     }
 
-    /** Forgets the recorded requests and resets the counts. */
+    /** Forgets the recorded requests and resets the count and the token counts. */
     public void clearRequests() {
         log.clear();
+        tokens.reset();
+    }
+
+    /** Prompt, cached prompt and completion tokens of the completions answered since start or {@link #clearRequests()}. */
+    public TokenCounts tokenCounts() {
+        return tokens.snapshot();
     }
 
     @Override

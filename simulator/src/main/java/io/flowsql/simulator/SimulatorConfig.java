@@ -12,6 +12,8 @@ import java.util.Optional;
 
 /** Everything that shapes the simulated server's behaviour, fixed at start so a run is repeatable. */
 public final class SimulatorConfig {
+    /** Default size of the modelled prefix cache, in tokens (about what one GPU's spare KV cache holds for a 7B model). */
+    public static final int DEFAULT_PREFIX_CACHE_TOKENS = 1 << 20;
     private final int port;
     private final LatencyModel latency;
     private final int slots;
@@ -27,6 +29,7 @@ public final class SimulatorConfig {
     private final String requiredApiKey;
     private final boolean recordRequests;
     private final boolean freshDraws;
+    private final int prefixCacheTokens;
 
     private SimulatorConfig(Builder b) {
         this.port = b.port;
@@ -44,6 +47,7 @@ public final class SimulatorConfig {
         this.requiredApiKey = b.requiredApiKey;
         this.recordRequests = b.recordRequests;
         this.freshDraws = b.freshDraws;
+        this.prefixCacheTokens = b.prefixCacheTokens;
     }
 
     public static Builder builder() {
@@ -65,9 +69,14 @@ public final class SimulatorConfig {
     public Optional<String> requiredApiKey() { return Optional.ofNullable(requiredApiKey); }
     public boolean recordRequests() { return recordRequests; }
     public boolean freshDraws() { return freshDraws; }
+    public int prefixCacheTokens() { return prefixCacheTokens; }
 
-    /** Builds a configuration; defaults: ephemeral port, zero latency, 64 slots, no faults, OpenAI dialect. */
+    /**
+     * Builds a configuration; defaults: ephemeral port, zero latency, 64 slots, no faults, OpenAI dialect, a prefix
+     * cache of {@value #DEFAULT_PREFIX_CACHE_TOKENS} tokens.
+     */
     public static final class Builder {
+        private int prefixCacheTokens = DEFAULT_PREFIX_CACHE_TOKENS;
         private int port;
         private LatencyModel latency = LatencyModel.ZERO;
         private int slots = 64;
@@ -111,7 +120,13 @@ public final class SimulatorConfig {
         /** Every SQL answer gets a new draw number ({@link FreshDraws}): asking the same prompt twice never gives the same SQL. */
         public Builder freshDraws(boolean value) { this.freshDraws = value; return this; }
 
+        /** Tokens the modelled prefix cache holds (cached prompt tokens cost no prefill latency); 0 turns it off. */
+        public Builder prefixCacheTokens(int value) { this.prefixCacheTokens = value; return this; }
+
         public SimulatorConfig build() {
+            if (prefixCacheTokens < 0) {
+                throw new IllegalArgumentException("prefixCacheTokens must be >= 0");
+            }
             if (slots < 1) {
                 throw new IllegalArgumentException("slots must be >= 1");
             }

@@ -46,6 +46,9 @@ public final class SimulatorMain implements Callable<Integer> {
     double errorRate = 0;
     @Option(names = "--seed", description = "seed for faults, latency jitter and errors (default ${DEFAULT-VALUE})")
     long seed = 42;
+    @Option(names = "--prefix-cache-tokens", description = "size of the modelled prefix cache; cached prompt tokens cost "
+            + "no latency; 0 = off (default ${DEFAULT-VALUE})")
+    int prefixCacheTokens = SimulatorConfig.DEFAULT_PREFIX_CACHE_TOKENS;
     @Option(names = "--api-key", description = "require this bearer key (optional)")
     String apiKey;
     @Option(names = "--fresh-draws", description = "give every SQL answer a new draw number, so no call repeats another's SQL")
@@ -76,6 +79,7 @@ public final class SimulatorMain implements Callable<Integer> {
                 .errorInjector(SqlErrorInjector.uniform(errorRate, seed))
                 .requiredApiKey(apiKey)
                 .recordRequests(false)
+                .prefixCacheTokens(prefixCacheTokens)
                 .freshDraws(freshDraws);
         if (!oracleFiles.isEmpty()) {
             builder.oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new)));

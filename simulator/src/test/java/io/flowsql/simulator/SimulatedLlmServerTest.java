@@ -45,8 +45,6 @@ class SimulatedLlmServerTest {
             assertThat(root.path("choices").get(0).path("message").path("content").asText()).contains("simulated");
             assertThat(root.path("usage").path("prompt_tokens").asInt()).isPositive();
             assertThat(server.requestCount()).isEqualTo(1);
-            assertThat(server.tokensServed()).isEqualTo(root.path("usage").path("prompt_tokens").asLong()
-                    + root.path("usage").path("completion_tokens").asLong());
             HttpResponse<String> models = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models"))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(JSON.readTree(models.body()).path("data").get(0).path("id").asText()).startsWith("simulated/");
@@ -194,6 +192,13 @@ class SimulatedLlmServerTest {
             assertThat(texts).hasSize(4).doesNotHaveDuplicates()
                     .allMatch(t -> t.matches("(?s)#SQL:\n```sql\nSELECT \\* FROM \\(SELECT name FROM singer\\) AS draw_\\d+\n```"));
             assertThat(texts.stream().flatMap(t -> FreshDraws.drawsIn(t).stream()).toList()).containsExactly(1L, 2L, 3L, 4L);
+        }
+        Responder json = (request, context) -> Optional.of(List.of("{\"reason\": \"r\", \"sql\": \"SELECT 1;\"}"));
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(
+                SimulatorConfig.builder().responder("gen", json).freshDraws(true).build())) {
+            String reply = JSON.readTree(post(server, body("gen", "Question: same", 1)).body())
+                    .path("choices").get(0).path("message").path("content").asText();
+            assertThat(JSON.readTree(reply).path("sql").asText()).isEqualTo("SELECT * FROM (SELECT 1) AS draw_1");
         }
         try (SimulatedLlmServer plain = SimulatedLlmServer.start(SimulatorConfig.builder().responder("gen", sql).build())) {
             String first = JSON.readTree(post(plain, body("gen", "Question: same", 1)).body()).toString();

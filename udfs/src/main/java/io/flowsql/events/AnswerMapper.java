@@ -102,11 +102,13 @@ public final class AnswerMapper {
         entry.latencyMs = t.latencyMillis;
         entry.llmCalls = t.llmCalls;
         entry.promptTokens = t.promptTokens;
+        entry.cachedPromptTokens = t.cachedPromptTokens;
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;
         entry.journalHits = t.journalHits;
         entry.tokensSaved = t.tokensSaved;
+        entry.error = t.error;
         return entry;
     }
 }

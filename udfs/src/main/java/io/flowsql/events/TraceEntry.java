@@ -13,12 +13,15 @@ public class TraceEntry {
     public long latencyMs;
     public int llmCalls;
     public int promptTokens;
+    public int cachedPromptTokens;
     public int completionTokens;
     public int retries;
     public boolean simulated;
     /** Calls answered from the stage journal instead of the model, and the tokens that saved. */
     public int journalHits;
     public int tokensSaved;
+    /** Why the stage's last failed LLM call failed (null when none failed). */
+    public String error;
 
     public TraceEntry() {}
 }

@@ -19,6 +19,7 @@ public final class StageMetrics {
     private final Counter timeouts;
     private final Counter llmCalls;
     private final Counter promptTokens;
+    private final Counter cachedPromptTokens;
     private final Counter completionTokens;
     private final Counter retries;
     private final Counter journalHits;
@@ -35,6 +36,7 @@ public final class StageMetrics {
         this.timeouts = group.counter("timeouts");
         this.llmCalls = group.counter("llmCalls");
         this.promptTokens = group.counter("promptTokens");
+        this.cachedPromptTokens = group.counter("cachedPromptTokens");
         this.completionTokens = group.counter("completionTokens");
         this.retries = group.counter("retries");
         this.journalHits = group.counter("journalHits");
@@ -62,6 +64,7 @@ public final class StageMetrics {
             StageTrace t = ctx.trace.get(i);
             llmCalls.inc(t.llmCalls);
             promptTokens.inc(t.promptTokens);
+            cachedPromptTokens.inc(t.cachedPromptTokens);
             completionTokens.inc(t.completionTokens);
             retries.inc(t.retries);
             journalHits.inc(t.journalHits);

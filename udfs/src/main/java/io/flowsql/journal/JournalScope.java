@@ -1,6 +1,7 @@
 package io.flowsql.journal;
 
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.llm.ReplySchema;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -51,11 +52,14 @@ public final class JournalScope {
     /**
      * SHA-256 (first 128 bits, hex) of the request's record text, which lists every component (the stage,
      * model override, each message, temperature, top_p, n, max_tokens, seed, stop, format and whatever a
-     * later version adds): any change to what is asked is a new key.
+     * later version adds), with the reply schema written out in full (its own text names it only): any change
+     * to what is asked is a new key.
      */
     static String fingerprint(ChatRequest request) {
+        ReplySchema reply = request.reply();
+        String text = request.withReply(null) + (reply == null ? "" : "|" + reply.name() + "|" + reply.schema());
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(request.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

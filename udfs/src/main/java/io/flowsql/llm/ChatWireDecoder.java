@@ -30,10 +30,13 @@ final class ChatWireDecoder {
             throw new LlmException(LlmErrorKind.MALFORMED_RESPONSE, "response has no choices list");
         }
         List<String> choices = new ArrayList<>();
+        List<String> finishReasons = new ArrayList<>();
         for (JsonNode choice : root.path("choices")) {
             JsonNode content = choice.path("message").path("content");
             if (content.isTextual()) {
                 choices.add(content.asText());
+                JsonNode reason = choice.path("finish_reason");
+                finishReasons.add(reason.isTextual() ? reason.asText() : null);
             }
         }
         if (choices.isEmpty()) {
@@ -43,7 +46,13 @@ final class ChatWireDecoder {
         boolean simulated = simulatedHeader
                 || model.startsWith("simulated/")
                 || SIMULATED_FINGERPRINT.equals(root.path("system_fingerprint").asText());
-        return new WireCompletion(choices, usageOf(root.path("usage")), model, simulated);
+        return new WireCompletion(choices, finishReasons, usageOf(root.path("usage")), model, simulated, cachedOf(root));
+    }
+
+    /** Prompt tokens served from the server's prefix cache: OpenAI/vLLM usage details, else llama.cpp's timings. */
+    private static int cachedOf(JsonNode root) {
+        JsonNode details = root.path("usage").path("prompt_tokens_details").path("cached_tokens");
+        return details.isNumber() ? details.asInt() : root.path("timings").path("cache_n").asInt(0);
     }
 
     private static Optional<TokenUsage> usageOf(JsonNode usage) {

@@ -6,12 +6,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 
-/** Turns a {@link ChatRequest} into the OpenAI chat-completions JSON body; unset fields are left out. */
+/**
+ * Turns a {@link ChatRequest} into the OpenAI chat-completions JSON body; unset fields are left out. A
+ * request's reply schema is sent as the configured {@link StructuredOutput} says.
+ */
 final class ChatWireEncoder {
     private final ObjectMapper json;
+    private final StructuredOutput structured;
 
-    ChatWireEncoder(ObjectMapper json) {
+    ChatWireEncoder(ObjectMapper json, StructuredOutput structured) {
         this.json = json;
+        this.structured = structured;
     }
 
     /** The canonical body for a request whose model is already resolved (also the cache's key material). */
@@ -41,10 +46,24 @@ final class ChatWireEncoder {
             ArrayNode stop = body.putArray("stop");
             request.stop().forEach(stop::add);
         }
-        if (request.jsonResponse()) {
+        if (request.reply() != null && structured != StructuredOutput.NONE) {
+            putReplyFormat(body, request.reply());
+        } else if (request.jsonResponse()) {
             body.putObject("response_format").put("type", "json_object");
         }
         return body;
+    }
+
+    private void putReplyFormat(ObjectNode body, ReplySchema reply) {
+        switch (structured) {
+            case GRAMMAR -> body.put("grammar", SchemaGrammar.of(reply.schema()));
+            case JSON_OBJECT -> body.putObject("response_format").put("type", "json_object");
+            default -> {
+                ObjectNode format = body.putObject("response_format").put("type", "json_schema");
+                format.putObject("json_schema").put("name", reply.name()).put("strict", true)
+                        .set("schema", reply.schema());
+            }
+        }
     }
 
     byte[] encode(ChatRequest request) {

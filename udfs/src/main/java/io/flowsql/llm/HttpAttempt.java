@@ -83,6 +83,6 @@ final class HttpAttempt {
         }
         String body = new String(response.getResponseBodyAsBytes(), StandardCharsets.UTF_8);
         throw FailureClassifier.ofStatus(status, response.getHeader("Retry-After"),
-                body.length() > 200 ? body.substring(0, 200) : body);
+                body.length() > 2000 ? body.substring(0, 2000) : body);
     }
 }

@@ -10,7 +10,11 @@ public enum LlmErrorKind {
     INVALID_REQUEST(false),
     AUTHENTICATION(false),
     RETRIES_EXHAUSTED(false),
-    UNPARSEABLE_OUTPUT(false);
+    UNPARSEABLE_OUTPUT(false),
+    /** The prompt (plus the reply budget) does not fit the model's context: the configured one or the server's. */
+    CONTEXT_OVERFLOW(false),
+    /** The reply was cut at max_tokens (finish_reason "length") even after a re-ask with a larger budget. */
+    TRUNCATED_OUTPUT(false);
 
     private final boolean transientFailure;
 

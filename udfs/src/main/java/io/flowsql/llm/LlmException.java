@@ -4,11 +4,14 @@ package io.flowsql.llm;
 public class LlmException extends RuntimeException {
     private final LlmErrorKind kind;
     private final int attempts;
+    private final String detail;
 
+    /** @param message what went wrong, without the kind (the message reads "KIND: message") */
     public LlmException(LlmErrorKind kind, String message, int attempts, Throwable cause) {
         super(kind + ": " + message, cause);
         this.kind = kind;
         this.attempts = attempts;
+        this.detail = message;
     }
 
     public LlmException(LlmErrorKind kind, String message) {
@@ -17,6 +20,11 @@ public class LlmException extends RuntimeException {
 
     public LlmErrorKind kind() {
         return kind;
+    }
+
+    /** The message without the kind, for wrapping this failure in another without naming the kind twice. */
+    public String detail() {
+        return detail;
     }
 
     /** How many HTTP attempts were made before giving up. */

@@ -31,6 +31,21 @@ public final class OpenAiCompatibleClient implements LlmClient {
     private final RetryLoop retries;
     private final LocalRateLimiter limiter;
     private final TokenEstimator tokens;
+    /** Most choices one request may ask for; lowered when the server refuses n (llama.cpp: --parallel). */
+    private final java.util.concurrent.atomic.AtomicInteger maxChoicesPerCall =
+            new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE);
+    /** Set when, in AUTO mode, the server refused the structured reply format: replies are plain text after. */
+    private volatile boolean structuredRefused;
+
+    /** A reply needs at least this many tokens of context (or its whole budget when smaller). */
+    private static final int MIN_REPLY_TOKENS = 64;
+    /** A refusal that names the n field (llama.cpp: "Field 'n': Value must be between 1 <= value <= 4"). */
+    private static final java.util.regex.Pattern N_REFUSED = java.util.regex.Pattern.compile(
+            "(?i)(field\\s+'n'|\"n\"|'n'|\\bn\\b\\s*(must|should|>|<|=)|number of choices|\\bn\\b is)");
+    private static final java.util.regex.Pattern N_LIMIT = java.util.regex.Pattern.compile("<=?\\s*(\\d+)\\b(?!.*<=)");
+    /** A refusal of the structured reply format. */
+    private static final java.util.regex.Pattern FORMAT_REFUSED = java.util.regex.Pattern.compile(
+            "(?i)response_format|json_schema|grammar|schema");
 
     private OpenAiCompatibleClient(Builder builder) {
         this.config = builder.config;
@@ -56,8 +71,9 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .setShutdownTimeout(Duration.ofSeconds(1))
                 .build());
         ObjectMapper json = new ObjectMapper();
-        this.attempt = new HttpAttempt(http, config, new ChatWireEncoder(json), new ChatWireDecoder(json), scheduler);
-        this.retries = new RetryLoop(config.maxAttempts(),
+        this.attempt = new HttpAttempt(http, config, new ChatWireEncoder(json, config.structuredOutput()),
+                new ChatWireDecoder(json), scheduler);
+        this.retries = new RetryLoop(config.maxAttempts(), config.retryWindow(),
                 new BackoffPolicy(config.initialBackoff(), config.maxBackoff(), config.maxRetryAfter()), scheduler);
         this.limiter = new LocalRateLimiter(config.requestsPerMinute(), config.tokensPerMinute(), config.rateBurst(),
                 scheduler);
@@ -80,8 +96,18 @@ public final class OpenAiCompatibleClient implements LlmClient {
     public CompletableFuture<ChatResponse> chat(ChatRequest request) {
         long start = System.nanoTime();
         long deadline = start + config.totalBudget().toNanos();
-        ChatRequest resolved = request.withModel(config.modelFor(request));
         int wanted = request.n() == null ? 1 : Math.max(1, request.n());
+        ChatRequest resolved;
+        try {
+            resolved = fitToContext(request.withModel(config.modelFor(request)).withMaxTokens(
+                    positiveOrNull(config.maxTokensFor(request))));
+        } catch (LlmException tooLong) {
+            meter.record(new UsageRecord(request.stage(), config.modelFor(request), TokenUsage.NONE, 0, 0,
+                    tooLong.kind()));
+            CompletableFuture<ChatResponse> failed = new CompletableFuture<>();
+            callbacks.execute(() -> failed.completeExceptionally(tooLong));
+            return failed;
+        }
         CompletableFuture<ChatResponse> out = new CompletableFuture<>();
         Accumulator acc = new Accumulator();
         collect(resolved, wanted, acc, 0, deadline).whenComplete((ignored, error) -> {
@@ -94,49 +120,110 @@ public final class OpenAiCompatibleClient implements LlmClient {
         return out;
     }
 
+    /**
+     * Checks the prompt against the configured context (llm.context-tokens): fails at once when it leaves no
+     * room for a reply, and lowers max_tokens to what is left when the budget would not fit.
+     */
+    private ChatRequest fitToContext(ChatRequest request) {
+        int context = config.contextTokens();
+        if (context <= 0) {
+            return request;
+        }
+        int prompt = tokens.countMessages(request.messages());
+        int budget = request.maxTokens() == null ? 0 : request.maxTokens();
+        int least = budget > 0 ? Math.min(budget, MIN_REPLY_TOKENS) : MIN_REPLY_TOKENS;
+        if (prompt + least > context) {
+            throw new LlmException(LlmErrorKind.CONTEXT_OVERFLOW, "stage " + request.stage() + ": the prompt of about "
+                    + prompt + " tokens leaves no room for a reply in the configured context of " + context
+                    + " tokens (llm.context-tokens); nothing was sent", 0, null);
+        }
+        return budget > 0 && prompt + budget > context ? request.withMaxTokens(context - prompt) : request;
+    }
+
+    private static Integer positiveOrNull(int value) {
+        return value > 0 ? value : null;
+    }
+
     /** Meters the call and completes the caller's future off the HTTP event loop. */
     private void finish(String stage, String model, int wanted, Accumulator acc, long start, Throwable error,
             CompletableFuture<ChatResponse> out) {
         long latency = (System.nanoTime() - start) / 1_000_000;
         if (error == null) {
-            ChatResponse response = new ChatResponse(acc.choices.subList(0, Math.min(wanted, acc.choices.size())),
-                    acc.usage, acc.model, acc.simulated, latency, acc.retries, false);
+            int kept = Math.min(wanted, acc.choices.size());
+            ChatResponse response = new ChatResponse(acc.choices.subList(0, kept), acc.usage, acc.model,
+                    acc.simulated, latency, acc.retries, false, acc.finishReasons.subList(0, kept));
             meter.record(new UsageRecord(stage, model, acc.usage, acc.retries, latency, null));
             callbacks.execute(() -> out.complete(response));
         } else {
             LlmException failure = FailureClassifier.ofThrowable(error);
             int retried = acc.retries + Math.max(0, failure.attempts() - 1);
             meter.record(new UsageRecord(stage, model, acc.usage, retried, latency, failure.kind()));
-            callbacks.execute(() -> out.completeExceptionally(failure));
+            LlmException reported = new LlmException(failure.kind(), failure.detail(), acc.attempts + failure.attempts(),
+                    failure);
+            callbacks.execute(() -> out.completeExceptionally(reported));
         }
     }
 
-    /** Calls until n choices are in hand: one call where the server serves n, up to n where it serves one. */
+    /**
+     * Calls until n choices are in hand: one call where the server serves n, several where it serves fewer
+     * or refuses n above its limit (llama.cpp: n up to --parallel), which is then remembered.
+     */
     private CompletableFuture<Accumulator> collect(ChatRequest resolved, int wanted, Accumulator acc, int callIndex,
             long deadline) {
         int missing = wanted - acc.choices.size();
-        ChatRequest thisCall = callIndex == 0 ? resolved : followUp(resolved, missing, callIndex);
+        ChatRequest call = callIndex == 0 ? resolved : followUp(resolved, callIndex);
+        return send(call, Math.min(missing, maxChoicesPerCall.get()), acc, deadline).thenCompose(ignored -> {
+            if (acc.choices.size() >= wanted || callIndex + 1 >= wanted) {
+                return CompletableFuture.completedFuture(acc);
+            }
+            return collect(resolved, wanted, acc, callIndex + 1, deadline);
+        });
+    }
+
+    /** One call (retried on transient failures) for {@code n} choices; adapts n and the reply format when refused. */
+    private CompletableFuture<Void> send(ChatRequest call, int n, Accumulator acc, long deadline) {
+        ChatRequest thisCall = (structuredRefused && call.reply() != null ? call.withReply(null) : call)
+                .withSampling(call.temperature(), call.n() == null ? null : n);
         long promptEstimate = config.tokensPerMinute() > 0 ? tokens.countMessages(thisCall.messages()) : 0;
         return retries.run(() -> limiter.acquire(promptEstimate, deadline)
                         .thenCompose(ok -> attempt.send(thisCall, deadline)), deadline)
-                .thenCompose(retried -> {
-                    WireCompletion completion = retried.value();
-                    TokenUsage usage = completion.reportedUsage()
-                            .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()));
-                    limiter.charge(usage.totalTokens() - promptEstimate);
-                    acc.add(completion, usage, retried.attempts() - 1);
-                    if (acc.choices.size() >= wanted || callIndex + 1 >= wanted) {
-                        return CompletableFuture.completedFuture(acc);
+                .handle((retried, error) -> {
+                    if (error == null) {
+                        WireCompletion completion = retried.value();
+                        TokenUsage usage = completion.reportedUsage()
+                                .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()))
+                                .withCached(completion.cachedPromptTokens());
+                        limiter.charge(usage.totalTokens() - promptEstimate);
+                        acc.add(completion, usage, retried.attempts());
+                        return CompletableFuture.<Void>completedFuture(null);
                     }
-                    return collect(resolved, wanted, acc, callIndex + 1, deadline);
-                });
+                    LlmException failure = FailureClassifier.ofThrowable(error);
+                    if (failure.kind() == LlmErrorKind.INVALID_REQUEST && n > 1 && N_REFUSED.matcher(failure.detail()).find()) {
+                        maxChoicesPerCall.set(Math.max(1, Math.min(n - 1, limitIn(failure.detail()))));
+                        acc.failedAttempts(failure.attempts());
+                        return send(call, Math.min(n, maxChoicesPerCall.get()), acc, deadline);
+                    }
+                    if (failure.kind() == LlmErrorKind.INVALID_REQUEST && thisCall.reply() != null
+                            && config.structuredOutput() == StructuredOutput.AUTO
+                            && FORMAT_REFUSED.matcher(failure.detail()).find()) {
+                        structuredRefused = true;
+                        acc.failedAttempts(failure.attempts());
+                        return send(call, n, acc, deadline);
+                    }
+                    return CompletableFuture.<Void>failedFuture(failure);
+                })
+                .thenCompose(next -> next);
+    }
+
+    /** The largest n a refusal names ("... 1 <= value <= 4 ..."), else 1. */
+    private static int limitIn(String message) {
+        java.util.regex.Matcher m = N_LIMIT.matcher(message);
+        return m.find() ? Integer.parseInt(m.group(1)) : 1;
     }
 
     /** The request for the missing choices; a fixed seed is shifted so the extra samples differ. */
-    private static ChatRequest followUp(ChatRequest resolved, int missing, int callIndex) {
-        Long seed = resolved.seed() == null ? null : resolved.seed() + callIndex;
-        return new ChatRequest(resolved.stage(), resolved.model(), resolved.messages(), resolved.temperature(),
-                resolved.topP(), missing, resolved.maxTokens(), seed, resolved.stop(), resolved.jsonResponse());
+    private static ChatRequest followUp(ChatRequest resolved, int callIndex) {
+        return resolved.seed() == null ? resolved : resolved.withSeed(resolved.seed() + callIndex);
     }
 
     @Override
@@ -154,20 +241,30 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
     }
 
-    /** Choices, usage and retries gathered over the calls of one request. */
+    /** Choices, usage, attempts and retries gathered over the calls of one request. */
     private static final class Accumulator {
         final List<String> choices = new ArrayList<>();
+        final List<String> finishReasons = new ArrayList<>();
         TokenUsage usage = TokenUsage.NONE;
+        int attempts;
         int retries;
         String model;
         boolean simulated;
 
-        synchronized void add(WireCompletion completion, TokenUsage callUsage, int callRetries) {
+        synchronized void add(WireCompletion completion, TokenUsage callUsage, int callAttempts) {
             choices.addAll(completion.choices());
+            finishReasons.addAll(completion.finishReasons());
             usage = usage.plus(callUsage);
-            retries += callRetries;
+            attempts += callAttempts;
+            retries += callAttempts - 1;
             model = completion.model();
             simulated = simulated || completion.simulated();
+        }
+
+        /** Attempts refused before the client adapted the request (n, reply format): they count as retries. */
+        synchronized void failedAttempts(int count) {
+            attempts += count;
+            retries += count;
         }
     }
 

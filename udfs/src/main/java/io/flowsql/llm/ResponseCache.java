@@ -23,7 +23,7 @@ import java.util.Optional;
 public final class ResponseCache {
     private final Path directory;
     private final ObjectMapper json = new ObjectMapper();
-    private final ChatWireEncoder encoder = new ChatWireEncoder(json);
+    private final ChatWireEncoder encoder = new ChatWireEncoder(json, StructuredOutput.JSON_SCHEMA);
 
     public ResponseCache(Path directory) {
         this.directory = directory;

@@ -3,8 +3,8 @@ package io.flowsql.pipeline;
 import io.flowsql.journal.JournalScope;
 
 /**
- * What one stage did for one request: latency, LLM calls, tokens, retries, the calls the stage journal
- * answered instead of the model (and the tokens that saved), and a short note.
+ * What one stage did for one request: latency, LLM calls (failed ones too), tokens, retries, the last call error,
+ * the calls the stage journal answered instead of the model (and the tokens that saved), and a short note.
  */
 public class StageTrace {
     public String stage;
@@ -12,6 +12,8 @@ public class StageTrace {
     public long latencyMillis;
     public int llmCalls;
     public int promptTokens;
+    /** Of the prompt tokens, those the server reported as served from its prefix cache. */
+    public int cachedPromptTokens;
     public int completionTokens;
     public int retries;
     public boolean simulated;
@@ -22,6 +24,8 @@ public class StageTrace {
     /** Prompt + completion tokens of the journal hits: what asking the model again would have cost. */
     public int tokensSaved;
     public String note;
+    /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
+    public String error;
 
     /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
     private transient JournalScope journalScope;

@@ -4,6 +4,7 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.llm.ReplySchema;
 import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageGuard;
@@ -133,6 +134,14 @@ class JournaledCallsTest {
         assertThat(new JournalScope("r-2", STAGE).keyFor(ask("a"))).isNotEqualTo(a0);
         List<ChatRequest> variants = List.of(ask("b"), ask("a").withSampling(0.7, null), ask("a").withSampling(null, 3),
                 ask("a").withMaxTokens(100), ask("a").withJsonResponse(true), ask("a").withModel("other"));
+        ReplySchema shape = ReplySchema.of("gen", "{\"type\": \"object\", \"properties\": {\"sql\": {\"type\": \"string\"}}}");
+        String shaped = new JournalScope("r-1", STAGE).keyFor(ask("a").withReply(shape));
+        assertThat(new JournalScope("r-1", STAGE).keyFor(ask("a").withReply(ReplySchema.of("gen",
+                "{\"type\": \"object\", \"properties\": {\"sql\": {\"type\": \"string\"}}}"))))
+                .as("an equal schema built again: the same key (no identity in it)").isEqualTo(shaped);
+        assertThat(shaped).isNotEqualTo(a0);
+        assertThat(new JournalScope("r-1", STAGE).keyFor(ask("a").withReply(shape.withEnum("/properties/sql", List.of("x")))))
+                .as("a narrowed schema is another request").isNotEqualTo(shaped);
         for (ChatRequest variant : variants) {
             assertThat(new JournalScope("r-1", STAGE).keyFor(variant)).as("%s", variant).isNotEqualTo(a0);
         }

@@ -22,8 +22,8 @@ class KafkaStageJournalTest {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     private static JournalEntry entry(String id, String sql) {
-        return new JournalEntry(id, "opensearch.generate", List.of("```sql\n" + sql + "\n```"), 120, 30, false,
-                "m", true, System.currentTimeMillis());
+        return new JournalEntry(id, "opensearch.generate", List.of("```sql\n" + sql + "\n```"), List.of("length"),
+                120, 30, false, "m", true, System.currentTimeMillis());
     }
 
     private static KafkaJournalSource source(String topic) {
@@ -42,7 +42,10 @@ class KafkaStageJournalTest {
 
             second.catchUp();
             assertThat(second.find("r-1|s|f|1")).as("an instance already running catches up")
-                    .hasValueSatisfying(e -> assertThat(e.choices()).containsExactly("```sql\nSELECT 2\n```"));
+                    .hasValueSatisfying(e -> {
+                    assertThat(e.choices()).containsExactly("```sql\nSELECT 2\n```");
+                    assertThat(e.toResponse().truncated(0)).as("the finish reason is kept").isTrue();
+                });
             try (KafkaStageJournal restarted = KafkaStageJournal.open(source)) {
                 assertThat(restarted.size()).as("a new instance reads the whole topic before it is used").isEqualTo(3);
                 assertThat(restarted.find("r-2|s|f|0").map(JournalEntry::tokens)).contains(150);

@@ -28,10 +28,18 @@ final class PromptText {
         return m.find() ? Optional.of(m.group(1).strip()) : Optional.empty();
     }
 
-    /** The text after the "Schema:" line. */
+    /** The line that closes the schema block of the project's prompts (docs/CONVENTIONS.md). */
+    static final String END_OF_SCHEMA = "\n-- end of schema --";
+
+    /** The text after the "Schema:" line, up to the end-of-schema line (or the end of the message when there is none). */
     static String schema(String userMessage) {
         int at = userMessage.indexOf("\nSchema:");
-        return at < 0 ? "" : userMessage.substring(at + "\nSchema:".length());
+        if (at < 0) {
+            return "";
+        }
+        int start = at + "\nSchema:".length();
+        int end = userMessage.indexOf(END_OF_SCHEMA, start);
+        return end < 0 ? userMessage.substring(start) : userMessage.substring(start, end);
     }
 
     /** Table names the schema text declares, in order. */

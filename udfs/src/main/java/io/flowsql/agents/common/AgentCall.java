@@ -25,6 +25,9 @@ import java.util.function.Function;
 public final class AgentCall {
     private static final String REASK_RESOURCE = "prompts/common/reask.user.txt";
 
+    /** The least budget a re-ask after a cut reply gets. */
+    private static final int MIN_REASK_BUDGET = 256;
+
     private final JournaledCalls calls;
     private final String reaskMessage;
 
@@ -46,42 +49,85 @@ public final class AgentCall {
         this.reaskMessage = reask.render(Map.of());
     }
 
-    /** The first choice, parsed; re-asked once when it cannot be parsed. */
+    /**
+     * The first choice, parsed; re-asked once when it cannot be parsed, or with twice the reply budget when it was
+     * cut at max_tokens (finish_reason "length"): a cut reply is never parsed as if it were whole.
+     */
     public <T> CompletableFuture<T> ask(ChatRequest request, Function<String, Optional<T>> parser, StageTrace trace) {
         return send(request, trace).thenCompose(first -> {
+            if (first.truncated(0)) {
+                ChatRequest larger = request.withSampling(request.temperature(), null)
+                        .withMaxTokens(largerBudget(request, first));
+                return send(larger, trace).thenApply(second -> {
+                    if (second.truncated(0)) {
+                        throw truncated(larger, second);
+                    }
+                    return tryParse(parser, second.text()).orElseThrow(() -> unparseable(request, second.text()));
+                });
+            }
             Optional<T> parsed = tryParse(parser, first.text());
             if (parsed.isPresent()) {
                 return CompletableFuture.completedFuture(parsed.get());
             }
             return send(reask(request.withSampling(request.temperature(), null), first.text()), trace)
-                    .thenApply(second -> tryParse(parser, second.text())
-                            .orElseThrow(() -> unparseable(request, second.text())));
+                    .thenApply(second -> {
+                        if (second.truncated(0)) {
+                            throw truncated(request, second);
+                        }
+                        return tryParse(parser, second.text()).orElseThrow(() -> unparseable(request, second.text()));
+                    });
         });
     }
 
     /**
-     * All parseable choices of an n-sample request (n as set on the request); when none can be parsed the
-     * request is re-asked once, and fails when the second answer has none either.
+     * All parseable, whole choices of an n-sample request (n as set on the request); when none is, the request is
+     * re-asked once (with twice the budget when every choice was cut at max_tokens), and fails when the second
+     * answer has none either.
      */
     public <T> CompletableFuture<List<T>> askSamples(ChatRequest request, Function<String, Optional<T>> parser,
                                                      StageTrace trace) {
         return send(request, trace).thenCompose(first -> {
-            List<T> parsed = parseAll(parser, first.choices());
+            List<T> parsed = parseAll(parser, first);
             if (!parsed.isEmpty()) {
                 return CompletableFuture.completedFuture(parsed);
             }
-            return send(reask(request, first.text()), trace).thenApply(second -> {
-                List<T> again = parseAll(parser, second.choices());
-                if (again.isEmpty()) {
-                    throw unparseable(request, second.text());
+            boolean allCut = allTruncated(first);
+            ChatRequest again = allCut ? request.withMaxTokens(largerBudget(request, first)) : reask(request, first.text());
+            return send(again, trace).thenApply(second -> {
+                List<T> secondParsed = parseAll(parser, second);
+                if (secondParsed.isEmpty()) {
+                    throw allTruncated(second) ? truncated(again, second) : unparseable(request, second.text());
                 }
-                return again;
+                return secondParsed;
             });
         });
     }
 
+    /** Twice what the cut reply used (the budget it was cut at), at least twice the request's own budget. */
+    private static int largerBudget(ChatRequest request, ChatResponse cut) {
+        int perChoice = cut.usage().completionTokens() / Math.max(1, cut.choices().size());
+        int used = Math.max(perChoice, request.maxTokens() == null ? 0 : request.maxTokens());
+        return Math.max(2 * used, MIN_REASK_BUDGET);
+    }
+
+    private static boolean allTruncated(ChatResponse response) {
+        for (int i = 0; i < response.choices().size(); i++) {
+            if (!response.truncated(i)) {
+                return false;
+            }
+        }
+        return !response.choices().isEmpty();
+    }
+
     private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
-        return calls.chat(request, trace == null ? null : trace.journalScope()).thenApply(reply -> {
+        return calls.chat(request, trace == null ? null : trace.journalScope()).handle((reply, error) -> {
+            if (error != null) {
+                LlmException failure = error instanceof LlmException typed ? typed
+                        : error.getCause() instanceof LlmException cause ? cause : null;
+                recordFailure(trace, failure, error);
+                throw error instanceof java.util.concurrent.CompletionException c ? c
+                        : new java.util.concurrent.CompletionException(error);
+            }
             record(trace, reply);
             return reply.response();
         });
@@ -91,8 +137,7 @@ public final class AgentCall {
         List<ChatMessage> messages = new ArrayList<>(request.messages());
         messages.add(ChatMessage.assistant(badAnswer));
         messages.add(ChatMessage.user(reaskMessage));
-        return new ChatRequest(request.stage(), request.model(), messages, request.temperature(), request.topP(),
-                request.n(), request.maxTokens(), request.seed(), request.stop(), request.jsonResponse());
+        return request.withMessages(messages);
     }
 
     private static void record(StageTrace trace, JournaledCalls.Reply reply) {
@@ -113,11 +158,28 @@ public final class AgentCall {
             }
             trace.llmCalls++;
             trace.promptTokens += response.usage().promptTokens();
+            trace.cachedPromptTokens += response.usage().cachedPromptTokens();
             trace.completionTokens += response.usage().completionTokens();
             trace.retries += response.retries();
             trace.latencyMillis += response.latencyMillis();
             trace.model = response.model();
             trace.simulated |= response.simulated();
+        }
+    }
+
+    /** A failed call still counts: one call, its extra attempts as retries, and its reason. */
+    private static void recordFailure(StageTrace trace, LlmException failure, Throwable error) {
+        if (trace == null) {
+            return;
+        }
+        synchronized (trace) {
+            trace.llmCalls++;
+            if (failure != null) {
+                trace.retries += Math.max(0, failure.attempts() - 1);
+                trace.error = failure.getMessage();
+            } else {
+                trace.error = String.valueOf(error);
+            }
         }
     }
 
@@ -130,12 +192,21 @@ public final class AgentCall {
         }
     }
 
-    private static <T> List<T> parseAll(Function<String, Optional<T>> parser, List<String> choices) {
+    /** The choices that were not cut at max_tokens and parse. */
+    private static <T> List<T> parseAll(Function<String, Optional<T>> parser, ChatResponse response) {
         List<T> parsed = new ArrayList<>();
-        for (String choice : choices) {
-            tryParse(parser, choice).ifPresent(parsed::add);
+        for (int i = 0; i < response.choices().size(); i++) {
+            if (!response.truncated(i)) {
+                tryParse(parser, response.choices().get(i)).ifPresent(parsed::add);
+            }
         }
         return parsed;
+    }
+
+    private static LlmException truncated(ChatRequest request, ChatResponse response) {
+        return new LlmException(LlmErrorKind.TRUNCATED_OUTPUT, "stage " + request.stage() + ": the reply was cut at "
+                + "max_tokens (finish_reason: length) after " + response.usage().completionTokens()
+                + " tokens, also with a larger budget; raise llm.max-tokens." + request.stage());
     }
 
     private static LlmException unparseable(ChatRequest request, String lastAnswer) {

@@ -33,10 +33,17 @@ public final class ModelOutput {
 
     private ModelOutput() {}
 
-    /** The SQL the model gave: the last ```sql fence, else the last SQL-tagged section; empty when there is none. */
+    /**
+     * The SQL the model gave: a structured reply's {@code sql} field, else the last ```sql fence, else the last
+     * SQL-tagged section; empty when there is none.
+     */
     public static Optional<String> sql(String text) {
         if (text == null || text.isBlank()) {
             return Optional.empty();
+        }
+        Optional<JsonNode> structured = structured(text);
+        if (structured.isPresent()) {
+            return field(structured.get(), "SQL").flatMap(ModelOutput::asQuery);
         }
         Optional<String> fenced = lastQuery(SQL_FENCE, text);
         if (fenced.isPresent()) {
@@ -95,6 +102,13 @@ public final class ModelOutput {
         if (text == null || tags.isEmpty()) {
             return sections;
         }
+        Optional<JsonNode> structured = structured(text);
+        if (structured.isPresent()) {
+            for (String tag : tags) {
+                field(structured.get(), tag).ifPresent(value -> sections.put(tag, value.strip()));
+            }
+            return sections;
+        }
         List<String> byLength = new ArrayList<>(tags);
         byLength.sort(Comparator.comparingInt(String::length).reversed());
         String alternatives = byLength.stream().map(Pattern::quote).collect(Collectors.joining("|"));
@@ -113,6 +127,38 @@ public final class ModelOutput {
             sections.put(currentTag, text.substring(contentStart).trim());
         }
         return sections;
+    }
+
+    /**
+     * A structured reply (the stage's reply schema): the whole text is one JSON object. Text replies with a
+     * JSON block inside are not structured replies.
+     */
+    private static Optional<JsonNode> structured(String text) {
+        String trimmed = text.strip();
+        if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
+            return Optional.empty();
+        }
+        return parse(trimmed).filter(JsonNode::isObject);
+    }
+
+    /** A structured reply's field for a text tag: "SQL-like" is the field sql_like, matched case-insensitively. */
+    private static Optional<String> field(JsonNode reply, String tag) {
+        String wanted = tag.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        for (var entry : reply.properties()) {
+            if (entry.getKey().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "_").equals(wanted)) {
+                JsonNode value = entry.getValue();
+                if (value.isTextual()) {
+                    return Optional.of(value.asText());
+                }
+                if (value.isArray()) {
+                    List<String> items = new ArrayList<>();
+                    value.forEach(item -> items.add(item.asText()));
+                    return Optional.of(String.join(", ", items));
+                }
+                return value.isNull() || value.isMissingNode() ? Optional.empty() : Optional.of(value.toString());
+            }
+        }
+        return Optional.empty();
     }
 
     private static String canonical(List<String> tags, String found) {

@@ -39,10 +39,17 @@ public final class EntitySchemaLinker {
     public CompletableFuture<List<EntityLink>> link(Map<String, Object> fields, DatabaseSchema schema, StageTrace trace) {
         Map<String, Object> vars = new HashMap<>(fields);
         vars.put("columns_per_entity", columnsPerEntity);
-        ChatRequest request = ChatRequest.of(StageNamesMag.LINK, prompt.render(vars));
+        ChatRequest request = ChatRequest.of(StageNamesMag.LINK, prompt.render(vars)).withReply(prompt.reply()
+                .withEnum(COLUMN_ITEM, schema.tables().stream()
+                        .flatMap(t -> t.columns().stream().map(c -> t.name() + "." + c.name())).toList())
+                .withNumber(COLUMNS, "minItems", Math.min(columnsPerEntity, schema.columnCount()))
+                .withNumber(COLUMNS, "maxItems", Math.max(5, Math.min(columnsPerEntity, schema.columnCount()))));
         int required = Math.min(columnsPerEntity, schema.columnCount());
         return call.ask(request, text -> parse(text, schema, required), trace);
     }
+
+    private static final String COLUMNS = "/properties/entities/items/properties/columns";
+    private static final String COLUMN_ITEM = COLUMNS + "/items";
 
     static Optional<List<EntityLink>> parse(String text, DatabaseSchema schema, int required) {
         Optional<JsonNode> json = ModelOutput.json(text);

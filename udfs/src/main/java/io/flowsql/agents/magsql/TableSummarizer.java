@@ -32,7 +32,8 @@ public final class TableSummarizer {
     /** The summaries of every table of the database (from the cache after the first call that succeeds). */
     public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, StageTrace trace) {
         CompletableFuture<Map<String, String>> summaries = cache.computeIfAbsent(schema.dbId(), id -> {
-            ChatRequest request = ChatRequest.of(STEP, prompt.render(Map.of("db_id", id, "schema", schemaText)));
+            ChatRequest request = ChatRequest.of(STEP, prompt.render(Map.of("db_id", id, "schema", schemaText))).withReply(prompt.reply().withStringProperties("",
+                            schema.tables().stream().map(TableSchema::name).toList(), 200));
             return call.ask(request, text -> parse(text, schema), trace);
         });
         return summaries.whenComplete((ok, error) -> {

@@ -30,7 +30,7 @@ public final class QuestionDetector {
     }
 
     public CompletableFuture<Detection> detect(QuestionFrame frame, StageTrace trace) {
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_DETECT, prompt.render(frame.vars())).withSampling(0.0, null);
+        ChatRequest request = ChatRequest.of(StageNames.MMSQL_DETECT, prompt.render(frame.vars())).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, QuestionDetector::parse, trace);
     }
 

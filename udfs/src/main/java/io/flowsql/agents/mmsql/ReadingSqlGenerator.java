@@ -23,7 +23,7 @@ public final class ReadingSqlGenerator {
     public CompletableFuture<String> sqlFor(QuestionFrame frame, String reading, StageTrace trace) {
         Map<String, Object> vars = frame.asking(reading).vars();
         vars.put("original_question", frame.question());
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_READINGS, prompt.render(vars)).withSampling(0.0, null);
+        ChatRequest request = ChatRequest.of(StageNames.MMSQL_READINGS, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace);
     }
 }

@@ -31,7 +31,7 @@ public final class ProgressiveGenerator {
 
     /** @param fields the shared prompt fields plus {@code values} */
     public CompletableFuture<List<ProgressiveAnswer>> generate(Map<String, Object> fields, StageTrace trace) {
-        ChatRequest request = ChatRequest.of(StageNames.OPENSEARCH_GENERATE, prompt.render(fields))
+        ChatRequest request = ChatRequest.of(StageNames.OPENSEARCH_GENERATE, prompt.render(fields)).withReply(prompt.reply())
                 .withSampling(temperature, samples);
         return call.askSamples(request, ProgressiveGenerator::parse, trace);
     }

@@ -59,7 +59,7 @@ public final class SqlRefiner {
         vars.put("candidates", candidates);
         vars.put("failures", failures.render());
         vars.put("repairs", similar);
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withSampling(0.0, null);
+        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
             ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
             if (result.ok() && !result.isEmpty()) {

@@ -43,7 +43,7 @@ public final class SqlReviewer {
         Map<String, Object> vars = frame.vars();
         vars.put("sql", sql);
         vars.put("execution", ExecutionSummary.of(outcome));
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REVIEW, prompt.render(vars)).withSampling(0.0, null);
+        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REVIEW, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, SqlReviewer::parse, trace);
     }
 

@@ -29,7 +29,7 @@ class PromptRenderTest {
             assertThat(pair.task()).startsWith(base.substring(0, base.indexOf('/')) + ".");
             assertThat(tokens).as(base).isBetween(300, 4000);
             String user = pair.render(vars).get(1).content();
-            assertThat(user).as(base).startsWith("Database: world_1\nQuestion: ").contains("\nSchema:\n")
+            assertThat(user).as(base).startsWith("Database: world_1\nSchema:\n").contains("\n-- end of schema --\nQuestion: ")
                     .contains("CREATE TABLE").contains("How many countries are there?");
         }
     }
