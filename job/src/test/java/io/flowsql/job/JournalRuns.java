@@ -59,9 +59,10 @@ final class JournalRuns {
     static void print(List<Run> runs, Set<String> killOn) {
         System.out.printf("%nstage journal, %d questions, task killed at the answers of %s:%n",
                 runs.get(0).answers().size(), killOn);
-        System.out.printf("  %-28s %8s %10s %12s %14s%n", "run", "calls", "tokens", "journal hits", "tokens saved");
+        System.out.printf("  %-28s %8s %10s %12s %14s %8s%n", "run", "calls", "tokens", "journal hits", "tokens saved", "seconds");
         for (Run r : runs) {
-            System.out.printf("  %-28s %8d %10d %12d %14d%n", r.name(), r.calls(), r.tokens(), r.journalHits(), r.tokensSaved());
+            System.out.printf("  %-28s %8d %10d %12d %14d %8.1f%n", r.name(), r.calls(), r.tokens(), r.journalHits(),
+                    r.tokensSaved(), r.millis() / 1000.0);
         }
     }
 
@@ -70,9 +71,20 @@ final class JournalRuns {
         return a.trace.stream().mapToLong(t -> t.journalHits).sum();
     }
 
+    /** {@link #run} for a future: a failure is rethrown unchecked. */
+    static Run runUnchecked(String bootstrap, String name, List<QuestionEvent> questions, GoldSqlOracle oracle,
+                            boolean journal, Set<String> killOn) {
+        try {
+            return run(bootstrap, name, questions, oracle, journal, killOn);
+        } catch (Exception e) {
+            throw new IllegalStateException("run " + name + " failed", e);
+        }
+    }
+
     static Run run(String bootstrap, String name, List<QuestionEvent> questions, GoldSqlOracle oracle, boolean journal,
                    Set<String> killOn) throws Exception {
         Path sharedData = sharedData();
+        long started = System.currentTimeMillis();
         String journalTopic = "journal-" + name;
         KillOnce.KILLS.put(name, new ArrayList<>());
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
@@ -102,14 +114,16 @@ final class JournalRuns {
                 job.cancel().get();
             }
             Journal read = journal ? Journal.read(bootstrap, journalTopic) : Journal.EMPTY;
-            return new Run(name, answers, llm.requestCount(), served(llm.tokenCounts()), List.copyOf(KillOnce.KILLS.get(name)), read);
+            return new Run(name, answers, llm.requestCount(), served(llm.tokenCounts()), List.copyOf(KillOnce.KILLS.get(name)),
+                    read, System.currentTimeMillis() - started);
         } finally {
             KillOnce.SERVERS.remove(name);
         }
     }
 
     /** One run's figures: its committed answers, model calls and tokens the simulator served, the kills, its journal. */
-    record Run(String name, List<AnswerEvent> answers, long calls, long tokens, List<Kill> kills, Journal journal) {
+    record Run(String name, List<AnswerEvent> answers, long calls, long tokens, List<Kill> kills, Journal journal,
+               long millis) {
         long journalHits() {
             return answers.stream().flatMap(a -> a.trace.stream()).mapToLong(t -> t.journalHits).sum();
         }
