@@ -1,16 +1,27 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.benchmarks.eval.semantics.Semantics;
+import io.flowsql.benchmarks.eval.semantics.SemanticsChoice;
 import io.flowsql.sql.compare.ComparisonMode;
 import picocli.CommandLine.Option;
 
+import io.flowsql.benchmarks.eval.report.EvaluationSummary;
+import io.flowsql.benchmarks.eval.report.Headline;
+import io.flowsql.benchmarks.eval.report.ReportWriter;
+
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.List;
 
 /** How answers are scored and where the reports go, shared by {@code score} and {@code run}. */
 public final class ReportChoice {
 
+    @Option(names = "--semantics", description = "How questions are judged: spider-exec (official Spider test-suite evaluator, "
+            + "exec mode, its defaults), bird-exec (official BIRD evaluator), mmsql-accs (MMSQL's script), flowsql-spider-test-suite "
+            + "or flowsql-bird-set (the project's own comparator). Default: the benchmark's official one")
+    String semantics;
+
     @Option(names = "--comparison",
-            description = "BIRD_SET or SPIDER_TEST_SUITE (default: the benchmark's own: BIRD_SET for BIRD, SPIDER_TEST_SUITE otherwise)")
+            description = "The project's own comparator: BIRD_SET or SPIDER_TEST_SUITE (same as --semantics flowsql-...)")
     ComparisonMode comparison;
 
     @Option(names = "--price-prompt", defaultValue = "0", description = "Price per 1M prompt tokens")
@@ -22,15 +33,24 @@ public final class ReportChoice {
     @Option(names = "--out", defaultValue = "eval-report", description = "Folder for report.md/html/json")
     Path out;
 
-    /** The comparison asked for, else the benchmark's own evaluator's: BIRD's set semantics for BIRD, Spider's test suite for the rest. */
-    static ComparisonMode comparisonFor(ComparisonMode asked, String benchmark) {
-        if (asked != null) {
-            return asked;
-        }
-        return benchmark.toLowerCase(Locale.ROOT).startsWith("bird") ? ComparisonMode.BIRD_SET : ComparisonMode.SPIDER_TEST_SUITE;
+    /** The semantics asked for, else the benchmark's official evaluator's. */
+    Semantics semanticsFor(String benchmark) {
+        return SemanticsChoice.of(semantics, comparison, benchmark);
     }
 
-    ComparisonMode comparisonFor(String benchmark) {
-        return comparisonFor(comparison, benchmark);
+    /**
+     * Writes the reports and prints the headline with the semantics and the scored/excluded counts; exit code 0, or 3
+     * when nothing was scored (a wrong layout or a wrong benchmark gives 0/0, which must never pass for a result).
+     */
+    static int finish(EvaluationSummary summary, Path out) {
+        List<Path> files = new ReportWriter().write(summary, out);
+        System.out.println(Headline.of(summary));
+        files.forEach(f -> System.out.println("wrote " + f));
+        if (Headline.nothingScored(summary)) {
+            System.err.printf("error: no question of %s was scored (%d questions, %d with their database here): check "
+                    + "--benchmark, --format and the file's layout%n", summary.benchmark(), summary.questions(), summary.runnable());
+            return 3;
+        }
+        return 0;
     }
 }

@@ -2,7 +2,6 @@ package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
-import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
@@ -109,12 +108,10 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), report.comparisonFor(choice.benchmark), 0, report.pricePrompt,
+                ScoreCommand.executorFor(bench, 30_000), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
                 report.priceCompletion);
-        new ReportWriter().write(summary, report.out).forEach(f -> System.out.println("wrote " + f));
-        System.out.printf("%s EX (%s) %.2f%% (%d/%d)%n", bench.name(), summary.comparison(), summary.ex().percent(),
-                summary.ex().correct(), summary.ex().total());
-        return unanswered == 0 ? 0 : 2;
+        int status = ReportChoice.finish(summary, report.out);
+        return status != 0 ? status : unanswered == 0 ? 0 : 2;
     }
 
     private Map<String, String> localJobOptions() {

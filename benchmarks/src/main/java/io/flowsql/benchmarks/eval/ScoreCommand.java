@@ -1,6 +1,7 @@
 package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
+import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.report.ReportWriter;
@@ -8,10 +9,9 @@ import io.flowsql.benchmarks.eval.score.EfficiencyTimer;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
+import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
-import io.flowsql.sql.compare.ComparisonMode;
-import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
 import me.tongfei.progressbar.ProgressBar;
@@ -20,12 +20,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code score}: scores a prediction file against a benchmark with no LLM and writes the reports. */
 @Command(name = "score", mixinStandardHelpOptions = true,
-        description = "Score a prediction file (BIRD predict_dev.json, one SQL per line, or answers JSONL) with no LLM.")
+        description = "Score a prediction file (BIRD predict_dev.json, one SQL per line, answers JSONL or an MMSQL output file) with no LLM.")
 public final class ScoreCommand implements Callable<Integer> {
 
     @Mixin
@@ -34,15 +35,15 @@ public final class ScoreCommand implements Callable<Integer> {
     @Mixin
     ReportChoice report;
 
-
-
-
     @Option(names = "--predictions", required = true, description = "The prediction file")
     Path predictions;
 
-    @Option(names = "--format", description = "bird, sql-lines or answers (default: from the file name)")
+    @Option(names = "--format", description = "bird, sql-lines, answers or mmsql (default: from the file name and content)")
     String format;
 
+    @Option(names = "--only-runnable", description = "The file holds one line per question whose database exists here "
+            + "(e.g. 972 of Spider dev's 1,034), in benchmark order; without it a line-per-question file must hold every question")
+    boolean onlyRunnable;
 
     @Option(names = "--ves-runs", defaultValue = "0", description = "Timed runs per correct question for VES/R-VES (BIRD uses 100; 0 = off)")
     int vesRuns;
@@ -50,29 +51,59 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "30000", description = "Time limit per statement")
     long timeoutMillis;
 
-
-
-
     @Override
     public Integer call() {
         Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
-        EvaluationSummary summary = score(bench, fmt.read(predictions), predictions.toString(), executorFor(bench, timeoutMillis),
-                report.comparisonFor(choice.benchmark), vesRuns, report.pricePrompt, report.priceCompletion);
-        List<Path> files = new ReportWriter().write(summary, report.out);
-        System.out.printf("%s EX (%s) %.2f%% (%d/%d), gold errors %d%n", bench.name(), summary.comparison(), summary.ex().percent(),
-                summary.ex().correct(), summary.ex().total(), summary.goldErrors().size());
-        files.forEach(f -> System.out.println("wrote " + f));
-        return 0;
+        List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
+        Semantics semantics = report.semanticsFor(choice.benchmark);
+        EvaluationSummary summary = score(bench, read, predictions.toString(), executorFor(bench, timeoutMillis),
+                semantics, vesRuns, report.pricePrompt, report.priceCompletion);
+        return ReportChoice.finish(summary, report.out);
+    }
+
+    /**
+     * Checks that a file matched by position (one SQL per line, BIRD's indices) fits the benchmark, and maps it onto
+     * the questions whose database exists when {@code onlyRunnable}: a file with another count would be scored
+     * against the wrong questions.
+     */
+    static List<Prediction> aligned(Benchmark bench, List<Prediction> predictions, String source, boolean onlyRunnable) {
+        boolean byPosition = !predictions.isEmpty() && predictions.stream().allMatch(p -> p.key() == null);
+        if (!byPosition) {
+            if (onlyRunnable) {
+                throw new IllegalArgumentException("--only-runnable applies to files matched by position (one SQL per line); "
+                        + source + " names its questions");
+            }
+            return predictions;
+        }
+        List<BenchmarkItem> runnable = bench.runnableItems();
+        int expected = onlyRunnable ? runnable.size() : bench.items().size();
+        if (predictions.size() != expected) {
+            throw new IllegalArgumentException(String.format(
+                    "%s has %d predictions but %s has %d questions (%d of them with their database here)%s; a file of another "
+                            + "length would be matched against the wrong questions", source, predictions.size(), bench.name(),
+                    bench.items().size(), runnable.size(), onlyRunnable ? " and --only-runnable expects "
+                            + runnable.size() : predictions.size() == runnable.size()
+                            ? "; if the file holds only the questions whose database exists, add --only-runnable" : ""));
+        }
+        if (!onlyRunnable) {
+            return predictions;
+        }
+        List<Prediction> out = new ArrayList<>(predictions.size());
+        for (Prediction p : predictions) {
+            BenchmarkItem item = runnable.get(p.ordinal());
+            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls()));
+        }
+        return out;
     }
 
     /** Scores with a progress bar and builds the summary; shared by {@code score} and {@code run}. */
     static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqlExecutor executor,
-                                   ComparisonMode comparison, int vesRuns, double pricePrompt, double priceCompletion) {
+                                   Semantics semantics, int vesRuns, double pricePrompt, double priceCompletion) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
-            Scorer scorer = new Scorer(executor, new ResultComparator(comparison), vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null);
+            Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null);
             List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
-            return EvaluationSummary.of(bench, source, comparison.name(), outcomes, pricePrompt, priceCompletion);
+            return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(), outcomes, pricePrompt, priceCompletion);
         }
     }
 

@@ -12,7 +12,7 @@ public final class BenchmarkLoaders {
     }
 
     /**
-     * @param kind  spider-dev, bird-dev, bird-minidev or cosql-dev
+     * @param kind  spider-dev, bird-dev, bird-minidev, cosql-dev or mmsql-test
      * @param path  folder or file overriding the default location under the data root (may be null)
      */
     public Benchmark load(String kind, Path path) {
@@ -21,10 +21,11 @@ public final class BenchmarkLoaders {
             case "bird-dev" -> new BirdLoader().load(orDefault(path, "bird"));
             case "bird-minidev" -> new BirdLoader().load(orDefault(path, "bird-minidev").resolve("mini_dev_sqlite.json"),
                     orDefault(path, "bird-minidev").resolve("dev_databases"), "bird-minidev");
-            case "cosql-dev" -> new CosqlLoader().load(orDefault(path, "cosql").resolve("cosql_dev.json"),
-                    dataRoot.resolve("spider").resolve("database"));
+            case "cosql-dev" -> new CosqlLoader().load(questionsFile(kind, path), dataRoot.resolve("spider").resolve("database"));
+            case "mmsql-test" -> new CosqlLoader().load(questionsFile(kind, path), dataRoot.resolve("spider").resolve("database"),
+                    "mmsql-test");
             default -> throw new IllegalArgumentException(
-                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev)");
+                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev, mmsql-test)");
         };
     }
 
@@ -34,10 +35,19 @@ public final class BenchmarkLoaders {
             case "spider-dev" -> orDefault(path, "spider").resolve("dev.json");
             case "bird-dev" -> orDefault(path, "bird").resolve("dev.json");
             case "bird-minidev" -> orDefault(path, "bird-minidev").resolve("mini_dev_sqlite.json");
-            case "cosql-dev" -> orDefault(path, "cosql").resolve("cosql_dev.json");
+            case "cosql-dev" -> fileOrDefault(path, "cosql", "cosql_dev.json");
+            case "mmsql-test" -> fileOrDefault(path, "mmsql", "MMSQL_test.json");
             default -> throw new IllegalArgumentException(
-                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev)");
+                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev, mmsql-test)");
         };
+    }
+
+    /** A dialogue benchmark's file: {@code path} itself when it is a file, else the standard file in it or under the data root. */
+    private Path fileOrDefault(Path path, String folder, String file) {
+        if (path != null && java.nio.file.Files.isRegularFile(path)) {
+            return path;
+        }
+        return orDefault(path, folder).resolve(file);
     }
 
     private Path orDefault(Path path, String folder) {

@@ -16,7 +16,7 @@ public final class CosqlLoader {
     private final SpiderHardness hardness = new SpiderHardness();
 
     /** @param questionsFile e.g. {@code cosql/cosql_dev.json}; @param databaseRoot Spider's {@code database/} folder */
-    public Benchmark load(Path questionsFile, Path databaseRoot) {
+    public Benchmark load(Path questionsFile, Path databaseRoot, String name) {
         JsonNode root = JsonFiles.read(questionsFile);
         List<BenchmarkItem> items = new ArrayList<>();
         int dialogue = 0;
@@ -28,18 +28,38 @@ public final class CosqlLoader {
             int turn = 0;
             for (int i = 0; i < turns.size(); i++) {
                 JsonNode t = turns.get(i);
-                if (!t.path("isUser").asBoolean()) {
+                if (!isUser(t)) {
                     continue;
                 }
                 JsonNode next = i + 1 < turns.size() ? turns.get(i + 1) : null;
-                String gold = next != null && !next.path("isUser").asBoolean() ? JsonFiles.text(next, "query") : "";
+                String gold = next != null && !isUser(next) ? sqlOrEmpty(JsonFiles.text(next, "query")) : "";
                 items.add(new BenchmarkItem(dialogueId + "-" + turn, ordinal++, dbId, JsonFiles.text(t, "text").strip(), "",
                         gold, gold.isBlank() ? SpiderHardness.UNKNOWN : hardness.classify(gold), dialogueId, turn, type(JsonFiles.text(t, "type"), gold)));
                 turn++;
             }
             dialogue++;
         }
-        return new Benchmark("cosql-" + SpiderLoader.stem(questionsFile.getFileName().toString()), items, databaseRoot);
+        if (items.isEmpty()) {
+            throw new IllegalArgumentException(questionsFile + ": no user turns: expected the CoSQL/MMSQL layout, a list of "
+                    + "{\"db_name\", \"turns\": [{\"isUser\" or \"isuser\": true, \"text\", \"type\"}, {\"query\"}, ...]}");
+        }
+        return new Benchmark(name, items, databaseRoot);
+    }
+
+    public Benchmark load(Path questionsFile, Path databaseRoot) {
+        return load(questionsFile, databaseRoot, "cosql-" + SpiderLoader.stem(questionsFile.getFileName().toString()));
+    }
+
+    /** A user turn: CoSQL spells the flag {@code isUser}, MMSQL's test suite {@code isuser}. */
+    public static boolean isUser(JsonNode turn) {
+        return turn.path("isUser").asBoolean(false) || turn.path("isuser").asBoolean(false);
+    }
+
+    /** The gold of a turn is SQL only when it reads as a query; MMSQL keeps an explanation there for one unanswerable turn. */
+    private static String sqlOrEmpty(String query) {
+        String q = query.strip();
+        String head = q.length() > 6 ? q.substring(0, 6).toUpperCase(Locale.ROOT) : q.toUpperCase(Locale.ROOT);
+        return head.startsWith("SELECT") || head.startsWith("WITH") || head.startsWith("(") ? q : "";
     }
 
     /** A few turns carry no type; one that owes SQL is answerable, one that does not is left "unknown". */

@@ -17,10 +17,25 @@ final class ChartImages {
 
     private ChartImages() {}
 
+    /** Bars on an axis from 0 to the data's maximum. */
     static String bars(String title, String xTitle, String yTitle, List<String> labels, List<? extends Number> values) {
+        return draw(title, xTitle, yTitle, labels, values, null);
+    }
+
+    /** Bars of percentages on a fixed 0–100 % axis, so 66.67 % looks like two thirds and 0 % like nothing. */
+    static String percentBars(String title, String xTitle, String yTitle, List<String> labels, List<? extends Number> values) {
+        return draw(title, xTitle, yTitle, labels, values, 100.0);
+    }
+
+    private static String draw(String title, String xTitle, String yTitle, List<String> labels, List<? extends Number> values,
+                               Double max) {
         CategoryChart chart = new CategoryChartBuilder().width(800).height(420).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setYAxisMin(0.0);
+        if (max != null) {
+            chart.getStyler().setYAxisMax(max);
+        }
         // stage names and token ranges are long: slanted labels do not run into each other
         chart.getStyler().setXAxisLabelRotation(labels.size() > 5 ? 45 : 0);
         chart.addSeries(yTitle, labels, values);

@@ -5,6 +5,8 @@ import io.flowsql.benchmarks.eval.metrics.Accuracy;
 import io.flowsql.benchmarks.eval.metrics.DialogueMetrics;
 import io.flowsql.benchmarks.eval.metrics.ExecutionAccuracy;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
+import io.flowsql.benchmarks.eval.metrics.MmsqlAccsMetrics;
+import io.flowsql.benchmarks.eval.semantics.MmsqlAccsExec;
 import io.flowsql.benchmarks.eval.metrics.Percentiles;
 import io.flowsql.benchmarks.eval.metrics.PrecisionRecall;
 import io.flowsql.benchmarks.eval.metrics.StageLatency;
@@ -18,13 +20,17 @@ import java.util.Map;
  * Every figure of one evaluation, computed once from the per-question outcomes, so the Markdown, HTML and
  * JSON reports show the same numbers.
  *
- * @param comparison the comparison semantics EX was computed with (named in every report)
+ * @param comparison the id of the semantics EX was computed with (named in every report)
+ * @param semanticsDescription whose rules those are, in one line
  * @param ves        NaN when efficiency was not measured
+ * @param mmsql      MMSQL's own figures when scored with its semantics, else null
+ * @param verdicts   one verdict per scored question, in benchmark order
  */
 public record EvaluationSummary(
         String benchmark,
         String predictions,
         String comparison,
+        String semanticsDescription,
         int questions,
         int runnable,
         int missingPredictions,
@@ -40,28 +46,52 @@ public record EvaluationSummary(
         Map<String, PrecisionRecall> typeDetection,
         Map<String, Percentiles> latencyByStage,
         TokenCost tokens,
-        List<Integer> tokensPerQuestion) {
+        List<Integer> tokensPerQuestion,
+        MmsqlAccsMetrics mmsql,
+        List<QuestionVerdict> verdicts) {
 
     /** A gold query that failed to run: reported apart, never counted against a prediction. */
     public record GoldError(String itemId, String dbId, String error) {}
 
     public static EvaluationSummary of(Benchmark benchmark, String predictions, String comparison, List<ItemOutcome> outcomes,
                                        double pricePerMillionPrompt, double pricePerMillionCompletion) {
+        return of(benchmark, predictions, comparison, comparison, outcomes, pricePerMillionPrompt, pricePerMillionCompletion);
+    }
+
+    public static EvaluationSummary of(Benchmark benchmark, String predictions, String comparison, String semanticsDescription,
+                                       List<ItemOutcome> outcomes, double pricePerMillionPrompt, double pricePerMillionCompletion) {
         boolean dialogues = outcomes.stream().anyMatch(o -> o.item().questionType() != null);
         int missing = (int) outcomes.stream().filter(o -> "no prediction".equals(o.predError())).count();
         List<GoldError> goldErrors = outcomes.stream().filter(o -> !o.scorable())
                 .map(o -> new GoldError(o.item().id(), o.item().dbId(), o.goldError())).toList();
-        return new EvaluationSummary(benchmark.name(), predictions, comparison, benchmark.items().size(), outcomes.size(), missing,
+        MmsqlAccsMetrics mmsql = MmsqlAccsExec.ID.equals(comparison) ? MmsqlAccsMetrics.of(outcomes) : null;
+        return new EvaluationSummary(benchmark.name(), predictions, comparison, semanticsDescription, benchmark.items().size(),
+                outcomes.size(), missing,
                 ExecutionAccuracy.overall(outcomes), ExecutionAccuracy.byDifficulty(outcomes),
                 ValidEfficiency.ves(outcomes), ValidEfficiency.rves(outcomes), goldErrors, dialogues,
                 DialogueMetrics.tdex(outcomes), DialogueMetrics.tdexByType(outcomes), DialogueMetrics.iex(outcomes),
                 DialogueMetrics.typeDetection(outcomes), StageLatency.of(outcomes),
                 TokenCost.of(outcomes, pricePerMillionPrompt, pricePerMillionCompletion),
-                outcomes.stream().map(o -> o.promptTokens() + o.completionTokens()).toList());
+                outcomes.stream().map(o -> o.promptTokens() + o.completionTokens()).toList(), mmsql,
+                outcomes.stream().map(QuestionVerdict::of).toList());
     }
 
     public boolean measuredEfficiency() {
         return !Double.isNaN(ves);
+    }
+
+    /** Questions left out because their database is not here. */
+    public int withoutDatabase() {
+        return questions - runnable;
+    }
+
+    /** Whether any answer carried token counts. */
+    public boolean hasTokens() {
+        return tokens.promptTokens() + tokens.completionTokens() > 0;
+    }
+
+    public boolean hasPrices() {
+        return tokens.pricePerMillionPrompt() > 0 || tokens.pricePerMillionCompletion() > 0;
     }
 
     public boolean hasTrace() {

@@ -17,9 +17,13 @@ public final class JsonReport {
         ObjectNode root = mapper.createObjectNode();
         root.put("benchmark", s.benchmark());
         root.put("predictions", s.predictions());
-        root.put("comparison", s.comparison());
-        root.put("questions", s.questions());
-        root.put("scored", s.runnable());
+        root.put("semantics", s.comparison());
+        root.put("semantics_description", s.semanticsDescription());
+        root.put("headline", Headline.of(s));
+        root.put("question_count", s.questions());
+        root.put("runnable", s.runnable());
+        root.put("scored", s.runnable() - s.goldErrors().size());
+        root.put("without_database", s.withoutDatabase());
         root.put("missing_predictions", s.missingPredictions());
         root.set("ex", accuracy(s.ex()));
         root.set("ex_by_difficulty", table(s.exByDifficulty()));
@@ -37,6 +41,16 @@ public final class JsonReport {
             s.typeDetection().forEach((t, p) -> types.putObject(t).put("precision", p.precision()).put("recall", p.recall())
                     .put("f1", p.f1()).put("support", p.support()));
         }
+        if (s.mmsql() != null) {
+            ObjectNode m = root.putObject("mmsql");
+            m.set("tdex", accuracy(s.mmsql().tdex()));
+            m.set("ex", accuracy(s.mmsql().ex()));
+            m.set("iex", accuracy(s.mmsql().iex()));
+            m.put("average_type_f1", s.mmsql().averageF1());
+            ObjectNode types = m.putObject("types");
+            s.mmsql().types().forEach((t, p) -> types.putObject(t).put("precision", p.precision()).put("recall", p.recall())
+                    .put("f1", p.f1()).put("support", p.support()));
+        }
         ObjectNode latency = root.putObject("latency_ms");
         s.latencyByStage().forEach((stage, p) -> latency.putObject(stage).put("count", p.count()).put("mean", p.mean())
                 .put("p50", p.p50()).put("p90", p.p90()).put("p95", p.p95()).put("p99", p.p99()).put("max", p.max()));
@@ -45,6 +59,14 @@ public final class JsonReport {
                 .put("cost_per_question", s.tokens().costPerQuestion())
                 .put("price_per_million_prompt", s.tokens().pricePerMillionPrompt())
                 .put("price_per_million_completion", s.tokens().pricePerMillionCompletion());
+        ArrayNode questions = root.putArray("questions");
+        for (QuestionVerdict v : s.verdicts()) {
+            ObjectNode q = questions.addObject().put("id", v.id()).put("db_id", v.dbId()).put("difficulty", v.difficulty());
+            if (v.type() != null) {
+                q.put("type", v.type()).put("predicted_type", v.predictedType());
+            }
+            q.put("verdict", v.verdict()).put("gold", v.gold()).put("prediction", v.prediction()).put("error", v.error());
+        }
         try {
             return mapper.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -14,17 +14,27 @@ public final class MarkdownReport {
         StringBuilder md = new StringBuilder();
         md.append("# Evaluation: ").append(s.benchmark()).append("\n\n");
         md.append("- predictions: `").append(s.predictions()).append("`\n");
-        md.append("- EX semantics: **").append(s.comparison()).append("**\n");
-        md.append("- questions: ").append(s.questions()).append(", scored (database present): ").append(s.runnable())
-                .append(", without prediction: ").append(s.missingPredictions())
-                .append(", gold errors (left out): ").append(s.goldErrors().size()).append("\n\n");
-        md.append("## Execution accuracy\n\n| difficulty | correct | total | EX % |\n|---|---:|---:|---:|\n");
-        s.exByDifficulty().forEach((level, a) -> row(md, level, a));
-        row(md, "**all**", s.ex());
+        md.append("- semantics: **").append(s.comparison()).append("** — ").append(s.semanticsDescription()).append("\n");
+        md.append("- **").append(Headline.of(s)).append("**\n\n");
+        if (s.mmsql() != null) {
+            md.append("## MMSQL (").append(s.comparison()).append(")\n\n| metric | correct | total | % |\n|---|---:|---:|---:|\n");
+            row(md, "TDEX", s.mmsql().tdex());
+            row(md, "EX (answerable in gold and prediction)", s.mmsql().ex());
+            row(md, "IEX (dialogues)", s.mmsql().iex());
+            md.append("\n| type | precision | recall | F1 | turns |\n|---|---:|---:|---:|---:|\n");
+            s.mmsql().types().forEach((t, p) -> md.append("| ").append(t).append(" | ").append(f3(p.precision())).append(" | ")
+                    .append(f3(p.recall())).append(" | ").append(f3(p.f1())).append(" | ").append(p.support()).append(" |\n"));
+            md.append("| **average F1** | | | ").append(f3(s.mmsql().averageF1())).append(" | |\n\n");
+        }
+        if (s.mmsql() == null) {
+            md.append("## Execution accuracy\n\n| difficulty | correct | total | EX % |\n|---|---:|---:|---:|\n");
+            s.exByDifficulty().forEach((level, a) -> row(md, level, a));
+            row(md, "**all**", s.ex());
+        }
         if (s.measuredEfficiency()) {
             md.append("\n| VES | R-VES |\n|---:|---:|\n| ").append(f2(s.ves())).append(" | ").append(f2(s.rves())).append(" |\n");
         }
-        if (s.dialogues()) {
+        if (s.dialogues() && s.mmsql() == null) {
             md.append("\n## Dialogues\n\n| metric | correct | total | % |\n|---|---:|---:|---:|\n");
             row(md, "TDEX", s.tdex());
             row(md, "IEX", s.iex());
@@ -46,12 +56,19 @@ public final class MarkdownReport {
                         .append(" | ").append(p.p99()).append(" | ").append(p.max()).append(" |\n");
             }
         }
-        md.append("\n## Tokens and cost\n\n| prompt tokens | completion tokens | tokens / question | cost | cost / question |\n|---:|---:|---:|---:|---:|\n");
-        md.append("| ").append(s.tokens().promptTokens()).append(" | ").append(s.tokens().completionTokens()).append(" | ")
-                .append(f2(s.tokens().tokensPerQuestion())).append(" | ").append(String.format(Locale.ROOT, "%.4f", s.tokens().cost()))
-                .append(" | ").append(String.format(Locale.ROOT, "%.6f", s.tokens().costPerQuestion())).append(" |\n");
-        md.append("\nPrices: ").append(s.tokens().pricePerMillionPrompt()).append(" per 1M prompt tokens, ")
-                .append(s.tokens().pricePerMillionCompletion()).append(" per 1M completion tokens.\n");
+        if (s.hasTokens()) {
+            md.append("\n## Tokens").append(s.hasPrices() ? " and cost" : "").append("\n\n| prompt tokens | completion tokens | tokens / question |")
+                    .append(s.hasPrices() ? " cost | cost / question |" : "").append("\n|---:|---:|---:|").append(s.hasPrices() ? "---:|---:|" : "")
+                    .append("\n| ").append(s.tokens().promptTokens()).append(" | ").append(s.tokens().completionTokens()).append(" | ")
+                    .append(f2(s.tokens().tokensPerQuestion())).append(" |");
+            if (s.hasPrices()) {
+                md.append(' ').append(String.format(Locale.ROOT, "%.4f", s.tokens().cost())).append(" | ")
+                        .append(String.format(Locale.ROOT, "%.6f", s.tokens().costPerQuestion())).append(" |\n\nPrices: ")
+                        .append(s.tokens().pricePerMillionPrompt()).append(" per 1M prompt tokens, ")
+                        .append(s.tokens().pricePerMillionCompletion()).append(" per 1M completion tokens.");
+            }
+            md.append('\n');
+        }
         if (!s.goldErrors().isEmpty()) {
             md.append("\n## Gold queries that failed (not counted)\n\n| item | database | error |\n|---|---|---|\n");
             s.goldErrors().forEach(g -> md.append("| ").append(g.itemId()).append(" | ").append(g.dbId()).append(" | ")

@@ -11,13 +11,16 @@ public enum PredictionFormat {
     /** One SQL per line in the benchmark's order (Spider's evaluator input); text after a tab is ignored. */
     SQL_LINES,
     /** The project's answers JSONL (one AnswerEvent per line). */
-    ANSWERS_JSONL;
+    ANSWERS_JSONL,
+    /** MMSQL's output files: the test suite's dialogues, each system turn with {@code predict}/{@code predict_sql} and {@code predict_type}. */
+    MMSQL_JSON;
 
     public List<Prediction> read(Path file) {
         return switch (this) {
             case BIRD_JSON -> PredictionReaders.birdJson(file);
             case SQL_LINES -> PredictionReaders.sqlLines(file);
             case ANSWERS_JSONL -> PredictionReaders.answersJsonl(file);
+            case MMSQL_JSON -> PredictionReaders.mmsqlJson(file);
         };
     }
 
@@ -27,7 +30,7 @@ public enum PredictionFormat {
             return ANSWERS_JSONL;
         }
         if (name.endsWith(".json")) {
-            return BIRD_JSON;
+            return PredictionReaders.jsonArray(file) ? MMSQL_JSON : BIRD_JSON;
         }
         return SQL_LINES;
     }
@@ -37,7 +40,8 @@ public enum PredictionFormat {
             case "bird", "bird-json" -> BIRD_JSON;
             case "sql", "lines", "sql-lines", "spider" -> SQL_LINES;
             case "answers", "jsonl", "answers-jsonl" -> ANSWERS_JSONL;
-            default -> throw new IllegalArgumentException("unknown prediction format '" + name + "' (bird, sql-lines, answers)");
+            case "mmsql", "mmsql-json" -> MMSQL_JSON;
+            default -> throw new IllegalArgumentException("unknown prediction format '" + name + "' (bird, sql-lines, answers, mmsql)");
         };
     }
 }

@@ -2,6 +2,7 @@ package io.flowsql.benchmarks.eval.score;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.benchmarks.eval.load.CosqlLoader;
 import io.flowsql.benchmarks.eval.metrics.StageCost;
 import io.flowsql.events.AnswerEvent;
 
@@ -16,18 +17,16 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads each prediction format into {@link Prediction}s; a malformed line fails with its file and line number. */
-final class PredictionReaders {
+public final class PredictionReaders {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String BIRD_SEPARATOR = "\t----- bird -----\t";
 
     private PredictionReaders() {}
 
     static List<Prediction> birdJson(Path file) {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read BIRD predictions " + file, e);
+        JsonNode root = readJson(file);
+        if (!root.isObject()) {
+            throw new IllegalArgumentException(file + ": not BIRD's layout: expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
         }
         List<Prediction> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
@@ -35,16 +34,71 @@ final class PredictionReaders {
             String value = e.getValue().asText();
             int sep = value.indexOf(BIRD_SEPARATOR);
             String sql = sep < 0 ? value : value.substring(0, sep);
-            out.add(new Prediction(null, Integer.parseInt(e.getKey().strip()), sql, null, List.of()));
+            int idx;
+            try {
+                idx = Integer.parseInt(e.getKey().strip());
+            } catch (NumberFormatException ex) {
+                throw new IllegalArgumentException(file + ": not BIRD's layout: key '" + e.getKey() + "' is not a question index");
+            }
+            out.add(new Prediction(null, idx, sql, null, List.of()));
         }
         return out;
+    }
+
+    /** Whether a JSON file's root is an array (MMSQL output) rather than an object (BIRD). */
+    static boolean jsonArray(Path file) {
+        return readJson(file).isArray();
+    }
+
+    /**
+     * MMSQL's output layout: a list of {@code {db_name, turns}}; each user turn ({@code isuser} or {@code isUser}) is
+     * answered by the next turn, whose {@code predict_type} (default {@code answerable}, as MMSQL's script reads it)
+     * and {@code predict_sql} (else the SQL inside {@code predict}) are the prediction. Keys are {@code d<dialogue>-<turn>},
+     * the ids of the dialogue loaders.
+     */
+    static List<Prediction> mmsqlJson(Path file) {
+        JsonNode root = readJson(file);
+        if (!root.isArray() || (!root.isEmpty() && !root.get(0).has("turns"))) {
+            throw new IllegalArgumentException(file + ": not MMSQL's output layout: expected a JSON array of "
+                    + "{\"db_name\", \"turns\": [{\"isuser\": true, ...}, {\"predict\"|\"predict_sql\", \"predict_type\"}, ...]}");
+        }
+        List<Prediction> out = new ArrayList<>();
+        for (int d = 0; d < root.size(); d++) {
+            JsonNode turns = root.get(d).path("turns");
+            int userTurn = 0;
+            for (int i = 0; i < turns.size(); i++) {
+                if (!CosqlLoader.isUser(turns.get(i))) {
+                    continue;
+                }
+                JsonNode answer = i + 1 < turns.size() ? turns.get(i + 1) : null;
+                if (answer != null && !CosqlLoader.isUser(answer) && (answer.has("predict") || answer.has("predict_sql") || answer.has("predict_type"))) {
+                    String type = answer.path("predict_type").asText("");
+                    String sql = answer.hasNonNull("predict_sql") ? answer.get("predict_sql").asText()
+                            : io.flowsql.benchmarks.eval.semantics.MmsqlRewrites.sqlOf(answer.path("predict").asText(""));
+                    out.add(new Prediction("d" + d + "-" + userTurn, -1, sql, type.isBlank() ? "answerable" : type, List.of()));
+                }
+                userTurn++;
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(file + ": no predictions: no system turn carries predict, predict_sql or predict_type");
+        }
+        return out;
+    }
+
+    private static JsonNode readJson(Path file) {
+        try {
+            return MAPPER.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read predictions " + file, e);
+        }
     }
 
     static List<Prediction> sqlLines(Path file) {
         List<Prediction> out = new ArrayList<>();
         List<String> lines = readLines(file);
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
+            String line = lines.get(i).strip();
             int tab = line.indexOf('\t');
             out.add(new Prediction(null, i, tab < 0 ? line : line.substring(0, tab), null, List.of()));
         }

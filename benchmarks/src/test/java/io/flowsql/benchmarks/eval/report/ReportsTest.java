@@ -35,7 +35,8 @@ class ReportsTest {
 
         List<Path> files = new ReportWriter().write(s, Path.of("target", "report-test"));
         String md = Files.readString(files.get(0));
-        assertThat(md).contains("EX semantics: **SPIDER_TEST_SUITE**")
+        assertThat(md).contains("semantics: **SPIDER_TEST_SUITE**")
+                .contains("scored 4 of 5 questions; left out: 0 without their database here, 1 gold errors")
                 .contains("| **all** | 2 | 3 | 66.67 |")
                 .contains("| TDEX | 3 | 4 | 75.00 |")
                 .contains("| mmsql.generate | 5 | 400.00 | 400 |")
@@ -43,10 +44,17 @@ class ReportsTest {
         String html = Files.readString(files.get(1));
         assertThat(html).startsWith("<!DOCTYPE html>").contains("data:image/png;base64,iVBOR");
         assertThat(html.split("<img ", -1)).hasSize(5);
+        assertThat(html).contains("<table id=\"questions\">").doesNotContain("<pre>").doesNotContain("**");
         JsonNode json = new ObjectMapper().readTree(files.get(2).toFile());
         assertThat(json.at("/ex/correct").asInt()).isEqualTo(2);
         assertThat(json.at("/ex/total").asInt()).isEqualTo(3);
-        assertThat(json.at("/comparison").asText()).isEqualTo("SPIDER_TEST_SUITE");
+        assertThat(json.at("/semantics").asText()).isEqualTo("SPIDER_TEST_SUITE");
+        assertThat(json.at("/questions").size()).isEqualTo(5);
+        assertThat(json.at("/questions/0/verdict").asText()).isEqualTo("correct");
+        assertThat(json.at("/questions/1/verdict").asText()).isEqualTo("wrong");
+        assertThat(json.at("/questions/3/verdict").asText()).isEqualTo("no-sql-owed");
+        assertThat(json.at("/questions/4/verdict").asText()).isEqualTo("gold-error");
+        assertThat(json.at("/questions/4/error").asText()).contains("near");
         assertThat(json.at("/gold_errors/0/item").asText()).isEqualTo("5");
         assertThat(json.at("/type_detection/improper/f1").asDouble()).isEqualTo(1.0);
         // 5 questions x (500+1500) prompt = 10000 at 1/M, 5 x (20+80) completion = 500 at 4/M

@@ -20,7 +20,15 @@ class TokenHistogramTest {
     @Test
     void smallCountsGetNarrowBuckets() {
         TokenHistogram h = TokenHistogram.of(List.of(1, 2, 2), 12);
-        assertThat(h.labels()).containsExactly("0–0", "1–1", "2–2");
-        assertThat(h.counts()).containsExactly(0, 1, 2);
+        assertThat(h.labels()).containsExactly("1–1", "2–2");
+        assertThat(h.counts()).containsExactly(1, 2);
+    }
+
+    @Test
+    void bucketsStartAtTheSmallestCountNotAtZero() {
+        TokenHistogram h = TokenHistogram.of(List.of(5000, 5100, 5990), 10);
+        // span 5990 - 5000 + 1 = 991 → width ceil(991 / 10) = 100 → [5000–5099] ... [5900–5999]
+        assertThat(h.labels().get(0)).isEqualTo("5000–5099");
+        assertThat(h.counts()).containsExactly(1, 1, 0, 0, 0, 0, 0, 0, 0, 1);
     }
 }
