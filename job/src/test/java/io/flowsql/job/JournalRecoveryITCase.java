@@ -96,23 +96,33 @@ class JournalRecoveryITCase {
         assertThat(journaled.journal().keys()).as("the same calls are journaled as without failures")
                 .hasSize(baseline.journal().keys().size());
 
-        // Replayed questions answer with what the model decided before the kill.
+        // Replayed questions answer with what the model decided before the kill. A call that was in flight at a kill
+        // may still complete afterwards (the killed task's request had already been sent) and be journaled then; the
+        // restored request re-uses that reply too. Those are the only replayed answers not journaled before the kill.
         List<AnswerEvent> replayed = journaled.answers().stream().filter(a -> JournalRuns.hits(a) > 0).toList();
-        assertThat(replayed).as("some questions were processed again after a kill and found their calls journaled")
-                .isNotEmpty();
         long lastKill = journaled.kills().stream().mapToLong(Kill::atMillis).max().orElseThrow();
+        List<String> decidedBeforeKill = new ArrayList<>();
+        List<String> decidedInFlight = new ArrayList<>();
         for (AnswerEvent a : replayed) {
-            Set<Long> decidedBefore = journaled.journal().drawsOf(a.requestId, lastKill);
             List<Long> used = FreshDraws.drawsIn(a.sql);
             assertThat(used).as("final SQL of replayed %s: %s", a.requestId, a.sql).isNotEmpty();
-            assertThat(decidedBefore).as("replayed %s answers with SQL journaled before the kill", a.requestId)
-                    .containsAll(used);
+            (journaled.journal().drawsOf(a.requestId, lastKill).containsAll(used) ? decidedBeforeKill : decidedInFlight)
+                    .add(a.requestId);
         }
+        System.out.printf("  replayed questions: %d answered with replies journaled before the last kill, %d with replies "
+                + "of calls in flight at a kill%n", decidedBeforeKill.size(), decidedInFlight.size());
+        assertThat(decidedBeforeKill).as("some questions were processed again after a kill and found their calls journaled")
+                .isNotEmpty();
+        assertThat((long) decidedInFlight.size()).as("answered from calls in flight at a kill: %s", decidedInFlight)
+                .isLessThanOrEqualTo(inFlightAtKills);
         for (AnswerEvent a : journaled.answers()) {
             assertThat(journaled.journal().drawsOf(a.requestId, Long.MAX_VALUE)).as("every answer comes from a journaled reply")
                     .containsAll(FreshDraws.drawsIn(a.sql));
         }
-        assertThat(journaled.journal().conflicts()).as("no call was journaled with two different replies").isEmpty();
+        // A key journaled twice with different replies: only a call in flight at a kill that completed after the
+        // restored request had asked again (both are journaled; the first one is the decision from then on).
+        assertThat((long) journaled.journal().conflicts().size()).as("keys journaled twice: %s", journaled.journal().conflicts())
+                .isLessThanOrEqualTo(inFlightAtKills);
 
         // Retention: committed answers released their requests' entries.
         assertThat(journaled.journal().tombstones()).as("tombstones of committed requests").isNotEmpty();

@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Every model call of every stage goes through here: with a scope (the stage and request it belongs to) the
  * journal is consulted first and a hit is answered from it without calling the model; a miss calls the model
- * and completes only once the reply is journaled, so nothing a stage decides moves on before it is durable.
+ * and completes only once the reply is journaled, so nothing a stage decides moves on before it is durable; when
+ * the key was journaled meanwhile (by a call of a killed task that completed late), that first reply is used.
  * A journal that cannot be written is logged and the reply used anyway (the answer matters more than the
  * saving); a call without a scope (no request id) is not journaled.
  */
@@ -43,15 +44,22 @@ public final class JournaledCalls {
         if (hit.isPresent()) {
             return CompletableFuture.completedFuture(new Reply(hit.get().toResponse(), Lookup.HIT));
         }
-        return llm.chat(request).thenCompose(response -> journal
-                .record(key, JournalEntry.of(scope, response, System.currentTimeMillis()))
-                .handle((ignored, error) -> {
-                    if (error != null) {
-                        LOG.warn("stage journal: could not record {} ({}); the reply is used unjournaled", key,
-                                error.toString());
-                    }
-                    return new Reply(response, Lookup.MISS);
-                }));
+        return llm.chat(request).thenCompose(response -> {
+            // The first reply journaled for a key is the decision: a call of a killed task may have completed and
+            // been journaled while this one was on its way; then both processings go on with that one.
+            Optional<JournalEntry> first = journal.find(key);
+            if (first.isPresent()) {
+                return CompletableFuture.completedFuture(new Reply(first.get().toResponse(), Lookup.MISS));
+            }
+            return journal.record(key, JournalEntry.of(scope, response, System.currentTimeMillis()))
+                    .handle((ignored, error) -> {
+                        if (error != null) {
+                            LOG.warn("stage journal: could not record {} ({}); the reply is used unjournaled", key,
+                                    error.toString());
+                        }
+                        return new Reply(response, Lookup.MISS);
+                    });
+        });
     }
 
     public StageJournal journal() {

@@ -106,6 +106,23 @@ class JournaledCallsTest {
     }
 
     @Test
+    void aReplyJournaledWhileTheCallWasOnItsWayIsTheDecision() {
+        MemoryJournal journal = new MemoryJournal();
+        String key = new JournalScope("r-1", STAGE).keyFor(ask("a"));
+        // The killed task's call completes and is journaled while the restored request's call is at the model.
+        ScriptedLlmClient llm = ScriptedLlmClient.responds(r -> {
+            journal.entries.put(key, new JournalEntry("r-1", STAGE, List.of("```sql\nSELECT 'first'\n```"), List.of(),
+                    10, 10, false, "scripted", true, 0));
+            return List.of("```sql\nSELECT 'second'\n```");
+        });
+        StageTrace trace = new StageTrace(STAGE);
+        trace.journalUnder(new JournalScope("r-1", STAGE));
+        assertThat(new AgentCall(llm, journal).ask(ask("a"), ModelOutput::sql, trace).join()).isEqualTo("SELECT 'first'");
+        assertThat(journal.entries.get(key).choices()).as("not overwritten").containsExactly("```sql\nSELECT 'first'\n```");
+        assertThat(trace.llmCalls).as("the call was made and is counted").isEqualTo(1);
+    }
+
+    @Test
     void aJournalThatCannotBeWrittenDoesNotCostTheAnswer() {
         MemoryJournal broken = new MemoryJournal(() -> CompletableFuture.failedFuture(new IllegalStateException("down")));
         RequestContext ctx = request("r-1");

@@ -262,8 +262,9 @@ public final class KafkaStageJournal implements StageJournal {
         }
     }
 
+    /** The first entry of a key is kept (the decision); a later one for the same key (a late duplicate) is not. */
     private void put(String key, JournalEntry entry) {
-        entries.put(key, entry);
+        entries.putIfAbsent(key, entry);
         keysById.computeIfAbsent(entry.journalId(), id -> ConcurrentHashMap.newKeySet()).add(key);
     }
 
