@@ -3,6 +3,7 @@ package io.flowsql.job;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.job.journal.JournalReleaseSink;
+import io.flowsql.job.kafka.KafkaSources;
 import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
@@ -33,6 +34,7 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String PARSE_UID = "parse-and-validate";
     public static final String ANSWERS_SINK_UID = "answers-sink";
     public static final String DEAD_LETTERS_SINK_UID = "dead-letters-sink";
+    public static final String JOURNAL_RELEASE_SOURCE_UID = "committed-answers-source";
     public static final String JOURNAL_RELEASE_UID = "journal-release";
 
     @Option(names = {"-c", "--config"}, description = "Properties file with job options (see docs/OPERATIONS.md).")
@@ -113,7 +115,9 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .uid(FEEDBACK_SOURCE_UID);
         answering.attach(questions, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
         if (EngineWiring.releasesJournalOnCommit(config)) {
-            feedback.sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
+            env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")
+                    .uid(JOURNAL_RELEASE_SOURCE_UID)
+                    .sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
                     .uid(JOURNAL_RELEASE_UID).name("release journal of committed answers");
         }
     }

@@ -24,18 +24,43 @@ public final class KafkaSources {
                 .build();
     }
 
-    /** The answers topic as the dialogue history's feedback: only committed answers, from the beginning. */
+    /**
+     * The answers topic as the dialogue history's feedback, from the beginning, with the isolation level of
+     * {@code dialogue.feedback-isolation}: read_uncommitted (default) lets the next turn of a dialogue start as soon as
+     * the previous answer is written, before its checkpoint commits; why answers stay exactly once is argued in
+     * docs/ARCHITECTURE.md ("Dialogue context and the feedback loop").
+     */
     public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
-        String group = config.get(JobOptions.GROUP_ID) + "-feedback";
+        return answers(config, config.get(JobOptions.GROUP_ID) + "-feedback", feedbackIsolation(config));
+    }
+
+    /**
+     * The answers topic as committed (read_committed, whatever dialogue.feedback-isolation says): an answer read
+     * here will never be written again, so its request's stage journal can be released.
+     */
+    public static KafkaSource<AnswerEvent> committedAnswers(JobConfig config) {
+        return answers(config, config.get(JobOptions.GROUP_ID) + "-journal-release", "read_committed");
+    }
+
+    private static KafkaSource<AnswerEvent> answers(JobConfig config, String group, String isolation) {
         return KafkaSource.<AnswerEvent>builder()
                 .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
                 .setTopics(config.get(JobOptions.ANSWERS_TOPIC))
                 .setGroupId(group)
                 .setClientIdPrefix(group)
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation)
                 .setDeserializer(new AnswerFeedbackDeserializer())
                 .build();
+    }
+
+    static String feedbackIsolation(JobConfig config) {
+        String level = config.get(JobOptions.FEEDBACK_ISOLATION).trim();
+        if (!level.equals("read_committed") && !level.equals("read_uncommitted")) {
+            throw new IllegalArgumentException(JobOptions.FEEDBACK_ISOLATION.key()
+                    + " must be read_committed or read_uncommitted, not '" + level + "'");
+        }
+        return level;
     }
 
     static OffsetsInitializer startingOffsets(String name) {

@@ -1,5 +1,7 @@
 package io.flowsql.sql.exec;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -28,11 +30,18 @@ public final class SqlStatementGuard {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
 
-    /** Checks the text; never throws for bad input. */
+    /** Verdicts by SQL text: the candidates of one question are often the same text, and the parse is the costly part. */
+    private final Cache<String, GuardVerdict> verdicts = Caffeine.newBuilder().maximumSize(10_000).build();
+
+    /** Checks the text; never throws for bad input. The verdict depends on the text only, so it is remembered. */
     public GuardVerdict check(String sql) {
         if (sql == null || sql.isBlank()) {
             return GuardVerdict.refused("empty statement");
         }
+        return verdicts.get(sql, this::decide);
+    }
+
+    private GuardVerdict decide(String sql) {
         SqlLexer.Scan scan = SqlLexer.scan(sql);
         if (scan.statements().isEmpty()) {
             return GuardVerdict.refused("no statement, only comments");
