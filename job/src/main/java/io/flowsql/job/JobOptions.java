@@ -29,6 +29,11 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> TRANSACTION_TIMEOUT = JobOption.duration("kafka.transaction-timeout", "15min",
             "transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
 
+    public static final JobOption<Integer> MAX_RECORD_BYTES = JobOption.integer("questions.max-record-bytes", 128 * 1024,
+            "A question record's size at most; a larger one is a dead letter (too_large) with a bounded excerpt.");
+    public static final JobOption<Integer> DEAD_LETTER_EXCERPT_BYTES = JobOption.integer("dead-letters.max-excerpt-bytes", 4096,
+            "Bytes of a refused record's value kept in its dead letter at most, once JSON-escaped (plus its size and SHA-256).");
+
     // --- Flink
     public static final JobOption<String> JOB_NAME = JobOption.text("job.name", "FlowSQL", "Flink job name.");
     public static final JobOption<java.time.Duration> CHECKPOINT_INTERVAL = JobOption.duration("job.checkpoint-interval", "500ms",
@@ -108,7 +113,7 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> GATHER_TIMEOUT = JobOption.duration("execution.gather-timeout", "60s",
             "How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
     public static final JobOption<java.time.Duration> QUERY_TIMEOUT = JobOption.duration("sql.query-timeout", "10s",
-            "SQLite time limit of one query (the executor stops it).");
+            "Budget of one SQL statement: the guard's parse, execution, reading the result and its fingerprint for the vote (each stopped when it runs out).");
     public static final JobOption<Integer> MAX_ROWS = JobOption.integer("sql.max-rows", 1000,
             "Rows fetched per query at most.");
     public static final JobOption<String> SHARED_DATA = JobOption.text("data.shared", "../shared/data",
@@ -162,6 +167,7 @@ public final class JobOptions {
 
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
+                MAX_RECORD_BYTES, DEAD_LETTER_EXCERPT_BYTES,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,

@@ -5,10 +5,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.Statements;
 
 /**
  * JSqlParser with its parse budget (the parser's own time-out, which stops a runaway parse) on one shared pool of
@@ -33,6 +35,26 @@ public final class SqlParsing {
             return Optional.ofNullable(CCJSqlParserUtil.parse(sql, POOL, parser -> parser.withSquareBracketQuotation(true)));
         } catch (JSQLParserException | RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Every statement of the text, parsed within {@code limitMillis} on the shared pool; null when JSqlParser does not
+     * know the syntax.
+     *
+     * @throws TimeoutException when the parse passed its limit (JSqlParser is then told to stop: its interrupted flag)
+     */
+    public static Statements parseStatements(String sql, long limitMillis) throws TimeoutException {
+        try {
+            return CCJSqlParserUtil.parseStatements(sql, POOL,
+                    parser -> parser.withSquareBracketQuotation(true).withTimeOut(limitMillis));
+        } catch (JSQLParserException e) {
+            if (e.getCause() instanceof TimeoutException timeout) {
+                throw timeout;
+            }
+            return null;
+        } catch (RuntimeException | StackOverflowError e) {
+            return null;
         }
     }
 }
