@@ -141,10 +141,17 @@ public final class JobOptions {
             "MAG-SQL: schemas with at most this many columns skip schema linking and are shown in full.");
     public static final JobOption<Integer> AGENT_MAG_REFINE_ROUNDS = JobOption.integer("agents.mag-refine-rounds",
             AGENT_DEFAULTS.magRefineRounds, "MAG-SQL: refinement rounds per sub-SQL (0 = none).");
+    public static final JobOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = JobOption.integer("agents.opensearch-correct-rounds",
+            AGENT_DEFAULTS.opensearchCorrectRounds, "OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");
     public static final JobOption<Integer> AGENT_SQLFIX_CRAFTER_K = JobOption.integer("agents.sqlfix-crafter-k",
             AGENT_DEFAULTS.sqlfixCrafterK, "SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");
     public static final JobOption<Integer> AGENT_SQLFIX_REFINE_ATTEMPTS = JobOption.integer("agents.sqlfix-refine-attempts",
             AGENT_DEFAULTS.sqlfixRefineAttempts, "SQLFixAgent: attempts of the refiner (at least 1).");
+    public static final JobOption<String> AGENT_FEWSHOT_LIBRARY = JobOption.text("agents.fewshot-library", "",
+            "OpenSearch-SQL's few-shot example library (JSON lines, built by `eval.sh fewshot-library`); blank = the "
+                    + "generator's two fixed examples.");
+    public static final JobOption<Integer> AGENT_FEWSHOT_EXAMPLES = JobOption.integer("agents.fewshot-examples",
+            AGENT_DEFAULTS.fewShotExamples, "OpenSearch-SQL: examples retrieved per question from the library.");
     public static final JobOption<String> AGENT_REPAIR_MEMORY = JobOption.text("agents.repair-memory", "",
             "SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
                     + "restarts); blank = in memory only, lost when the TaskManager stops.");
@@ -173,8 +180,8 @@ public final class JobOptions {
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
                 LLM_CACHE_MODE, JOURNAL_TOPIC, JOURNAL_RELEASE, JOURNAL_RETENTION, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
                 GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_ISOLATION, FEEDBACK_WAIT,
-                AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
-                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
+                AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_OPENSEARCH_CORRECT_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
+                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_FEWSHOT_LIBRARY, AGENT_FEWSHOT_EXAMPLES, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
                 AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);
     }
 
