@@ -2,6 +2,7 @@ package io.flowsql.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
@@ -11,13 +12,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Sampling that never repeats itself: every SQL block of every answer (or the "sql" field of a JSON reply) is wrapped as
+ * Sampling that never repeats itself: every SQL block of every answer (or every query string of a JSON reply) is wrapped as
  * {@code SELECT * FROM (<sql>) AS draw_<n>} with a server-wide draw number, so the same prompt asked twice
  * gets a different (but equally correct) query. Tests use it to tell a decision the model made once from
  * one it was asked to make again.
  */
 public final class FreshDraws {
     private static final Pattern SQL_BLOCK = Pattern.compile("```sql\\s*\\n(.*?)\\n?```", Pattern.DOTALL);
+    private static final Pattern QUERY = Pattern.compile("\\s*(SELECT|WITH)\\s", Pattern.CASE_INSENSITIVE);
     private static final Pattern DRAW = Pattern.compile("\\bdraw_(\\d+)\\b");
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,21 +47,43 @@ public final class FreshDraws {
         return out.toString();
     }
 
-    /** A JSON reply (structured output) with its "sql" field wrapped, or null when the choice is no such object. */
+    /** A JSON reply (structured output) with every string that is a query (starts with SELECT or WITH) wrapped, or null. */
     private String markJson(String choice) {
         if (!choice.stripLeading().startsWith("{")) {
             return null;
         }
         try {
             JsonNode node = JSON.readTree(choice);
-            if (node instanceof ObjectNode object && object.path("sql").isTextual()) {
-                object.put("sql", wrap(object.get("sql").asText()));
-                return JSON.writeValueAsString(object);
+            if (!(node instanceof ObjectNode object)) {
+                return null;
             }
+            markQueries(object);
+            return JSON.writeValueAsString(object);
         } catch (IOException e) {
             return null;
         }
-        return null;
+    }
+
+    private void markQueries(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.fieldNames().forEachRemaining(name -> {
+                JsonNode value = object.get(name);
+                if (value.isTextual() && QUERY.matcher(value.asText()).lookingAt()) {
+                    object.put(name, wrap(value.asText()));
+                } else {
+                    markQueries(value);
+                }
+            });
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                JsonNode value = array.get(i);
+                if (value.isTextual() && QUERY.matcher(value.asText()).lookingAt()) {
+                    array.set(i, JSON.getNodeFactory().textNode(wrap(value.asText())));
+                } else {
+                    markQueries(value);
+                }
+            }
+        }
     }
 
     private String wrap(String sql) {
