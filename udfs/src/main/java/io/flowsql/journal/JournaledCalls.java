@@ -37,14 +37,14 @@ public final class JournaledCalls {
 
     public CompletableFuture<Reply> chat(ChatRequest request, JournalScope scope) {
         if (scope == null || !journal.enabled()) {
-            return llm.chat(request).thenApply(r -> new Reply(r, Lookup.NOT_JOURNALED));
+            return cancelsCall(llm.chat(request), call -> call.thenApply(r -> new Reply(r, Lookup.NOT_JOURNALED)));
         }
         String key = scope.keyFor(request);
         Optional<JournalEntry> hit = journal.find(key);
         if (hit.isPresent()) {
             return CompletableFuture.completedFuture(new Reply(hit.get().toResponse(), Lookup.HIT));
         }
-        return llm.chat(request).thenCompose(response -> {
+        return cancelsCall(llm.chat(request), call -> call.thenCompose(response -> {
             // The first reply journaled for a key is the decision: a call of a killed task may have completed and
             // been journaled while this one was on its way; then both processings go on with that one.
             Optional<JournalEntry> first = journal.find(key);
@@ -59,7 +59,19 @@ public final class JournaledCalls {
                         }
                         return new Reply(response, Lookup.MISS);
                     });
+        }));
+    }
+
+    /** The reply future made from {@code call}; cancelling it (a stage timeout) cancels the model call too. */
+    private static CompletableFuture<Reply> cancelsCall(CompletableFuture<ChatResponse> call,
+            java.util.function.Function<CompletableFuture<ChatResponse>, CompletableFuture<Reply>> then) {
+        CompletableFuture<Reply> reply = then.apply(call);
+        reply.whenComplete((ignored, error) -> {
+            if (reply.isCancelled()) {
+                call.cancel(false);
+            }
         });
+        return reply;
     }
 
     public StageJournal journal() {

@@ -22,6 +22,7 @@ public final class StageGuard {
         if (journalId != null) {
             trace.journalUnder(new JournalScope(journalId, stage));
         }
+        trace.cancellation = ctx.cancellation;
         long started = System.nanoTime();
         CompletableFuture<?> work;
         try {

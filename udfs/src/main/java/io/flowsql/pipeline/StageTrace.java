@@ -29,6 +29,8 @@ public class StageTrace {
 
     /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
     private transient JournalScope journalScope;
+    /** The request's cancellation while its stage runs (LLM calls register with it); never serialized. */
+    public transient Cancellation cancellation;
 
     public StageTrace() {}
 

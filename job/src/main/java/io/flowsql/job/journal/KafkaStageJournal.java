@@ -37,7 +37,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -66,6 +67,12 @@ public final class KafkaStageJournal implements StageJournal {
     private final Map<String, Set<String>> keysById = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final Thread reader;
+    /** Completes the record futures off the producer's I/O thread (what follows is the stage's own work). */
+    private final ExecutorService completions = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "stage-journal-acks");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean running = true;
 
     private KafkaStageJournal(KafkaJournalSource source, Admin admin) {
@@ -141,7 +148,7 @@ public final class KafkaStageJournal implements StageJournal {
         try {
             producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) ->
                     // Off the producer's I/O thread: what follows is the stage's own work.
-                    ForkJoinPool.commonPool().execute(() -> {
+                    completions.execute(() -> {
                         if (error == null) {
                             durable.complete(null);
                         } else {
@@ -295,6 +302,7 @@ public final class KafkaStageJournal implements StageJournal {
             Thread.currentThread().interrupt();
         }
         producer.close(Duration.ofSeconds(10));
+        completions.shutdown();
         admin.close(Duration.ofSeconds(5));
     }
 

@@ -8,6 +8,7 @@ import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
 import io.flowsql.journal.JournaledCalls;
 import io.flowsql.journal.StageJournal;
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,7 +121,13 @@ public final class AgentCall {
     }
 
     private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
-        return calls.chat(request, trace == null ? null : trace.journalScope()).handle((reply, error) -> {
+        CompletableFuture<JournaledCalls.Reply> call = calls.chat(request, trace == null ? null : trace.journalScope());
+        Cancellation cancellation = trace == null ? null : trace.cancellation;
+        if (cancellation != null) {
+            // the stage's timeout cancels the call: the client aborts the HTTP request and frees its permit
+            cancellation.onCancel(() -> call.cancel(false));
+        }
+        return call.handle((reply, error) -> {
             if (error != null) {
                 LlmException failure = error instanceof LlmException typed ? typed
                         : error.getCause() instanceof LlmException cause ? cause : null;
