@@ -2,6 +2,8 @@ package io.flowsql.job.kafka;
 
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
+import io.flowsql.events.EventSchemas;
+import io.flowsql.events.RejectKind;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,15 @@ class DeadLetterSerializerTest {
         assertThat(written.rawSha256).isEqualTo(huge.rawSha256);
         assertThat(written.offset).isEqualTo(42L);
         assertThat(written.reason).startsWith("not_json: xxx").hasSize(1_000);
+    }
+
+    @Test
+    void everyRejectKindIsAReasonTheSchemaAccepts() throws Exception {
+        for (RejectKind kind : RejectKind.values()) {
+            DeadLetterEvent d = new DeadLetterEvent("x", "questions", 0, 1L, kind.wireName() + ": why", "2025-03-01T12:00:00Z");
+            assertThat(EventSchemas.deadLetterViolations(EventJson.mapper().readTree(DeadLetterSerializer.bytes(d))))
+                    .as(kind.name()).isEmpty();
+        }
     }
 
     @Test
