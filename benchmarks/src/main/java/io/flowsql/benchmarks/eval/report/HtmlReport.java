@@ -56,6 +56,7 @@ public final class HtmlReport {
               text.addEventListener('input', filter);
               verdict.addEventListener('change', filter);
               filter();
+              document.body.setAttribute('data-report-ready', 'yes');
             })();
             """;
 
