@@ -106,11 +106,13 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
     }
 
     private void release(RequestContext question, Context ctx, Collector<RequestContext> out) throws Exception {
-        List<DialogueTurn> turns = new ArrayList<>();
-        for (DialogueTurn t : history.get()) {
-            turns.add(t);
+        if (!question.historySupplied) {
+            List<DialogueTurn> turns = new ArrayList<>();
+            for (DialogueTurn t : history.get()) {
+                turns.add(t);
+            }
+            question.history = turns;
         }
-        question.history = turns;
         inFlight.update(question.requestId);
         long at = ctx.timerService().currentProcessingTime() + feedbackTimeoutMillis;
         ctx.timerService().registerProcessingTimeTimer(at);

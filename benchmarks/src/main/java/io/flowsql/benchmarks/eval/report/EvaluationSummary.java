@@ -25,6 +25,7 @@ import java.util.Map;
  * @param ves        NaN when efficiency was not measured
  * @param mmsql      MMSQL's own figures when scored with its semantics, else null
  * @param verdicts   one verdict per scored question, in benchmark order
+ * @param protocol   how the answers were produced (run: the dialogue history protocol), or null for a scored file
  */
 public record EvaluationSummary(
         String benchmark,
@@ -48,7 +49,8 @@ public record EvaluationSummary(
         TokenCost tokens,
         List<Integer> tokensPerQuestion,
         MmsqlAccsMetrics mmsql,
-        List<QuestionVerdict> verdicts) {
+        List<QuestionVerdict> verdicts,
+        String protocol) {
 
     /** A gold query that failed to run: reported apart, never counted against a prediction. */
     public record GoldError(String itemId, String dbId, String error) {}
@@ -73,11 +75,18 @@ public record EvaluationSummary(
                 DialogueMetrics.typeDetection(outcomes), StageLatency.of(outcomes),
                 TokenCost.of(outcomes, pricePerMillionPrompt, pricePerMillionCompletion),
                 outcomes.stream().map(o -> o.promptTokens() + o.completionTokens()).toList(), mmsql,
-                outcomes.stream().map(QuestionVerdict::of).toList());
+                outcomes.stream().map(QuestionVerdict::of).toList(), null);
     }
 
     public boolean measuredEfficiency() {
         return !Double.isNaN(ves);
+    }
+
+    /** The same figures, saying how the answers were produced. */
+    public EvaluationSummary withProtocol(String how) {
+        return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
+                missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, how);
     }
 
     /** Questions left out because their database is not here. */

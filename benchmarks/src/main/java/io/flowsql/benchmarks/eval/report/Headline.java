@@ -17,7 +17,11 @@ public final class Headline {
         } else {
             line.append(pct("EX", s.ex()));
         }
-        return line.append(" — ").append(counts(s)).toString();
+        line.append(" — ").append(counts(s));
+        if (s.protocol() != null) {
+            line.append("; protocol: ").append(s.protocol());
+        }
+        return line.toString();
     }
 
     /** What was scored and what was left out, and why. */

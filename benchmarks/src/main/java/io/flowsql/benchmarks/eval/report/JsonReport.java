@@ -20,6 +20,9 @@ public final class JsonReport {
         root.put("semantics", s.comparison());
         root.put("semantics_description", s.semanticsDescription());
         root.put("headline", Headline.of(s));
+        if (s.protocol() != null) {
+            root.put("protocol", s.protocol());
+        }
         root.put("question_count", s.questions());
         root.put("runnable", s.runnable());
         root.put("scored", s.runnable() - s.goldErrors().size());

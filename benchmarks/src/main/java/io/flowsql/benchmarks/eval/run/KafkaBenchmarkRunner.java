@@ -34,12 +34,21 @@ public final class KafkaBenchmarkRunner {
     private final String questionsTopic;
     private final String answersTopic;
     private final String strategy;
+    private final GoldHistory goldHistory;
 
+    /** The system's own history: each turn is answered with the dialogue history the job kept. */
     public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy) {
+        this(bootstrapServers, questionsTopic, answersTopic, strategy, null);
+    }
+
+    /** @param goldHistory the gold protocol (each question event carries its gold history), or null for the system's own */
+    public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy,
+                                GoldHistory goldHistory) {
         this.bootstrapServers = bootstrapServers;
         this.questionsTopic = questionsTopic;
         this.answersTopic = answersTopic;
         this.strategy = strategy;
+        this.goldHistory = goldHistory;
     }
 
     /** What one run did: questions sent, answers found already committed on the topic, questions left unanswered. */
@@ -115,6 +124,9 @@ public final class KafkaBenchmarkRunner {
                 QuestionEvent q = new QuestionEvent(RequestIds.requestId(bench.name(), item.id()), dialogue, item.dbId(), item.question());
                 q.evidence = item.evidence().isEmpty() ? null : item.evidence();
                 q.sentAt = Instant.now().toString();
+                if (goldHistory != null && item.dialogueId() != null) {
+                    q.history = goldHistory.before(item);
+                }
                 if (strategy != null) {
                     q.options = new QuestionOptions();
                     q.options.strategy = strategy;
