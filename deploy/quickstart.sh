@@ -87,5 +87,9 @@ done
 wait $WATCH_PID
 STATUS=$?
 set -e
-[[ $STATUS == 0 ]] && log "all answers arrived" || log "not every answer arrived (see work/quickstart-job.log)"
+case $STATUS in
+  0) log "all answers arrived" ;;
+  4) log "all answers arrived, but some failed (their error says which stage and why; see work/quickstart-job.log)" ;;
+  *) log "not every answer arrived (see work/quickstart-job.log)" ;;
+esac
 exit $STATUS

@@ -13,7 +13,11 @@ public enum Dialect {
     VLLM(true, true, true),
     /** Ollama's /v1 layer: usage reported, n ignored (one choice), response_format ignored. */
     OLLAMA(true, false, false),
-    /** llama.cpp server: no usage object, n ignored (one choice), response_format honoured. */
+    /**
+     * llama.cpp server as older builds behaved: no usage object, n ignored (one choice), response_format honoured.
+     * Current llama.cpp sends usage and serves n up to --parallel (HTTP 400 above): the tests against the real
+     * server (LlamaServerProtocolITCase) cover that.
+     */
     LLAMA_CPP(false, false, true);
 
     /** llama.cpp's server reports its own {@code timings} (cache_n, prompt_n, predicted_n) instead of usage. */

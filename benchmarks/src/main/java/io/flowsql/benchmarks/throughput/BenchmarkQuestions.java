@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Spider dev questions whose database is present, each its own dialogue, asking for one preset; repeated when more are wanted. */
-final class BenchmarkQuestions {
+public final class BenchmarkQuestions {
     private BenchmarkQuestions() {}
 
-    static List<QuestionEvent> of(Path sharedData, String preset, int count, String idPrefix) throws IOException {
+    public static List<QuestionEvent> of(Path sharedData, String preset, int count, String idPrefix) throws IOException {
         List<JsonNode> usable = new ArrayList<>();
         for (JsonNode item : EventJson.mapper().readTree(sharedData.resolve("spider/dev.json").toFile())) {
             String db = item.path("db_id").asText();

@@ -17,8 +17,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
-/** Prints answers as they are committed (read_committed), optionally until a number of them or given requests arrived. */
-@Command(name = "watch", mixinStandardHelpOptions = true, description = "Print answers as they arrive (read_committed).")
+/**
+ * Prints answers as they are committed (read_committed), optionally until a number of them or given requests
+ * arrived; then exits 0, or 4 when any of them failed (3 on timeout).
+ */
+@Command(name = "watch", mixinStandardHelpOptions = true, description = "Print answers as they arrive (read_committed); "
+        + "with --count or --ids-file the exit code is 0 when all arrived, 4 when any of them failed, 3 on timeout.")
 final class WatchCommand implements Callable<Integer> {
 
     @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
@@ -54,6 +58,7 @@ final class WatchCommand implements Callable<Integer> {
         long deadline = limit.isZero() ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
         AnswerPrinter printer = new AnswerPrinter(System.out, rows);
         int shown = 0;
+        int failed = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-watch", fromLatest)) {
             consumer.subscribe(List.of(topic));
             while (target == 0 || shown < target) {
@@ -78,8 +83,15 @@ final class WatchCommand implements Callable<Integer> {
                         printer.print(a);
                     }
                     shown++;
+                    if ("failed".equals(a.status)) {
+                        failed++;
+                    }
                 }
             }
+        }
+        if (failed > 0) {
+            System.err.println(failed + " of " + shown + " answers failed (status failed; each names its stage and error)");
+            return 4;
         }
         return 0;
     }

@@ -1,0 +1,91 @@
+package io.flowsql.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.llama.LlamaServer;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.events.QuestionOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * llama.cpp's server is killed in the middle of a 20-question run and comes back 20 s later (a crash and a
+ * restart): with the default retry schedule no question is lost, each is answered once, and the retries show
+ * in the traces.
+ */
+class LlamaServerOutageITCase {
+    private static final Duration OUTAGE = Duration.ofSeconds(20);
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    @Test
+    void aTwentySecondOutageMidRunLosesNoQuestion() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        try (LlamaServer server = TinyModel.start("outage", "-c", "16384", "--parallel", "4")) {
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, server.baseUrl(), Map.of(
+                    JobOptions.LLM_MODEL.key(), "tiny-random",
+                    JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
+                    JobOptions.LLM_MAX_CONCURRENCY.key(), "4",
+                    JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"));
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            FlowSqlJob.configure(env, config);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            JobClient job = env.executeAsync("llama-server outage");
+            try {
+                List<QuestionEvent> questions = questions(sharedData);
+                topics.sendQuestions(questions.subList(0, 10));
+                topics.committedAnswers(1, Duration.ofMinutes(5), Duration.ZERO);
+                server.stop();
+                long down = System.nanoTime();
+                topics.sendQuestions(questions.subList(10, questions.size()));
+                Thread.sleep(OUTAGE.toMillis());
+                server.start();
+                System.out.printf("llama-server was down for %d s%n", (System.nanoTime() - down) / 1_000_000_000L);
+
+                List<AnswerEvent> answers = topics.committedAnswers(questions.size(), Duration.ofMinutes(8), Duration.ofSeconds(3));
+                Map<String, Long> perRequest = answers.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
+                assertThat(perRequest.keySet()).containsExactlyInAnyOrderElementsOf(questions.stream().map(q -> q.requestId).toList());
+                assertThat(perRequest.values()).as("each answered once").allMatch(n -> n == 1);
+                for (AnswerEvent a : answers) {
+                    String why = a.requestId + ": " + a.status + " " + a.failedStage + " " + a.error;
+                    assertThat(a.error == null ? "" : a.error).as(why).doesNotContain("RETRIES_EXHAUSTED")
+                            .doesNotContain("CONNECTION").doesNotContain("timed out");
+                    assertThat(a.trace).as(why).allSatisfy(t -> assertThat(t.error).as(why + " " + t.stage).isNull());
+                }
+                int retries = answers.stream().flatMap(a -> a.trace.stream()).mapToInt(t -> t.retries).sum();
+                assertThat(retries).as("the outage shows as retries in the traces").isPositive();
+                System.out.printf("llama-server outage: %d answers, %d retries in their traces%n", answers.size(), retries);
+            } finally {
+                job.cancel().get();
+            }
+        }
+    }
+
+    private static List<QuestionEvent> questions(Path sharedData) throws Exception {
+        List<QuestionEvent> out = new ArrayList<>();
+        for (QuestionEvent q : SpiderQuestions.of(sharedData, "concert_singer", 20)) {
+            q.options = new QuestionOptions();
+            q.options.strategy = out.size() % 2 == 0 ? "opensearch" : "mag-sql";
+            out.add(q);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,152 @@
+package io.flowsql.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.llama.LlamaServer;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.events.QuestionOptions;
+import io.flowsql.events.TraceEntry;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The job against llama.cpp's own server on a tiny random-weight model, with each stage's reply schema sent as
+ * json_schema: every preset runs every stage on Spider questions (a model that writes noise still writes replies
+ * of the declared shape, so no parser fails), opensearch's 5 candidates come from a server that serves at most 4
+ * per request, the answers' traces add up to exactly the usage the server reported, and a question whose prompt
+ * cannot fit the context fails at once, saying so.
+ */
+class LlamaServerPresetsITCase {
+    private static final int PER_PRESET = 4;
+    private static final List<String> DATABASES = List.of("concert_singer", "pets_1", "car_1", "flight_2",
+            "employee_hire_evaluation");
+    private static final Set<String> LOCAL_STAGES = Set.of("candidates.execute", "sqlfix.execute",
+            "opensearch.align", "opensearch.vote", "answer.finalize");
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+
+    @Test
+    void everyPresetRunsEveryStageAndTheTracesAddUpToTheServersUsage() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        try (LlamaServer server = TinyModel.start("presets", "-c", "16384", "--parallel", "4");
+             UsageRecordingProxy proxy = new UsageRecordingProxy("http://127.0.0.1:" + server.port())) {
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, proxy.baseUrl(), Map.of(
+                    JobOptions.LLM_MODEL.key(), "tiny-random",
+                    JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
+                    JobOptions.LLM_CONTEXT_TOKENS.key(), "4096",
+                    JobOptions.LLM_MAX_CONCURRENCY.key(), "4",
+                    JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",
+                    JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2",
+                    JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            FlowSqlJob.configure(env, config);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            JobClient job = env.executeAsync("llama-server presets");
+            try {
+                List<QuestionEvent> questions = questions(sharedData);
+                QuestionEvent overflow = tooLong(questions.get(0));
+                List<QuestionEvent> all = new ArrayList<>(questions);
+                all.add(overflow);
+                long started = System.nanoTime();
+                topics.sendQuestions(all);
+                List<AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofMinutes(12), Duration.ofSeconds(3));
+                System.out.printf("llama-server presets: %d answers in %d s; server usage %d prompt + %d completion tokens "
+                                + "in %d answers%n", answers.size(), (System.nanoTime() - started) / 1_000_000_000L,
+                        proxy.promptTokens.get(), proxy.completionTokens.get(), proxy.answers.get());
+
+                Map<String, List<AnswerEvent>> byRequest = answers.stream().collect(Collectors.groupingBy(a -> a.requestId));
+                assertThat(byRequest.keySet()).containsExactlyInAnyOrderElementsOf(all.stream().map(q -> q.requestId).toList());
+                assertThat(byRequest.values()).as("exactly one answer each").allMatch(list -> list.size() == 1);
+                Map<String, QuestionEvent> asked = all.stream().collect(Collectors.toMap(q -> q.requestId, Function.identity()));
+
+                AnswerEvent tooLong = byRequest.get(overflow.requestId).get(0);
+                assertThat(tooLong.status).isEqualTo("failed");
+                assertThat(tooLong.error).startsWith("CONTEXT_OVERFLOW: ").contains("llm.context-tokens");
+
+                for (QuestionEvent q : questions) {
+                    AnswerEvent a = byRequest.get(q.requestId).get(0);
+                    String preset = asked.get(a.requestId).options.strategy;
+                    String why = preset + " " + a.requestId + ": " + a.status + " " + a.failedStage + " " + a.error;
+                    assertThat(a.error == null ? "" : a.error).as(why)
+                            .doesNotContain("UNPARSEABLE_OUTPUT").doesNotContain("TRUNCATED_OUTPUT")
+                            .doesNotContain("CONTEXT_OVERFLOW").doesNotContain("RETRIES_EXHAUSTED");
+                    Set<String> traced = a.trace.stream().map(t -> t.stage).collect(Collectors.toSet());
+                    assertThat(traced).as(why).containsAll(StrategyCatalog.stagesOf(preset));
+                    for (TraceEntry t : a.trace) {
+                        if (!LOCAL_STAGES.contains(t.stage) && t.llmCalls > 0) {
+                            assertThat(t.simulated).as("a real server answered " + t.stage).isFalse();
+                            assertThat(t.error).as(why + " " + t.stage).isNull();
+                        }
+                    }
+                }
+                List<AnswerEvent> openSearch = answers.stream()
+                        .filter(a -> "opensearch".equals(asked.get(a.requestId).options.strategy)).toList();
+                assertThat(openSearch).allSatisfy(a -> assertThat(a.candidates).as("5 candidates, --parallel 4")
+                        .hasSizeGreaterThanOrEqualTo(5));
+                long tracedPrompt = answers.stream().flatMap(a -> a.trace.stream()).mapToLong(t -> t.promptTokens).sum();
+                long tracedCompletion = answers.stream().flatMap(a -> a.trace.stream())
+                        .mapToLong(t -> t.completionTokens).sum();
+                assertThat(tracedPrompt).as("prompt tokens in the traces = the server's usage").isEqualTo(proxy.promptTokens.get());
+                assertThat(tracedCompletion).as("completion tokens in the traces = the server's usage")
+                        .isEqualTo(proxy.completionTokens.get());
+            } finally {
+                job.cancel().get();
+            }
+        }
+    }
+
+    /** PER_PRESET Spider dev questions for each preset, from several databases. */
+    private static List<QuestionEvent> questions(Path sharedData) throws Exception {
+        List<QuestionEvent> out = new ArrayList<>();
+        List<String> presets = new ArrayList<>(StrategyCatalog.presetNames());
+        int needed = presets.size() * PER_PRESET;
+        int perDatabase = (needed + DATABASES.size() - 1) / DATABASES.size();
+        List<QuestionEvent> pool = new ArrayList<>();
+        for (String db : DATABASES) {
+            pool.addAll(SpiderQuestions.of(sharedData, db, perDatabase).stream()
+                    .map(q -> new QuestionEvent(db + "-" + q.requestId, db + "-" + q.dialogueId, db, q.question)).toList());
+        }
+        for (int i = 0; i < needed; i++) {
+            QuestionEvent q = pool.get(i);
+            q.options = new QuestionOptions();
+            q.options.strategy = presets.get(i % presets.size());
+            out.add(q);
+        }
+        return out;
+    }
+
+    /** A question whose evidence (codes that no tokenizer merges) makes the prompt longer than the context. */
+    private static QuestionEvent tooLong(QuestionEvent base) {
+        QuestionEvent q = new QuestionEvent("too-long", "too-long", base.dbId, base.question);
+        java.util.Random random = new java.util.Random(7);
+        StringBuilder codes = new StringBuilder();
+        while (codes.length() < 7_900) {
+            codes.append(Integer.toString(random.nextInt(1 << 30), 36)).append(' ');
+        }
+        q.evidence = codes.toString();
+        q.options = new QuestionOptions();
+        q.options.strategy = "opensearch";
+        return q;
+    }
+}
