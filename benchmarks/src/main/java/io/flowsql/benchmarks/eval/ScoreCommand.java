@@ -4,7 +4,8 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
-import io.flowsql.benchmarks.eval.report.ReportWriter;
+import io.flowsql.benchmarks.eval.rqs.GoldReplies;
+import io.flowsql.benchmarks.eval.rqs.RqsRun;
 import io.flowsql.benchmarks.eval.score.EfficiencyTimer;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
@@ -51,14 +52,28 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "30000", description = "Time limit per statement")
     long timeoutMillis;
 
+    @Option(names = "--rqs-judge", description = "Dialogue benchmarks: base URL of an OpenAI-compatible LLM judge; adds MMSQL's "
+            + "response-quality score (RQS, 0-10) of the replies to unanswerable, ambiguous and improper turns (API key: RQS_API_KEY)")
+    String rqsJudge;
+
+    @Option(names = "--rqs-model", defaultValue = "gpt-4o", description = "The judge's model (default ${DEFAULT-VALUE})")
+    String rqsModel;
+
     @Override
     public Integer call() {
         Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
         Semantics semantics = report.semanticsFor(choice.benchmark);
-        EvaluationSummary summary = score(bench, read, predictions.toString(), executorFor(bench, timeoutMillis),
-                semantics, vesRuns, report.pricePrompt, report.priceCompletion);
+        List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis), semantics, vesRuns);
+        EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
+                outcomes, report.pricePrompt, report.priceCompletion);
+        if (rqsJudge != null) {
+            try (SqlExecutor executor = executorFor(bench, timeoutMillis)) {
+                summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
+                        GoldReplies.load(choice.questionsFile()), outcomes, executor));
+            }
+        }
         return ReportChoice.finish(summary, report.out);
     }
 
@@ -92,7 +107,7 @@ public final class ScoreCommand implements Callable<Integer> {
         List<Prediction> out = new ArrayList<>(predictions.size());
         for (Prediction p : predictions) {
             BenchmarkItem item = runnable.get(p.ordinal());
-            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls()));
+            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls(), p.reply()));
         }
         return out;
     }
@@ -100,10 +115,16 @@ public final class ScoreCommand implements Callable<Integer> {
     /** Scores with a progress bar and builds the summary; shared by {@code score} and {@code run}. */
     static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqlExecutor executor,
                                    Semantics semantics, int vesRuns, double pricePrompt, double priceCompletion) {
+        return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(),
+                outcomes(bench, predictions, executor, semantics, vesRuns), pricePrompt, priceCompletion);
+    }
+
+    /** Scores every runnable question with a progress bar; closes the executor. */
+    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SqlExecutor executor, Semantics semantics,
+                                      int vesRuns) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
             Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null);
-            List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
-            return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(), outcomes, pricePrompt, priceCompletion);
+            return scorer.score(bench, predictions, bar::stepTo);
         }
     }
 

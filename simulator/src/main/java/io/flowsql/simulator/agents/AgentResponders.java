@@ -24,6 +24,8 @@ public final class AgentResponders {
                 Map.entry("sqlfix.craft.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("sqlfix.refine", new SqlFixRefineResponder()),
                 Map.entry("mmsql.detect", new MmsqlDetectResponder()),
-                Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()));
+                Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()),
+                // evaluation: MMSQL's RQS judge
+                Map.entry("eval.rqs", new EvalRqsResponder()));
     }
 }

@@ -17,6 +17,9 @@ public final class Headline {
         } else {
             line.append(pct("EX", s.ex()));
         }
+        if (s.rqs() != null) {
+            line.append(String.format(Locale.ROOT, ", RQS %.2f (judge %s)", s.rqs().overall(), s.rqs().judgeModel()));
+        }
         line.append(" — ").append(counts(s));
         if (s.protocol() != null) {
             line.append("; protocol: ").append(s.protocol());

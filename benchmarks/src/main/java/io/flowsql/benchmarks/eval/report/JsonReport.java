@@ -54,6 +54,12 @@ public final class JsonReport {
             s.mmsql().types().forEach((t, p) -> types.putObject(t).put("precision", p.precision()).put("recall", p.recall())
                     .put("f1", p.f1()).put("support", p.support()));
         }
+        if (s.rqs() != null) {
+            ObjectNode r = root.putObject("rqs").put("overall", s.rqs().overall()).put("judge_model", s.rqs().judgeModel())
+                    .put("judged", s.rqs().judged()).put("judge_errors", s.rqs().errors());
+            ObjectNode types = r.putObject("by_type");
+            s.rqs().byType().forEach((t, v) -> types.putObject(t).put("average", v).put("turns", s.rqs().turns().get(t)));
+        }
         ObjectNode latency = root.putObject("latency_ms");
         s.latencyByStage().forEach((stage, p) -> latency.putObject(stage).put("count", p.count()).put("mean", p.mean())
                 .put("p50", p.p50()).put("p90", p.p90()).put("p95", p.p95()).put("p99", p.p99()).put("max", p.max()));

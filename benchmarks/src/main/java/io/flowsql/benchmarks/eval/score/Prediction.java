@@ -13,9 +13,10 @@ import java.util.List;
  * @param questionType   the type the system detected; null when the format has none
  * @param stages         per-stage cost from the answer's trace (answers files only)
  * @param readingSqls    for a clarification (ambiguous turn) without one SQL: the SQL of each reading it offered
+ * @param reply          the system's text answer (a clarification, a refusal), for the RQS judge; may be null
  */
 public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
-                         List<String> readingSqls) {
+                         List<String> readingSqls, String reply) {
 
     public Prediction {
         sql = sql == null ? "" : sql.strip();
@@ -25,7 +26,11 @@ public record Prediction(String key, int ordinal, String sql, String questionTyp
     }
 
     public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
-        this(key, ordinal, sql, questionType, stages, List.of());
+        this(key, ordinal, sql, questionType, stages, List.of(), null);
+    }
+
+    public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages, List<String> readingSqls) {
+        this(key, ordinal, sql, questionType, stages, readingSqls, null);
     }
 
     /** The type to score: the system's own, or answerable when it gave SQL and none otherwise. */
