@@ -119,7 +119,8 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
+                ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
+                ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
                 report.priceCompletion).withProtocol(history.equals("gold")
                 ? "gold history (each turn sent with the gold questions, types and SQL of the turns before it)"
                 : "own history (each turn answered after the system's own earlier answers)");
