@@ -5,6 +5,7 @@
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
+#   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -13,7 +14,8 @@ case "${1:-}" in
   llm-client)  MAIN=io.flowsql.benchmarks.llm.LlmClientOverheadBenchmark ;;
   llm-servers) MAIN=io.flowsql.benchmarks.llm.StageServerBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index [args...]" >&2; exit 2 ;;
+  replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

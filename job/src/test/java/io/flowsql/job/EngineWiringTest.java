@@ -27,6 +27,7 @@ class EngineWiringTest {
                 "llm.requests-per-minute", "120",
                 "llm.tokens-per-minute", "90000",
                 "llm.total-budget", "7min",
+                "stage.timeout", "8min",
                 "llm.cache-dir", "work/llm-cache",
                 "llm.cache-mode", "read-only")));
         LlmClientConfig llm = engine.llm();

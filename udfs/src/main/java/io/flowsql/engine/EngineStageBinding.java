@@ -11,13 +11,15 @@ import io.flowsql.pipeline.strategy.StrategyCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /** Binds the job's stage operators to the shared engine of their TaskManager, built from one {@link EngineConfig}. */
 public final class EngineStageBinding implements StageBinding {
     private static final long serialVersionUID = 1L;
 
     /** Stages that only compute; every other stage of the canonical order except the executions calls the LLM. */
-    private static final Set<String> LOCAL = Set.of("opensearch.align", "opensearch.vote", "answer.finalize");
+    private static final Set<String> LOCAL = Set.of("opensearch.fewshot", "opensearch.align", "opensearch.vote",
+            "answer.finalize");
     private static final Set<String> EXECUTIONS = Set.of("candidates.execute", "sqlfix.execute");
 
     private final EngineConfig config;
@@ -54,6 +56,11 @@ public final class EngineStageBinding implements StageBinding {
             @Override
             public Stage find(String strategy, String stageName) {
                 return lease.runtime().stage(strategy, stageName);
+            }
+
+            @Override
+            public Executor work() {
+                return lease.runtime().work();
             }
 
             @Override

@@ -75,7 +75,7 @@ public final class AnswerMapper {
     private static ResultPreview previewOf(Candidate c) {
         ResultPreview preview = new ResultPreview();
         preview.columns = new ArrayList<>(c.previewColumns);
-        List<List<String>> rows = c.previewRows;
+        List<List<String>> rows = c.previewRows();
         int kept = Math.min(rows.size(), PREVIEW_ROWS);
         for (int i = 0; i < kept; i++) {
             preview.rows.add(new ArrayList<>(rows.get(i)));

@@ -54,6 +54,9 @@ public class RequestContext {
     public String error;
     public List<StageTrace> trace = new ArrayList<>();
 
+    /** What the stage now working on this request started, for its timeout to cancel; never serialized. */
+    public transient Cancellation cancellation;
+
     public RequestContext() {}
 
     /** True once a stage settled the request (refused, failed, or answered without SQL); later stages skip it. */

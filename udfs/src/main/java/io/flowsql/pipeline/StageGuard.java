@@ -17,6 +17,7 @@ public final class StageGuard {
     public static CompletableFuture<RequestContext> run(String stage, RequestContext ctx,
                                                         Function<StageTrace, CompletableFuture<?>> body) {
         StageTrace trace = new StageTrace(stage);
+        trace.cancellation = ctx.cancellation;
         long started = System.nanoTime();
         CompletableFuture<?> work;
         try {

@@ -16,6 +16,9 @@ public class StageTrace {
     /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
     public String error;
 
+    /** The request's cancellation while its stage runs (LLM calls register with it); never serialized. */
+    public transient Cancellation cancellation;
+
     public StageTrace() {}
 
     public StageTrace(String stage) {

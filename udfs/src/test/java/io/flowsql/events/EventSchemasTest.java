@@ -2,6 +2,7 @@ package io.flowsql.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.PreviewRow;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
@@ -102,7 +103,7 @@ class EventSchemasTest {
         chosen.rowCount = 30;
         chosen.previewColumns = List.of("name");
         for (int i = 0; i < 30; i++) {
-            chosen.previewRows.add(new ArrayList<>(List.of("singer " + i)));
+            chosen.preview.add(new PreviewRow(List.of("singer " + i)));
         }
         Candidate broken = new Candidate("magsql.generate#2", "SELECT nme FROM singer");
         broken.executed = true;

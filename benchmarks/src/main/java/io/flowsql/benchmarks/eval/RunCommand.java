@@ -2,6 +2,7 @@ package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
+import io.flowsql.benchmarks.eval.run.EvalRunId;
 import io.flowsql.benchmarks.eval.run.GoldHistory;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
@@ -83,9 +84,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
-
-
-
+    @Option(names = "--run-id", description = "The run's id, part of every request and dialogue id (default: a fresh one, "
+            + "printed at start). Resume an interrupted run by passing its run id and the same --answers file")
+    String runId;
 
     @Override
     public Integer call() throws Exception {
@@ -98,6 +99,8 @@ public final class RunCommand implements Callable<Integer> {
         if (limit > 0) {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
+        String run = EvalRunId.choose(runId, answers);
+        System.out.printf("run id: %s (resume with --run-id %s --answers %s)%n", run, run, answers);
         long started = System.nanoTime();
         KafkaBenchmarkRunner.RunResult result;
         if (local) {
@@ -107,13 +110,13 @@ public final class RunCommand implements Callable<Integer> {
             try (LocalStack stack = LocalStack.start(choice.data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
                     model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
                     localJobOptions())) {
-                result = runner(stack.bootstrapServers(), gold).run(bench, answers, deadline);
+                result = runner(stack.bootstrapServers(), run, gold).run(bench, answers, deadline);
                 if (stack.simulated()) {
                     System.out.printf("simulated LLM requests: %d%n", stack.simulatedLlmRequests());
                 }
             }
         } else {
-            result = runner(bootstrapServers, gold).run(bench, answers, deadline);
+            result = runner(bootstrapServers, run, gold).run(bench, answers, deadline);
         }
         int unanswered = result.unanswered();
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
@@ -138,7 +141,7 @@ public final class RunCommand implements Callable<Integer> {
         return options;
     }
 
-    private KafkaBenchmarkRunner runner(String servers, GoldHistory gold) {
-        return new KafkaBenchmarkRunner(servers, questionsTopic, answersTopic, strategy, gold);
+    private KafkaBenchmarkRunner runner(String servers, String run, GoldHistory gold) {
+        return new KafkaBenchmarkRunner(servers, questionsTopic, answersTopic, strategy, run, gold);
     }
 }

@@ -6,6 +6,7 @@ import io.flowsql.llm.ChatResponse;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,7 +110,13 @@ public final class AgentCall {
     }
 
     private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
-        return llm.chat(request).handle((response, error) -> {
+        CompletableFuture<ChatResponse> call = llm.chat(request);
+        Cancellation cancellation = trace == null ? null : trace.cancellation;
+        if (cancellation != null) {
+            // the stage's timeout cancels the call: the client aborts the HTTP request and frees its permit
+            cancellation.onCancel(() -> call.cancel(false));
+        }
+        return call.handle((response, error) -> {
             if (error != null) {
                 LlmException failure = error instanceof LlmException typed ? typed
                         : error.getCause() instanceof LlmException cause ? cause : null;

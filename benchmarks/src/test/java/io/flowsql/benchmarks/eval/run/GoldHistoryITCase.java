@@ -47,7 +47,7 @@ class GoldHistoryITCase {
             Path goldAnswers = dir.resolve("gold.jsonl");
             Files.deleteIfExists(goldAnswers);
             KafkaBenchmarkRunner gold = new KafkaBenchmarkRunner(stack.bootstrapServers(), LocalStack.QUESTIONS, LocalStack.ANSWERS,
-                    null, new GoldHistory(cosql));
+                    null, "gold-it", new GoldHistory(cosql));
             assertThat(gold.run(rename(later, "gold"), goldAnswers, Duration.ofMinutes(3)).unanswered()).isZero();
             String goldPrompts = prompts(stack, secondQuestion);
             assertThat(goldPrompts).contains(first.question()).contains("SQL: " + firstSql);
@@ -55,7 +55,7 @@ class GoldHistoryITCase {
             Path ownAnswers = dir.resolve("own.jsonl");
             Files.deleteIfExists(ownAnswers);
             int before = stack.simulatedRequests().size();
-            KafkaBenchmarkRunner own = new KafkaBenchmarkRunner(stack.bootstrapServers(), LocalStack.QUESTIONS, LocalStack.ANSWERS, null);
+            KafkaBenchmarkRunner own = new KafkaBenchmarkRunner(stack.bootstrapServers(), LocalStack.QUESTIONS, LocalStack.ANSWERS, null, "own-it");
             assertThat(own.run(rename(later, "own"), ownAnswers, Duration.ofMinutes(3)).unanswered()).isZero();
             String ownPrompts = stack.simulatedRequests().subList(before, stack.simulatedRequests().size()).stream()
                     .map(RecordedRequest::request).filter(r -> r.messages().stream().anyMatch(m -> m.content().contains(secondQuestion)))
