@@ -1,6 +1,9 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.job.journal.JournalReleaseSink;
+import io.flowsql.job.kafka.KafkaSources;
 import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.RequestIdFunction;
 import io.flowsql.job.kafka.KnownDatabases;
@@ -35,6 +38,8 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String PARSE_UID = "parse-and-validate";
     public static final String ANSWERS_SINK_UID = "answers-sink";
     public static final String DEAD_LETTERS_SINK_UID = "dead-letters-sink";
+    public static final String JOURNAL_RELEASE_SOURCE_UID = "committed-answers-source";
+    public static final String JOURNAL_RELEASE_UID = "journal-release";
     public static final String REQUEST_IDS_UID = "request-ids";
     /** Repeats of one request id held while the first is in flight; more are dead-lettered at once. */
     static final int MAX_WAITING_REPEATS = 16;
@@ -132,5 +137,11 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
                 .sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
         answering.attach(firstOfEachId, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
+        if (EngineWiring.releasesJournalOnCommit(config)) {
+            env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")
+                    .uid(JOURNAL_RELEASE_SOURCE_UID)
+                    .sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
+                    .uid(JOURNAL_RELEASE_UID).name("release journal of committed answers");
+        }
     }
 }

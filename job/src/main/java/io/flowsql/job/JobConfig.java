@@ -113,6 +113,7 @@ public final class JobConfig implements Serializable {
         validateLlm();
         validateBudgets();
         validateAgents();
+        validateJournal();
         String offsets = get(JobOptions.STARTING_OFFSETS);
         if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
             throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
@@ -132,6 +133,17 @@ public final class JobConfig implements Serializable {
             LlmCacheSettings.modeOf(get(JobOptions.LLM_CACHE_MODE));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void validateJournal() {
+        String release = get(JobOptions.JOURNAL_RELEASE);
+        if (!Set.of("on-commit", "retain").contains(release)) {
+            throw new IllegalArgumentException(JobOptions.JOURNAL_RELEASE.key() + " must be on-commit or retain, not " + release);
+        }
+        Duration retention = get(JobOptions.JOURNAL_RETENTION);
+        if (retention.isZero() || retention.isNegative()) {
+            throw new IllegalArgumentException(JobOptions.JOURNAL_RETENTION.key() + " must be positive: " + retention);
         }
     }
 

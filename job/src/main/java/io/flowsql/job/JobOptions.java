@@ -94,6 +94,15 @@ public final class JobOptions {
     public static final JobOption<String> LLM_CACHE_MODE = JobOption.text("llm.cache-mode", "read-write",
             "How llm.cache-dir is used: read-write (replay, record misses), read-only (replay; a miss fails the stage, "
                     + "nothing is sent) or off.");
+    public static final JobOption<String> JOURNAL_TOPIC = JobOption.text("journal.topic", "",
+            "Compacted Kafka topic (on kafka.bootstrap-servers, created if missing) of the stage journal: every stage's model "
+                    + "replies, keyed by request, stage and call, so a request processed again after a failure (or a "
+                    + "resumed evaluation) re-uses them instead of asking the model; blank = no journal.");
+    public static final JobOption<String> JOURNAL_RELEASE = JobOption.text("journal.release", "on-commit",
+            "When a request's journal entries are dropped: on-commit (tombstones once its answer is committed) or retain "
+                    + "(kept until journal.retention, so a later run can re-use them with the question option journal_of).");
+    public static final JobOption<java.time.Duration> JOURNAL_RETENTION = JobOption.duration("journal.retention", "7d",
+            "Longest time a journal entry is kept (the topic's retention.ms when the job creates it, and the local caches').");
     public static final JobOption<Integer> STAGE_CAPACITY = JobOption.integer("stage.capacity", 100,
             "Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
     public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "6min",
@@ -180,7 +189,7 @@ public final class JobOptions {
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 MAX_PARALLELISM, SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
-                LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
+                LLM_CACHE_MODE, JOURNAL_TOPIC, JOURNAL_RELEASE, JOURNAL_RETENTION, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
                 GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, REQUEST_ID_TTL, HISTORY_MAX_TURNS, HISTORY_MAX_BYTES,
                 FEEDBACK_ISOLATION, FEEDBACK_WAIT,
                 AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_OPENSEARCH_CORRECT_ROUNDS, AGENT_SQLFIX_CRAFTER_K,

@@ -2,6 +2,7 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.journal.StageJournal;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
 import io.flowsql.llm.LlmClient;
@@ -33,16 +34,18 @@ public final class EngineRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
     private final Engine engine;
+    private final StageJournal journal;
     private final EnginePools pools;
     private final CandidateRunner runner;
     private final StageFactory stages;
     private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
 
-    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, EnginePools pools) {
+    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, EnginePools pools, StageJournal journal) {
         this.engine = engine;
         this.pools = pools;
+        this.journal = journal;
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
-        this.stages = new StageFactory(engine, config.agents(), schema, runner);
+        this.stages = new StageFactory(engine, config.agents(), schema, runner, journal);
     }
 
     static EngineRuntime build(EngineConfig config) {
@@ -55,7 +58,14 @@ public final class EngineRuntime implements AutoCloseable {
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
         SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
-        return new EngineRuntime(config, engine, schema, pools);
+        StageJournal journal;
+        try {
+            journal = config.journal().open();
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+        return new EngineRuntime(config, engine, schema, pools, journal);
     }
 
     /**
@@ -78,6 +88,11 @@ public final class EngineRuntime implements AutoCloseable {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The stage journal every stage's model calls go through ({@link StageJournal#NONE} when there is none). */
+    public StageJournal journal() {
+        return journal;
     }
 
     /** Where stage work runs (never a Flink task thread). */
@@ -116,7 +131,11 @@ public final class EngineRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("closing the engine failed", e);
         } finally {
-            pools.close();
+            try {
+                journal.close();
+            } finally {
+                pools.close();
+            }
         }
     }
 }

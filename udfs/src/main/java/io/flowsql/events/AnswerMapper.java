@@ -106,6 +106,8 @@ public final class AnswerMapper {
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;
+        entry.journalHits = t.journalHits;
+        entry.tokensSaved = t.tokensSaved;
         entry.error = t.error;
         return entry;
     }

@@ -30,6 +30,7 @@ public final class QuestionMapper {
         }
         if (q.options != null) {
             ctx.strategy = q.options.strategy;
+            ctx.journalOf = q.options.journalOf;
             if (q.options.disabledStages != null) {
                 ctx.disabledStages.addAll(q.options.disabledStages);
             }
