@@ -144,7 +144,9 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
     }
 
     private void release(RequestContext question, Context ctx, Collector<RequestContext> out) throws Exception {
-        question.history = currentHistory();
+        if (!question.historySupplied) {
+            question.history = currentHistory();
+        }
         inFlight.update(question.requestId);
         long at = ctx.timerService().currentProcessingTime() + feedbackTimeoutMillis;
         ctx.timerService().registerProcessingTimeTimer(at);

@@ -30,6 +30,8 @@ public class RequestContext {
 
     // --- dialogue
     public List<DialogueTurn> history = new ArrayList<>();
+    /** True when the question brought its own history (the question event's {@code history}): the job's is not used. */
+    public boolean historySupplied;
 
     // --- findings of the stages
     public String questionType;

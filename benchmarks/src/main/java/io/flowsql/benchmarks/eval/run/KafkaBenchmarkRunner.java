@@ -36,14 +36,23 @@ public final class KafkaBenchmarkRunner {
     private final String answersTopic;
     private final String strategy;
     private final String runId;
+    private final GoldHistory goldHistory;
 
+    /** The system's own history: each turn is answered with the dialogue history the job kept. */
     public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy,
                                 String runId) {
+        this(bootstrapServers, questionsTopic, answersTopic, strategy, runId, null);
+    }
+
+    /** @param goldHistory the gold protocol (each question event carries its gold history), or null for the system's own */
+    public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy,
+                                String runId, GoldHistory goldHistory) {
         this.bootstrapServers = bootstrapServers;
         this.questionsTopic = questionsTopic;
         this.answersTopic = answersTopic;
         this.strategy = strategy;
         this.runId = RequestIds.checkRunId(runId);
+        this.goldHistory = goldHistory;
     }
 
     public String runId() {
@@ -127,6 +136,9 @@ public final class KafkaBenchmarkRunner {
                 QuestionEvent q = new QuestionEvent(requestId(bench, item), dialogue, item.dbId(), item.question());
                 q.evidence = item.evidence().isEmpty() ? null : item.evidence();
                 q.sentAt = Instant.now().toString();
+                if (goldHistory != null && item.dialogueId() != null) {
+                    q.history = goldHistory.before(item);
+                }
                 if (strategy != null) {
                     q.options = new QuestionOptions();
                     q.options.strategy = strategy;
