@@ -135,10 +135,11 @@ public final class JobOptions {
             "Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
     public static final JobOption<Integer> HISTORY_MAX_BYTES = JobOption.integer("dialogue.history-max-bytes", 16384,
             "Most bytes (UTF-8 of question, SQL and summary) of the kept turns of one dialogue; the oldest go first.");
-    public static final JobOption<String> FEEDBACK_ISOLATION = JobOption.text("dialogue.feedback-isolation", "read_uncommitted",
-            "How the job reads its own answers back for the next turn of a dialogue: read_uncommitted (the next turn starts "
-                    + "when the answer is written, not one checkpoint later; answers stay exactly once, docs/ARCHITECTURE.md) "
-                    + "or read_committed (the next turn sees only committed answers).");
+    public static final JobOption<String> FEEDBACK_ISOLATION = JobOption.text("dialogue.feedback-isolation", "read_committed",
+            "How the job reads its own answers back for the next turn of a dialogue: read_committed (default: the next turn "
+                    + "sees only committed answers, so turns stay in order across a restore) or read_uncommitted (the next "
+                    + "turn starts when the answer is written, not at the commit; after a failure a turn may be answered "
+                    + "again after its follow-up, docs/ARCHITECTURE.md).");
     public static final JobOption<java.time.Duration> FEEDBACK_WAIT = JobOption.duration("dialogue.feedback-wait", "5min",
             "How long a follow-up waits for the previous turn's answer before it is answered anyway.");
 

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.agents.common.StageNames;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
@@ -91,7 +92,7 @@ class HungLlmCallsITCase {
                         .allSatisfy(a -> {
                             assertThat(a.status).isEqualTo("failed");
                             assertThat(a.error).contains("timed out after " + STAGE_TIMEOUT_SECONDS * 1000
-                                    + " ms in stage mmsql.detect");
+                                    + " ms in stage " + StageNames.MMSQL_SELECT);   // mmsql's first model call on a first turn
                         });
 
                 long started = System.nanoTime();

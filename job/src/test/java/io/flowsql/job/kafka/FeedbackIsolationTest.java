@@ -7,14 +7,14 @@ import io.flowsql.job.JobConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The feedback source's isolation level: read_uncommitted unless configured, and nothing but the two Kafka levels. */
+/** The feedback source's isolation level: read_committed unless configured, and nothing but the two Kafka levels. */
 class FeedbackIsolationTest {
 
     @Test
-    void theNextTurnReadsUncommittedAnswersByDefaultAndCommittedOnesWhenAsked() {
-        assertThat(KafkaSources.feedbackIsolation(JobConfig.of(Map.of()))).isEqualTo("read_uncommitted");
-        assertThat(KafkaSources.feedbackIsolation(JobConfig.of(Map.of("dialogue.feedback-isolation", "read_committed"))))
-                .isEqualTo("read_committed");
+    void theNextTurnReadsCommittedAnswersByDefaultAndUncommittedOnesWhenAsked() {
+        assertThat(KafkaSources.feedbackIsolation(JobConfig.of(Map.of()))).isEqualTo("read_committed");
+        assertThat(KafkaSources.feedbackIsolation(JobConfig.of(Map.of("dialogue.feedback-isolation", "read_uncommitted"))))
+                .isEqualTo("read_uncommitted");
         assertThatThrownBy(() -> KafkaSources.feedbackIsolation(JobConfig.of(Map.of("dialogue.feedback-isolation", "committed"))))
                 .hasMessageContaining("dialogue.feedback-isolation");
     }
