@@ -55,7 +55,7 @@ class LlamaServerPresetsITCase {
                     JobOptions.LLM_MODEL.key(), "tiny-random",
                     JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
                     JobOptions.LLM_CONTEXT_TOKENS.key(), "4096",
-                    JobOptions.LLM_MAX_CONCURRENCY.key(), "4",
+                    JobOptions.LLM_SERVER_SLOTS.key(), "4",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",
                     JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2",
                     JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));

@@ -79,7 +79,7 @@ public final class StageServerBenchmark {
                 JobOptions.LLM_BASE_URL.key(), baseUrl,
                 JobOptions.LLM_MODEL.key(), "bench",
                 JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
-                JobOptions.LLM_MAX_CONCURRENCY.key(), "4"));
+                JobOptions.LLM_SERVER_SLOTS.key(), "4"));
         Map<String, StageFigures> figures = new LinkedHashMap<>();
         try (EngineLease lease = EngineFactory.shared(EngineWiring.engineConfig(config))) {
             List<Stage> stages = new ArrayList<>();
