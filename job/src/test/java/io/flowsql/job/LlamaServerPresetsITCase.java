@@ -136,15 +136,19 @@ class LlamaServerPresetsITCase {
         return out;
     }
 
-    /** A question whose evidence (codes that no tokenizer merges) makes the prompt longer than the context. */
-    private static QuestionEvent tooLong(QuestionEvent base) {
-        QuestionEvent q = new QuestionEvent("too-long", "too-long", base.dbId, base.question);
-        java.util.Random random = new java.util.Random(7);
+    private static String codes(java.util.Random random, int length) {
         StringBuilder codes = new StringBuilder();
-        while (codes.length() < 7_900) {
+        while (codes.length() < length) {
             codes.append(Integer.toString(random.nextInt(1 << 30), 36)).append(' ');
         }
-        q.evidence = codes.toString();
+        return codes.toString();
+    }
+
+    /** A question whose evidence (codes that no tokenizer merges) makes the prompt longer than the context. */
+    private static QuestionEvent tooLong(QuestionEvent base) {
+        java.util.Random random = new java.util.Random(7);
+        QuestionEvent q = new QuestionEvent("too-long", "too-long", base.dbId, codes(random, 3_900) + base.question);
+        q.evidence = codes(random, 7_900);
         q.options = new QuestionOptions();
         q.options.strategy = "opensearch";
         return q;
