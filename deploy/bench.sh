@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Runs one of the project's benchmarks (main classes in module benchmarks); each prints its figures.
-#   deploy/bench.sh throughput [N L_ms S preset one_at_a_time checkpoint_ms shared_data]   (docs/ARCHITECTURE.md)
+#   deploy/bench.sh throughput [--presets opensearch,full --slots 8,32,64 --latency-ms 200 --questions 400 -D key=value ...] (docs/ARCHITECTURE.md)
+#   deploy/bench.sh tokens [--presets full --questions 200 -D key=value]           (docs/LLM.md)
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
+#   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   throughput)  MAIN=io.flowsql.benchmarks.throughput.ThroughputBenchmark ;;
+  tokens)      MAIN=io.flowsql.benchmarks.throughput.TokenBenchmark ;;
   llm-client)  MAIN=io.flowsql.benchmarks.llm.LlmClientOverheadBenchmark ;;
   llm-servers) MAIN=io.flowsql.benchmarks.llm.StageServerBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|llm-client|llm-servers|value-index [args...]" >&2; exit 2 ;;
+  replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

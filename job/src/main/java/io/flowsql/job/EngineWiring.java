@@ -38,8 +38,12 @@ public final class EngineWiring {
         agents.temperature = config.get(JobOptions.AGENT_TEMPERATURE);
         agents.linkSkipColumnThreshold = config.get(JobOptions.AGENT_LINK_SKIP_COLUMNS);
         agents.magRefineRounds = config.get(JobOptions.AGENT_MAG_REFINE_ROUNDS);
+        agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
+        String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();
+        agents.fewShotLibraryPath = fewShot.isEmpty() ? null : fewShot;
+        agents.fewShotExamples = config.get(JobOptions.AGENT_FEWSHOT_EXAMPLES);
         String repairMemory = config.get(JobOptions.AGENT_REPAIR_MEMORY).trim();
         agents.repairMemoryPath = repairMemory.isEmpty() ? null : repairMemory;
         agents.repairMemoryLearns = config.get(JobOptions.AGENT_REPAIR_MEMORY_LEARN);

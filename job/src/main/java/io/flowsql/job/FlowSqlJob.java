@@ -97,7 +97,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .fromSource(sources.questions(), WatermarkStrategy.noWatermarks(), "questions")
                 .uid(QUESTIONS_SOURCE_UID);
         SingleOutputStreamOperator<RequestContext> questions = raw
-                .process(new ParseAndValidate(KnownDatabases.of(JobDatabases.locator(config))))
+                .process(new ParseAndValidate(KnownDatabases.of(JobDatabases.locator(config)),
+                        config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
                 .uid(PARSE_UID).name("parse and validate");
         if (sourceParallelism > 0) {
             raw.setParallelism(sourceParallelism);

@@ -138,6 +138,8 @@ public final class JobConfig implements Serializable {
         atLeast(JobOptions.AGENT_CANDIDATES, 1);
         atLeast(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0);
         atLeast(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0);
+        atLeast(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS, 0);
+        atLeast(JobOptions.AGENT_FEWSHOT_EXAMPLES, 0);
         atLeast(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1);
         atLeast(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1);
         double temperature = get(JobOptions.AGENT_TEMPERATURE);

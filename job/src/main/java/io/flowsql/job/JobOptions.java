@@ -29,10 +29,16 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> TRANSACTION_TIMEOUT = JobOption.duration("kafka.transaction-timeout", "15min",
             "transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
 
+    public static final JobOption<Integer> MAX_RECORD_BYTES = JobOption.integer("questions.max-record-bytes", 128 * 1024,
+            "A question record's size at most; a larger one is a dead letter (too_large) with a bounded excerpt.");
+    public static final JobOption<Integer> DEAD_LETTER_EXCERPT_BYTES = JobOption.integer("dead-letters.max-excerpt-bytes", 4096,
+            "Bytes of a refused record's value kept in its dead letter at most, once JSON-escaped (plus its size and SHA-256).");
+
     // --- Flink
     public static final JobOption<String> JOB_NAME = JobOption.text("job.name", "FlowSQL", "Flink job name.");
-    public static final JobOption<java.time.Duration> CHECKPOINT_INTERVAL = JobOption.duration("job.checkpoint-interval", "10s",
-            "Checkpoint interval; answers become visible to read_committed readers at each checkpoint.");
+    public static final JobOption<java.time.Duration> CHECKPOINT_INTERVAL = JobOption.duration("job.checkpoint-interval", "500ms",
+            "Checkpoint interval; answers become visible to read_committed readers at each checkpoint (chosen from "
+                    + "measurements: docs/ARCHITECTURE.md#measured).");
     public static final JobOption<String> CHECKPOINT_DIR = JobOption.text("job.checkpoint-dir", "",
             "Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");
     public static final JobOption<Integer> PARALLELISM = JobOption.integer("job.parallelism", 0,
@@ -98,7 +104,7 @@ public final class JobOptions {
     public static final JobOption<java.time.Duration> GATHER_TIMEOUT = JobOption.duration("execution.gather-timeout", "60s",
             "How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
     public static final JobOption<java.time.Duration> QUERY_TIMEOUT = JobOption.duration("sql.query-timeout", "10s",
-            "SQLite time limit of one query (the executor stops it).");
+            "Budget of one SQL statement: the guard's parse, execution, reading the result and its fingerprint for the vote (each stopped when it runs out).");
     public static final JobOption<Integer> MAX_ROWS = JobOption.integer("sql.max-rows", 1000,
             "Rows fetched per query at most.");
     public static final JobOption<String> SHARED_DATA = JobOption.text("data.shared", "../shared/data",
@@ -109,6 +115,10 @@ public final class JobOptions {
             "Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
     public static final JobOption<java.time.Duration> HISTORY_TTL = JobOption.duration("dialogue.history-ttl", "24h",
             "How long a dialogue's history is kept after its last turn.");
+    public static final JobOption<String> FEEDBACK_ISOLATION = JobOption.text("dialogue.feedback-isolation", "read_uncommitted",
+            "How the job reads its own answers back for the next turn of a dialogue: read_uncommitted (the next turn starts "
+                    + "when the answer is written, not one checkpoint later; answers stay exactly once, docs/ARCHITECTURE.md) "
+                    + "or read_committed (the next turn sees only committed answers).");
     public static final JobOption<java.time.Duration> FEEDBACK_WAIT = JobOption.duration("dialogue.feedback-wait", "5min",
             "How long a follow-up waits for the previous turn's answer before it is answered anyway.");
 
@@ -122,10 +132,17 @@ public final class JobOptions {
             "MAG-SQL: schemas with at most this many columns skip schema linking and are shown in full.");
     public static final JobOption<Integer> AGENT_MAG_REFINE_ROUNDS = JobOption.integer("agents.mag-refine-rounds",
             AGENT_DEFAULTS.magRefineRounds, "MAG-SQL: refinement rounds per sub-SQL (0 = none).");
+    public static final JobOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = JobOption.integer("agents.opensearch-correct-rounds",
+            AGENT_DEFAULTS.opensearchCorrectRounds, "OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");
     public static final JobOption<Integer> AGENT_SQLFIX_CRAFTER_K = JobOption.integer("agents.sqlfix-crafter-k",
             AGENT_DEFAULTS.sqlfixCrafterK, "SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");
     public static final JobOption<Integer> AGENT_SQLFIX_REFINE_ATTEMPTS = JobOption.integer("agents.sqlfix-refine-attempts",
             AGENT_DEFAULTS.sqlfixRefineAttempts, "SQLFixAgent: attempts of the refiner (at least 1).");
+    public static final JobOption<String> AGENT_FEWSHOT_LIBRARY = JobOption.text("agents.fewshot-library", "",
+            "OpenSearch-SQL's few-shot example library (JSON lines, built by `eval.sh fewshot-library`); blank = the "
+                    + "generator's two fixed examples.");
+    public static final JobOption<Integer> AGENT_FEWSHOT_EXAMPLES = JobOption.integer("agents.fewshot-examples",
+            AGENT_DEFAULTS.fewShotExamples, "OpenSearch-SQL: examples retrieved per question from the library.");
     public static final JobOption<String> AGENT_REPAIR_MEMORY = JobOption.text("agents.repair-memory", "",
             "SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
                     + "restarts); blank = in memory only, lost when the TaskManager stops.");
@@ -148,13 +165,14 @@ public final class JobOptions {
 
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
+                MAX_RECORD_BYTES, DEAD_LETTER_EXCERPT_BYTES,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
                 SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
                 LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
-                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_WAIT,
-                AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
-                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
+                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_ISOLATION, FEEDBACK_WAIT,
+                AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_OPENSEARCH_CORRECT_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
+                AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_FEWSHOT_LIBRARY, AGENT_FEWSHOT_EXAMPLES, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
                 AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);
     }
 

@@ -90,7 +90,7 @@ class DialogueITCase {
                 String label = "turn " + (i + 1) + ": " + turns.get(i).text().strip();
                 List<RecordedRequest> calls = callsFor(requests, turns.get(i).text());
                 assertThat(calls).extracting(r -> r.request().task()).as(label)
-                        .contains("mmsql.detect", "opensearch.generate");
+                        .contains("mmsql.select", "mmsql.detect", "mmsql.decompose");
                 for (RecordedRequest call : calls) {
                     String prompt = call.request().lastUserMessage();
                     for (int earlier = 0; earlier < i; earlier++) {

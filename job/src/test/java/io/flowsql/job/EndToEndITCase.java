@@ -127,7 +127,8 @@ class EndToEndITCase {
         Map<String, String> invalid = new LinkedHashMap<>();
         invalid.put("this is not json {", "not_json: ");
         invalid.put("{\"request_id\":\"bad-1\",\"dialogue_id\":\"dx\",\"db_id\":\"concert_singer\"}", "schema: ");
-        invalid.put("{\"request_id\":\"bad-2\",\"dialogue_id\":\"dx\",\"db_id\":\"no_such_db\",\"question\":\"How many?\"}",
+        // keyed "bad-2" when sent: the key matches its dialogue_id, so the database is what is wrong with it
+        invalid.put("{\"request_id\":\"bad-2\",\"dialogue_id\":\"bad-2\",\"db_id\":\"no_such_db\",\"question\":\"How many?\"}",
                 "unknown_database: ");
         invalid.put("{\"request_id\":42,\"dialogue_id\":\"dx\",\"db_id\":\"concert_singer\",\"question\":[\"How many?\"]}",
                 "schema: ");

@@ -17,7 +17,7 @@ class JobConfigTest {
     void defaultsComeFromTheOptions() {
         JobConfig config = JobConfig.defaults();
         assertThat(config.get(JobOptions.QUESTIONS_TOPIC)).isEqualTo("questions");
-        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofMillis(500));
         assertThat(config.get(JobOptions.DATABASE_ROOTS)).isEmpty();
     }
 

@@ -70,6 +70,16 @@ final class JobTopics {
         }
     }
 
+    /** Sends records exactly as given (any bytes, any key, null keys included) to the questions topic, in list order. */
+    void sendRecords(List<Map.Entry<byte[], byte[]>> keyAndValue) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (Map.Entry<byte[], byte[]> record : keyAndValue) {
+                producer.send(new ProducerRecord<>(QUESTIONS, record.getKey(), record.getValue()));
+            }
+            producer.flush();
+        }
+    }
+
     /**
      * The committed records of {@code topic} once at least {@code atLeast} arrived (or {@code within} ran
      * out), plus whatever follows during {@code quiet}, so duplicates would show.

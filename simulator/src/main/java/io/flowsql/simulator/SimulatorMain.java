@@ -3,6 +3,8 @@ package io.flowsql.simulator;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
+import io.flowsql.simulator.replay.PredictionReplay;
+import io.flowsql.simulator.replay.ReplayResponder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -51,6 +53,18 @@ public final class SimulatorMain implements Callable<Integer> {
     int prefixCacheTokens = SimulatorConfig.DEFAULT_PREFIX_CACHE_TOKENS;
     @Option(names = "--api-key", description = "require this bearer key (optional)")
     String apiKey;
+    @Option(names = "--replay", split = ",", description = "prediction files to answer SQL generation with (sample k of "
+            + "question i = entry i of file k; .csv with a header, else one SQL a line); needs --replay-questions")
+    List<Path> replayFiles = List.of();
+    @Option(names = "--replay-questions", description = "the benchmark file giving the question order of --replay (Spider dev.json)")
+    Path replayQuestions;
+
+    private Path requireQuestions() {
+        if (replayQuestions == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--replay needs --replay-questions");
+        }
+        return replayQuestions;
+    }
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SimulatorMain()).execute(args));
@@ -73,7 +87,8 @@ public final class SimulatorMain implements Callable<Integer> {
                 .faultRate(Fault.EMPTY_CHOICES, rateEmpty)
                 .dialect(dialect)
                 .seed(seed)
-                .responders(AgentResponders.all())
+                .responders(replayFiles.isEmpty() ? AgentResponders.all()
+                        : ReplayResponder.over(AgentResponders.all(), PredictionReplay.load(requireQuestions(), replayFiles)))
                 .errorInjector(SqlErrorInjector.uniform(errorRate, seed))
                 .requiredApiKey(apiKey)
                 .recordRequests(false)

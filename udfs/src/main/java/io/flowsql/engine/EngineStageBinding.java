@@ -17,7 +17,8 @@ public final class EngineStageBinding implements StageBinding {
     private static final long serialVersionUID = 1L;
 
     /** Stages that only compute; every other stage of the canonical order except the executions calls the LLM. */
-    private static final Set<String> LOCAL = Set.of("opensearch.align", "opensearch.vote", "answer.finalize");
+    private static final Set<String> LOCAL = Set.of("opensearch.fewshot", "opensearch.align", "opensearch.vote",
+            "answer.finalize");
     private static final Set<String> EXECUTIONS = Set.of("candidates.execute", "sqlfix.execute");
 
     private final EngineConfig config;

@@ -1,18 +1,31 @@
 package io.flowsql.events;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** The one JSON mapper of the events, so every producer and consumer reads and writes the same snake_case shape. */
 public final class EventJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /** Reads exactly one JSON document: trailing data (a second object, garbage) and duplicate keys are errors. */
+    private static final ObjectReader STRICT_TREE = MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private EventJson() {}
 
@@ -21,18 +34,29 @@ public final class EventJson {
     }
 
     /**
-     * Reads a question record: it must be one JSON object that satisfies the questions schema. Never
-     * throws; a refusal carries its kind and the schema's message(s).
+     * Reads a question record: it must be UTF-8 without a byte-order mark, exactly one JSON object (nothing after it,
+     * no key twice) that satisfies the questions schema. Never throws; a refusal carries its kind and the reason.
      */
     public static QuestionParse parseQuestion(byte[] value) {
         if (value == null || value.length == 0) {
             return QuestionParse.rejected(RejectKind.NOT_JSON, "empty record");
         }
+        if (value.length >= 3 && (value[0] & 0xff) == 0xEF && (value[1] & 0xff) == 0xBB && (value[2] & 0xff) == 0xBF) {
+            return QuestionParse.rejected(RejectKind.NOT_JSON, "the record starts with a UTF-8 byte-order mark; send plain UTF-8 JSON");
+        }
+        String text = strictUtf8(value);
+        if (text == null) {
+            return QuestionParse.rejected(RejectKind.NOT_JSON, "not valid UTF-8");
+        }
         JsonNode node;
         try {
-            node = MAPPER.readTree(value);
+            node = STRICT_TREE.readTree(text);
         } catch (IOException e) {
-            return QuestionParse.rejected(RejectKind.NOT_JSON, firstLine(e.getMessage()));
+            String message = firstLine(e.getMessage());
+            if (message.contains("Trailing token")) {
+                message = "more than one JSON value, or data after the JSON object (" + message + ")";
+            }
+            return QuestionParse.rejected(RejectKind.NOT_JSON, message);
         }
         if (node == null || node.isMissingNode()) {
             return QuestionParse.rejected(RejectKind.NOT_JSON, "empty record");
@@ -78,6 +102,18 @@ public final class EventJson {
         } catch (IOException e) {
             throw new UncheckedIOException("not a " + type.getSimpleName() + ": " + firstLine(e.getMessage()), e);
         }
+    }
+
+    /** The text, or null when the bytes are not valid UTF-8. */
+    private static String strictUtf8(byte[] value) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharBuffer out = CharBuffer.allocate(value.length);
+        CoderResult result = decoder.decode(ByteBuffer.wrap(value), out, true);
+        if (result.isError() || decoder.flush(out).isError()) {
+            return null;
+        }
+        return out.flip().toString();
     }
 
     private static String firstLine(String message) {

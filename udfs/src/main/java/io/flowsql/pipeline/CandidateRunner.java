@@ -3,6 +3,8 @@ package io.flowsql.pipeline;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.ComparisonBudgetExceeded;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultFingerprint;
 import java.util.ArrayList;
@@ -36,22 +38,35 @@ public final class CandidateRunner {
         this.previewRows = previewRows;
     }
 
-    /** Runs the candidate's SQL on the database and fills its execution fields; returns the same candidate. */
+    /**
+     * Runs the candidate's SQL on the database and fills its execution fields; returns the same candidate. One budget
+     * (the executor's time limit) covers the guard's parse, the execution, reading the result and its fingerprint: a
+     * fingerprint past it leaves the candidate without one, failed with "comparison budget exceeded".
+     */
     public Candidate run(String dbId, Candidate candidate) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
             candidate.error = "no SQL";
             return candidate;
         }
-        ExecutionResult result = executor.execute(dbId, candidate.sql);
+        StatementBudget budget = executor.newBudget();
+        ExecutionResult result = executor.execute(dbId, candidate.sql, budget);
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();
         candidate.previewColumns = new ArrayList<>(result.columns());
         candidate.previewRows = preview(result.rows());
+        String fingerprint = null;
+        if (result.ok()) {
+            try {
+                fingerprint = ResultFingerprint.of(result, comparison, false, budget);
+            } catch (ComparisonBudgetExceeded e) {
+                result = ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT, e.getMessage()), result.elapsedMicros());
+            }
+        }
         if (result.ok()) {
             candidate.error = null;
             candidate.rowCount = result.rowCount();
-            candidate.resultFingerprint = ResultFingerprint.of(result, comparison);
+            candidate.resultFingerprint = fingerprint;
         } else {
             candidate.error = result.error().toString();
             candidate.rowCount = 0;

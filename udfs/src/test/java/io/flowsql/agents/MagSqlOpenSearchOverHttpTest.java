@@ -81,12 +81,13 @@ class MagSqlOpenSearchOverHttpTest {
                 "Show the name and the release year of the song by the youngest singer.");
         assertThat(ctx.error).isNull();
         assertThat(ctx.trace).extracting(t -> t.stage).containsExactly(
-                "opensearch.generate", "opensearch.align", "candidates.execute", "opensearch.vote", "answer.finalize");
+                "opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
+                "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(ctx.candidates).hasSize(3).allSatisfy(c -> assertThat(c.votes).isEqualTo(3));
         assertThat(ctx.notes).containsEntry("vote.agreement", "1.00").containsEntry("align.opensearch#0", "not-null-on-order-by");
         assertThat(ctx.finalSql).isEqualTo(
                 "SELECT song_name, song_release_year FROM singer WHERE age IS NOT NULL ORDER BY age LIMIT 1");
-        StageTrace generate = ctx.trace.get(0);
+        StageTrace generate = ctx.trace.get(1);
         assertThat(generate.llmCalls).isEqualTo(1);
         assertThat(generate.simulated).isTrue();
     }

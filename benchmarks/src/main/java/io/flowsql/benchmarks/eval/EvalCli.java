@@ -5,8 +5,12 @@ import picocli.CommandLine.Command;
 
 import java.io.UncheckedIOException;
 
-/** The one entry point for bulk evaluation: {@code run} a benchmark through the pipeline, {@code score} a prediction file, {@code diff} two reports. */
-@Command(name = "flowsql-eval", mixinStandardHelpOptions = true, subcommands = {RunCommand.class, ScoreCommand.class, DiffCommand.class},
+/**
+ * The one entry point for bulk evaluation: {@code run} a benchmark through the pipeline, {@code score} a prediction file,
+ * {@code diff} two reports, {@code fewshot-library} build OpenSearch-SQL's example library.
+ */
+@Command(name = "flowsql-eval", mixinStandardHelpOptions = true,
+        subcommands = {RunCommand.class, ScoreCommand.class, DiffCommand.class, FewShotLibraryCommand.class},
         description = "Bulk evaluation of FlowSQL on Spider, BIRD, CoSQL and the MMSQL test suite.")
 public final class EvalCli {
 

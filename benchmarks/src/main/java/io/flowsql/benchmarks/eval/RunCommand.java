@@ -108,7 +108,8 @@ public final class RunCommand implements Callable<Integer> {
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
+                ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
+                ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
                 report.priceCompletion);
         int status = ReportChoice.finish(summary, report.out);
         return status != 0 ? status : unanswered == 0 ? 0 : 2;

@@ -48,8 +48,16 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--ves-runs", defaultValue = "0", description = "Timed runs per correct question for VES/R-VES (BIRD uses 100; 0 = off)")
     int vesRuns;
 
-    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Time limit per statement")
+    @Option(names = "--timeout-ms", defaultValue = "30000",
+            description = "Budget per statement: its parse, execution, result encoding and comparison together")
     long timeoutMillis;
+
+    @Option(names = "--parallel", description = "Questions scored at once on a bounded pool (default: processors, at least 2)")
+    int parallel = defaultParallelism();
+
+    @Option(names = "--max-result-bytes", defaultValue = "67108864",
+            description = "Bytes of one result as the comparison encodes it (text as UTF-8, blobs as hex); larger values are refused")
+    long maxResultBytes;
 
     @Override
     public Integer call() {
@@ -57,8 +65,8 @@ public final class ScoreCommand implements Callable<Integer> {
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
         Semantics semantics = report.semanticsFor(choice.benchmark);
-        EvaluationSummary summary = score(bench, read, predictions.toString(), executorFor(bench, timeoutMillis),
-                semantics, vesRuns, report.pricePrompt, report.priceCompletion);
+        EvaluationSummary summary = score(bench, read, predictions.toString(),
+                executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, semantics, vesRuns, report.pricePrompt, report.priceCompletion);
         return ReportChoice.finish(summary, report.out);
     }
 
@@ -92,24 +100,33 @@ public final class ScoreCommand implements Callable<Integer> {
         List<Prediction> out = new ArrayList<>(predictions.size());
         for (Prediction p : predictions) {
             BenchmarkItem item = runnable.get(p.ordinal());
-            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls()));
+            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls(), p.unreadable()));
         }
         return out;
     }
 
     /** Scores with a progress bar and builds the summary; shared by {@code score} and {@code run}. */
     static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqlExecutor executor,
-                                   Semantics semantics, int vesRuns, double pricePrompt, double priceCompletion) {
+                                   int parallel, Semantics semantics, int vesRuns, double pricePrompt,
+                                   double priceCompletion) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
-            Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null);
+            Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null, parallel);
             List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
             return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(), outcomes, pricePrompt, priceCompletion);
         }
     }
 
-    static SqlExecutor executorFor(Benchmark bench, long timeoutMillis) {
+    /**
+     * The scorer's executor: one connection per scoring thread and database (no statement waits for another), a
+     * million rows and {@code maxResultBytes} of encoded result at most (SQLite refuses larger values outright).
+     */
+    static SqlExecutor executorFor(Benchmark bench, long timeoutMillis, long maxResultBytes, int parallel) {
         DatabaseLocator locator = new DatabaseLocator(List.of(bench.databaseRoot()), List.of());
         return new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults().withTimeoutMillis(timeoutMillis)
-                .withMaxRows(1_000_000).withMaxBytes(512L << 20));
+                .withMaxRows(1_000_000).withMaxBytes(maxResultBytes).withPoolSizePerDatabase(parallel));
+    }
+
+    static int defaultParallelism() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 }

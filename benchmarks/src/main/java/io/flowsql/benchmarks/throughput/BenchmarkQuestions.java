@@ -16,6 +16,17 @@ public final class BenchmarkQuestions {
     private BenchmarkQuestions() {}
 
     public static List<QuestionEvent> of(Path sharedData, String preset, int count, String idPrefix) throws IOException {
+        return take(usable(sharedData), preset, count, idPrefix);
+    }
+
+    /** As {@link #of}, from the usable questions in a seeded random order, so every database turns up and mixes with the others. */
+    static List<QuestionEvent> shuffled(Path sharedData, String preset, int count, String idPrefix, long seed) throws IOException {
+        List<JsonNode> usable = usable(sharedData);
+        java.util.Collections.shuffle(usable, new java.util.Random(seed));
+        return take(usable, preset, count, idPrefix);
+    }
+
+    private static List<JsonNode> usable(Path sharedData) throws IOException {
         List<JsonNode> usable = new ArrayList<>();
         for (JsonNode item : EventJson.mapper().readTree(sharedData.resolve("spider/dev.json").toFile())) {
             String db = item.path("db_id").asText();
@@ -23,6 +34,10 @@ public final class BenchmarkQuestions {
                 usable.add(item);
             }
         }
+        return usable;
+    }
+
+    private static List<QuestionEvent> take(List<JsonNode> usable, String preset, int count, String idPrefix) {
         List<QuestionEvent> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             JsonNode item = usable.get(i % usable.size());

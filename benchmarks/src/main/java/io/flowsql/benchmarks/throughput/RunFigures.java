@@ -32,8 +32,8 @@ record RunFigures(String name, int questions, long wallMillis, long llmCalls, Li
     String line(int slots, long latencyMillis) {
         double ideal = idealQuestionsPerSecond(slots, latencyMillis);
         return String.format("%-34s %5d q in %7.1f s  %7.2f q/s  %4.2f LLM calls/q  ideal %7.2f q/s  ratio %5.3f"
-                        + "  p50 %6d ms  p99 %6d ms",
+                        + "  p50 %6d ms  p95 %6d ms  p99 %6d ms",
                 name, questions, wallMillis / 1000.0, questionsPerSecond(), llmCallsPerQuestion(), ideal,
-                questionsPerSecond() / ideal, percentile(50), percentile(99));
+                questionsPerSecond() / ideal, percentile(50), percentile(95), percentile(99));
     }
 }

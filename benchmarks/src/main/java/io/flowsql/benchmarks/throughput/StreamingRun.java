@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -22,8 +23,8 @@ import java.util.Properties;
 import java.util.function.LongSupplier;
 
 /**
- * Sends every question to the running job at once and reads the answers back as a read_committed client
- * would; a question's latency runs from just before its send to the moment its answer is read.
+ * Sends questions to the running job — all at once, or paced at a fixed rate — and reads the answers back as a
+ * read_committed client would; a question's latency runs from just before its send to the moment its answer is read.
  */
 final class StreamingRun {
     private final String bootstrapServers;
@@ -36,29 +37,41 @@ final class StreamingRun {
         this.answersTopic = answersTopic;
     }
 
+    /** Every question sent at once. */
     RunFigures run(String name, List<QuestionEvent> questions, LongSupplier llmCalls, Duration limit) {
+        return run(name, questions, 0, llmCalls, limit);
+    }
+
+    /** Questions sent at {@code perSecond} (0 = all at once). */
+    RunFigures run(String name, List<QuestionEvent> questions, double perSecond, LongSupplier llmCalls, Duration limit) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
-            consumer.subscribe(List.of(answersTopic));
-            consumer.poll(Duration.ofMillis(200));
+            List<TopicPartition> partitions = consumer.partitionsFor(answersTopic).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
             long callsBefore = llmCalls.getAsLong();
             long start = System.currentTimeMillis();
-            for (QuestionEvent q : questions) {
-                sentAt.put(q.requestId, System.currentTimeMillis());
-                producer.send(new ProducerRecord<>(questionsTopic, q.dialogueId.getBytes(StandardCharsets.UTF_8),
-                        EventJson.toBytes(q)));
-            }
-            producer.flush();
             long deadline = start + limit.toMillis();
             long last = start;
+            int sent = 0;
             while (latencies.size() < questions.size() && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                long now = System.currentTimeMillis();
+                while (sent < questions.size() && (perSecond <= 0 || start + (long) (sent * 1000 / perSecond) <= now)) {
+                    QuestionEvent q = questions.get(sent++);
+                    sentAt.put(q.requestId, System.currentTimeMillis());
+                    producer.send(new ProducerRecord<>(questionsTopic, q.dialogueId.getBytes(StandardCharsets.UTF_8),
+                            EventJson.toBytes(q)));
+                }
+                producer.flush();
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(perSecond > 0 ? 5 : 50))) {
                     AnswerEvent answer = EventJson.parseAnswer(r.value());
-                    Long sent = sentAt.remove(answer.requestId);
-                    if (sent != null) {
+                    Long at = sentAt.remove(answer.requestId);
+                    if (at != null) {
                         last = System.currentTimeMillis();
-                        latencies.add(last - sent);
+                        latencies.add(last - at);
                     }
                 }
             }
@@ -73,6 +86,7 @@ final class StreamingRun {
     private KafkaProducer<byte[], byte[]> producer() {
         Properties p = new Properties();
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.setProperty(ProducerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-producer");
         p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -80,8 +94,7 @@ final class StreamingRun {
     private KafkaConsumer<byte[], byte[]> consumer() {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "throughput-benchmark-" + System.nanoTime());
-        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-consumer");
         p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }

@@ -12,92 +12,197 @@ import io.flowsql.job.JobSources;
 import io.flowsql.simulator.LatencyModel;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.TokenCounts;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
- * How close the streaming job comes to what the LLM server allows: N questions through the real job
- * (in-process broker, local MiniCluster, exactly-once answers) against a simulated LLM with latency L
- * and S slots, next to the same stages run one question at a time by the plain Pipeline. Prints
- * questions/second, its ratio to the ideal S / (L × LLM calls per question), and p50/p99 latency.
- *
- * <p>Arguments (all optional, positional): N (400), L in ms (200), S (8), preset (opensearch),
- * questions for the one-at-a-time run (40), checkpoint interval in ms (200), shared data folder (../shared/data).
+ * How close the streaming job comes to what the LLM server allows, run with the job's own defaults (only
+ * {@code llm.server-slots} is set, to the simulator's slots, plus what {@code -D} overrides, all printed): per server
+ * size S and preset, questions through the real job (in-process broker, local MiniCluster, exactly-once answers)
+ * against a simulated LLM with latency L and S slots, after a warm-up that lasts until the rate is stable; then the
+ * same rate's share of the ideal S / (L × calls per question), a paced run at a fraction of the measured maximum with
+ * p50/p95/p99 beside the LLM floor, the process's CPU per question split into job, simulator, broker, benchmark client,
+ * JIT, GC, tokens and cached share per question, and the same stages one question at a time by the plain Pipeline.
  */
-public final class ThroughputBenchmark {
-    private static final String QUESTIONS = "questions";
-    private static final String ANSWERS = "answers";
+@Command(name = "throughput", mixinStandardHelpOptions = true,
+        description = "Streaming job vs the ideal and vs one at a time, with the job's defaults (deploy/bench.sh throughput).")
+public final class ThroughputBenchmark implements Callable<Integer> {
+    @Option(names = "--presets", split = ",", description = "presets to run (default ${DEFAULT-VALUE})")
+    List<String> presets = List.of("opensearch");
+    @Option(names = "--slots", split = ",", description = "server slots S to run (default ${DEFAULT-VALUE})")
+    List<Integer> slots = List.of(8);
+    @Option(names = "--latency-ms", description = "simulated LLM latency L per call (default ${DEFAULT-VALUE})")
+    long latencyMillis = 200;
+    @Option(names = "--questions", description = "questions of the measured run, all sent at once (default ${DEFAULT-VALUE})")
+    int questions = 400;
+    @Option(names = "--warmup-max", description = "warm-up stops when three batches' rates agree within 10 %, or after this many questions (default ${DEFAULT-VALUE})")
+    int warmupMax = 1000;
+    @Option(names = "--one-at-a-time", description = "questions of the one-at-a-time run (default ${DEFAULT-VALUE})")
+    int oneAtATime = 40;
+    @Option(names = "--paced", description = "paced run at this share of the measured maximum rate; 0 = none (default ${DEFAULT-VALUE})")
+    double pacedShare = 0.5;
+    @Option(names = "--paced-seconds", description = "length of the paced run (default ${DEFAULT-VALUE})")
+    int pacedSeconds = 30;
+    @Option(names = {"-D", "--job-option"}, description = "a job option key=value that differs from the job's default (repeatable; printed)")
+    Map<String, String> overrides = new LinkedHashMap<>();
+    @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
+    Path sharedData = Path.of("../shared/data");
 
-    private ThroughputBenchmark() {}
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ThroughputBenchmark()).execute(args));
+    }
 
-    public static void main(String[] args) throws Exception {
-        int n = args.length > 0 ? Integer.parseInt(args[0]) : 400;
-        long latencyMillis = args.length > 1 ? Long.parseLong(args[1]) : 200;
-        int slots = args.length > 2 ? Integer.parseInt(args[2]) : 8;
-        String preset = args.length > 3 ? args[3] : "opensearch";
-        int sequential = args.length > 4 ? Integer.parseInt(args[4]) : 40;
-        long checkpointMillis = args.length > 5 ? Long.parseLong(args[5]) : 200;
-        Path sharedData = Path.of(args.length > 6 ? args[6] : "../shared/data");
+    @Override
+    public Integer call() throws Exception {
+        CpuAccount cpu = new CpuAccount();
+        try (LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-throughput-kafka"))) {
+            cpu.markBrokerThreads();
+            GoldSqlOracle oracle = GoldSqlOracle.load(sharedData.resolve("spider/dev.json"));
+            for (int s : slots) {
+                runServer(broker, oracle, s, cpu);
+            }
+        }
+        return 0;
+    }
 
-        System.out.printf("throughput: N=%d L=%d ms S=%d preset=%s one-at-a-time=%d checkpoint=%d ms, %d cores%n",
-                n, latencyMillis, slots, preset, sequential, checkpointMillis, Runtime.getRuntime().availableProcessors());
-        try (LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-throughput-kafka"));
-             SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder()
-                     .port(0)
-                     .latency(LatencyModel.fixed(latencyMillis))
-                     .slots(slots)
-                     .recordRequests(false)
-                     .responders(AgentResponders.all())
-                     .oracle(GoldSqlOracle.load(sharedData.resolve("spider/dev.json")))
-                     .build())) {
-            broker.createTopics(new TopicSpec(QUESTIONS, 2), new TopicSpec(ANSWERS, 2), new TopicSpec("dead-letters", 1));
-            JobConfig config = JobConfig.of(Map.of(
-                    JobOptions.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers(),
-                    JobOptions.CHECKPOINT_INTERVAL.key(), checkpointMillis + "ms",
-                    JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
-                    JobOptions.SHARED_DATA.key(), sharedData.toString(),
-                    JobOptions.PARALLELISM.key(), "2",
-                    JobOptions.LLM_BASE_URL.key(), llm.baseUrl(),
-                    JobOptions.LLM_MAX_CONCURRENCY.key(), Integer.toString(Math.max(32, 2 * slots)),
-                    JobOptions.STRATEGY.key(), preset));
-
-            RunFigures streaming = streaming(config, broker.bootstrapServers(), llm,
-                    BenchmarkQuestions.of(sharedData, preset, 2 * slots, "warmup-"),
-                    BenchmarkQuestions.of(sharedData, preset, n, "stream-"));
-            RunFigures oneAtATime = new SequentialRun(EngineWiring.engineConfig(config))
-                    .run("one at a time (Pipeline)", preset, BenchmarkQuestions.of(sharedData, preset, sequential, "seq-"),
-                            llm::requestCount);
-
-            System.out.println(streaming.line(slots, latencyMillis));
-            System.out.println(oneAtATime.line(slots, latencyMillis));
-            System.out.printf("speed-up of streaming over one at a time: %.1fx (S = %d)%n",
-                    streaming.questionsPerSecond() / oneAtATime.questionsPerSecond(), slots);
+    private void runServer(LocalKafkaBroker broker, GoldSqlOracle oracle, int s, CpuAccount cpu) throws Exception {
+        String questionsTopic = "questions-s" + s;
+        String answersTopic = "answers-s" + s;
+        broker.createTopics(new TopicSpec(questionsTopic, 2), new TopicSpec(answersTopic, 2), new TopicSpec("dead-letters-s" + s, 1));
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(JobOptions.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
+        options.put(JobOptions.QUESTIONS_TOPIC.key(), questionsTopic);
+        options.put(JobOptions.ANSWERS_TOPIC.key(), answersTopic);
+        options.put(JobOptions.DEAD_LETTERS_TOPIC.key(), "dead-letters-s" + s);
+        options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
+        options.put(JobOptions.LLM_SERVER_SLOTS.key(), Integer.toString(s));
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder()
+                .port(0)
+                .latency(LatencyModel.fixed(latencyMillis))
+                .slots(s)
+                .recordRequests(false)
+                .responders(AgentResponders.all())
+                .oracle(oracle)
+                .build())) {
+            options.put(JobOptions.LLM_BASE_URL.key(), llm.baseUrl());
+            options.putAll(overrides);
+            JobConfig config = JobConfig.of(options);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
+            FlowSqlJob.configure(env, config);
+            printConfiguration(s, config, env.getParallelism());
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
+            JobClient job = env.executeAsync("flowsql-throughput-s" + s);
+            try {
+                StreamingRun run = new StreamingRun(broker.bootstrapServers(), questionsTopic, answersTopic);
+                for (String preset : presets) {
+                    runPreset(run, llm, config, preset, s, cpu);
+                }
+            } finally {
+                job.cancel().get();
+            }
         }
     }
 
-    private static RunFigures streaming(JobConfig config, String bootstrapServers, SimulatedLlmServer llm,
-                                        List<QuestionEvent> warmup, List<QuestionEvent> questions) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
-        FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-        JobClient job = env.executeAsync("flowsql-throughput");
-        try {
-            StreamingRun run = new StreamingRun(bootstrapServers, QUESTIONS, ANSWERS);
-            // Not timed: the job starting, its operators building their engine, the first checkpoints.
-            run.run("warm-up", warmup, llm::requestCount, Duration.ofMinutes(2));
-            return run.run("streaming job (Kafka→Flink→Kafka)", questions, llm::requestCount,
-                    Duration.ofMinutes(10));
-        } finally {
-            job.cancel().get();
+    private void printConfiguration(int s, JobConfig config, int parallelism) {
+        System.out.printf("%nthroughput: S=%d L=%d ms presets=%s measured=%d warm-up<=%d one-at-a-time=%d paced=%.2f×max for %d s, "
+                        + "%d cores (shared machine: rates are depressed by other load; CPU times are per thread)%n",
+                s, latencyMillis, presets, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
+                Runtime.getRuntime().availableProcessors());
+        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots)%s%n", s,
+                overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
+        System.out.printf("  effective: job.checkpoint-interval=%s llm.max-concurrency=%d stage.capacity=%d "
+                        + "dialogue.feedback-isolation=%s parallelism=%d%n",
+                config.get(JobOptions.CHECKPOINT_INTERVAL), EngineWiring.maxConcurrency(config),
+                config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), parallelism);
+    }
+
+    private void runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
+                           CpuAccount cpu) throws Exception {
+        warmUp(run, llm, preset, s);
+        List<QuestionEvent> measured = BenchmarkQuestions.of(sharedData, preset, questions, preset + "-s" + s + "-stream-");
+        TokenCounts tokensBefore = llm.tokenCounts();
+        CpuAccount.Snapshot cpuBefore = cpu.snapshot();
+        RunFigures streaming = run.run("streaming job (Kafka→Flink→Kafka)", measured, llm::requestCount, Duration.ofMinutes(15));
+        Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
+        TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
+
+        RunFigures paced = null;
+        if (pacedShare > 0) {
+            double rate = pacedShare * streaming.questionsPerSecond();
+            int count = Math.max(20, (int) (rate * pacedSeconds));
+            paced = run.run(String.format("paced at %.0f%% (%.1f q/s)", 100 * pacedShare, rate),
+                    BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-paced-"), rate,
+                    llm::requestCount, Duration.ofMinutes(10));
         }
+        RunFigures sequential = new SequentialRun(EngineWiring.engineConfig(config))
+                .run("one at a time (Pipeline)", preset,
+                        BenchmarkQuestions.of(sharedData, preset, oneAtATime, preset + "-s" + s + "-seq-"), llm::requestCount);
+
+        System.out.printf("%s, S=%d, L=%d ms:%n", preset, s, latencyMillis);
+        System.out.println("  " + streaming.line(s, latencyMillis));
+        System.out.println("  " + sequential.line(s, latencyMillis));
+        System.out.printf("  speed-up of streaming over one at a time: %.1fx%n",
+                streaming.questionsPerSecond() / sequential.questionsPerSecond());
+        if (paced != null) {
+            long floor = Math.round(streaming.llmCallsPerQuestion() * latencyMillis);
+            System.out.println("  " + paced.line(s, latencyMillis));
+            System.out.printf("  paced latency vs the LLM floor (%.2f calls × %d ms = %d ms): p50 +%d ms, p95 +%d ms, p99 +%d ms; "
+                            + "one at a time p50 %d ms%n", streaming.llmCallsPerQuestion(), latencyMillis, floor,
+                    paced.percentile(50) - floor, paced.percentile(95) - floor, paced.percentile(99) - floor,
+                    sequential.percentile(50));
+        }
+        StringBuilder split = new StringBuilder("  CPU per question in the measured run (ms):");
+        cpuUsed.forEach((part, nanos) -> split.append(String.format(" %s %.2f", part, nanos / 1e6 / questions)));
+        System.out.println(split);
+        System.out.printf("  tokens per question: prompt %.0f (cached %.0f, %.1f %%), completion %.0f, LLM calls %.2f%n",
+                (double) tokens.promptTokens() / questions, (double) tokens.cachedPromptTokens() / questions,
+                100 * tokens.cachedShare(), (double) tokens.completionTokens() / questions,
+                (double) tokens.completions() / questions);
+    }
+
+    /** The last three batches' rates all within 10 % of their mean. */
+    static boolean stable(List<Double> rates) {
+        int n = rates.size();
+        if (n < 3) {
+            return false;
+        }
+        List<Double> last = rates.subList(n - 3, n);
+        double mean = last.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        return last.stream().allMatch(r -> Math.abs(r - mean) <= 0.1 * mean);
+    }
+
+    /** Batches through the job until three batches' rates agree within 10 % or warmupMax questions went through. */
+    private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s) throws java.io.IOException {
+        int batch = Math.max(50, 2 * s);
+        List<Double> rates = new ArrayList<>();
+        int done = 0;
+        while (done < warmupMax) {
+            int size = Math.min(batch, warmupMax - done);
+            RunFigures f = run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, size, preset + "-s" + s + "-warm" + done + "-"),
+                    llm::requestCount, Duration.ofMinutes(10));
+            done += size;
+            rates.add(f.questionsPerSecond());
+            if (stable(rates)) {
+                break;
+            }
+        }
+        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s%n", preset, done,
+                rates.stream().map(r -> String.format("%.1f", r)).toList());
     }
 }

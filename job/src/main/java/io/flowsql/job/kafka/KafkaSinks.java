@@ -22,8 +22,7 @@ public final class KafkaSinks {
     }
 
     public static KafkaSink<DeadLetterEvent> deadLetters(JobConfig config) {
-        return exactlyOnce(config, "dead-letters",
-                new JsonRecordSerializer<DeadLetterEvent>(config.get(JobOptions.DEAD_LETTERS_TOPIC), d -> d.topic + "/" + d.partition));
+        return exactlyOnce(config, "dead-letters", new DeadLetterSerializer(config.get(JobOptions.DEAD_LETTERS_TOPIC)));
     }
 
     private static <T> KafkaSink<T> exactlyOnce(JobConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {

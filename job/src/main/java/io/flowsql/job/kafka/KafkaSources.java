@@ -24,7 +24,12 @@ public final class KafkaSources {
                 .build();
     }
 
-    /** The answers topic as the dialogue history's feedback: only committed answers, from the beginning. */
+    /**
+     * The answers topic as the dialogue history's feedback, from the beginning, with the isolation level of
+     * {@code dialogue.feedback-isolation}: read_uncommitted (default) lets the next turn of a dialogue start as soon as
+     * the previous answer is written, before its checkpoint commits; why answers stay exactly once is argued in
+     * docs/ARCHITECTURE.md ("Dialogue context and the feedback loop").
+     */
     public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
         String group = config.get(JobOptions.GROUP_ID) + "-feedback";
         return KafkaSource.<AnswerEvent>builder()
@@ -33,9 +38,18 @@ public final class KafkaSources {
                 .setGroupId(group)
                 .setClientIdPrefix(group)
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, feedbackIsolation(config))
                 .setDeserializer(new AnswerFeedbackDeserializer())
                 .build();
+    }
+
+    static String feedbackIsolation(JobConfig config) {
+        String level = config.get(JobOptions.FEEDBACK_ISOLATION).trim();
+        if (!level.equals("read_committed") && !level.equals("read_uncommitted")) {
+            throw new IllegalArgumentException(JobOptions.FEEDBACK_ISOLATION.key()
+                    + " must be read_committed or read_uncommitted, not '" + level + "'");
+        }
+        return level;
     }
 
     static OffsetsInitializer startingOffsets(String name) {

@@ -1,11 +1,14 @@
 package io.flowsql.job.kafka;
 
 import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.events.DeadLetters;
 import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionMapper;
 import io.flowsql.events.QuestionParse;
 import io.flowsql.events.RejectKind;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -13,48 +16,112 @@ import org.apache.flink.util.OutputTag;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Turns every record read into exactly one valid question (main output) or one dead letter (side
- * output {@link #DEAD_LETTERS}) with its reason and topic/partition/offset: nothing is dropped silently.
+ * output {@link #DEAD_LETTERS}) with its reason and topic/partition/offset: nothing is dropped silently, and
+ * nothing a record holds can make this operator throw (a record it cannot handle is an {@code internal} dead letter,
+ * so a poison record is refused once and its offset committed, never read again after a restart).
+ *
+ * <p>Checks, in order: the record's size ({@code questions.max-record-bytes}), one JSON object in UTF-8 with nothing
+ * after it, the questions schema, {@code options.disabled_stages} against the stage names, the record key equal to
+ * {@code dialogue_id}, and the database.
  */
 public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestContext> {
     private static final long serialVersionUID = 1L;
+
+    /** A question record's size at most, by default: any schema-valid question fits, even with every character escaped. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 128 * 1024;
 
     public static final OutputTag<DeadLetterEvent> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final KnownDatabases databases;
     private final Clock clock;
+    private final int maxRecordBytes;
+    private final int excerptBytes;
+
+    public ParseAndValidate(KnownDatabases databases, int maxRecordBytes, int excerptBytes) {
+        this(databases, Clock.systemUTC(), maxRecordBytes, excerptBytes);
+    }
 
     public ParseAndValidate(KnownDatabases databases) {
-        this(databases, Clock.systemUTC());
+        this(databases, Clock.systemUTC(), DEFAULT_MAX_RECORD_BYTES, DeadLetters.DEFAULT_EXCERPT_BYTES);
     }
 
     ParseAndValidate(KnownDatabases databases, Clock clock) {
+        this(databases, clock, DEFAULT_MAX_RECORD_BYTES, DeadLetters.DEFAULT_EXCERPT_BYTES);
+    }
+
+    ParseAndValidate(KnownDatabases databases, Clock clock, int maxRecordBytes, int excerptBytes) {
+        if (maxRecordBytes <= 0 || excerptBytes <= 0) {
+            throw new IllegalArgumentException("record and excerpt limits must be positive");
+        }
         this.databases = databases;
         this.clock = clock;
+        this.maxRecordBytes = maxRecordBytes;
+        this.excerptBytes = excerptBytes;
     }
 
     @Override
     public void processElement(RawRecord record, Context ctx, Collector<RequestContext> out) {
-        QuestionParse parsed = check(EventJson.parseQuestion(record.value));
         Instant now = clock.instant();
+        QuestionParse parsed;
+        try {
+            parsed = check(record);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            parsed = QuestionParse.rejected(RejectKind.INTERNAL, "the record could not be read: " + e);
+        }
         if (parsed.isValid()) {
             out.collect(QuestionMapper.toContext(parsed.question(), record.origin(), now.toEpochMilli()));
         } else {
-            ctx.output(DEAD_LETTERS, deadLetter(record, parsed.reason(), now));
+            ctx.output(DEAD_LETTERS, deadLetter(record, parsed.reason(), now, excerptBytes));
         }
     }
 
-    private QuestionParse check(QuestionParse parsed) {
-        if (parsed.isValid() && !databases.contains(parsed.question().dbId)) {
-            return QuestionParse.rejected(RejectKind.UNKNOWN_DATABASE, "no database '" + parsed.question().dbId + "'");
+    private QuestionParse check(RawRecord record) {
+        if (record.value != null && record.value.length > maxRecordBytes) {
+            return QuestionParse.rejected(RejectKind.TOO_LARGE, "record of " + record.value.length
+                    + " bytes; a question record may hold at most " + maxRecordBytes + " bytes");
+        }
+        QuestionParse parsed = EventJson.parseQuestion(record.value);
+        if (!parsed.isValid()) {
+            return parsed;
+        }
+        QuestionEvent q = parsed.question();
+        String unknownStages = unknownStages(q);
+        if (unknownStages != null) {
+            return QuestionParse.rejected(RejectKind.UNKNOWN_STAGE, unknownStages);
+        }
+        String key = record.key == null ? null : new String(record.key, StandardCharsets.UTF_8);
+        if (key == null || !Arrays.equals(record.key, q.dialogueId.getBytes(StandardCharsets.UTF_8))) {
+            return QuestionParse.rejected(RejectKind.KEY_MISMATCH, (key == null ? "the record has no key" : "the record key '"
+                    + DeadLetters.excerpt(key, 200) + "' is not the dialogue_id")
+                    + "; key each question by its dialogue_id ('" + q.dialogueId + "') so a dialogue's turns stay in one partition, in order");
+        }
+        if (!databases.contains(q.dbId)) {
+            return QuestionParse.rejected(RejectKind.UNKNOWN_DATABASE, "no database '" + q.dbId + "'");
         }
         return parsed;
     }
 
-    static DeadLetterEvent deadLetter(RawRecord record, String reason, Instant now) {
-        String raw = record.value == null ? null : new String(record.value, StandardCharsets.UTF_8);
-        return new DeadLetterEvent(raw, record.topic, record.partition, record.offset, reason, now.toString());
+    /** Null when every disabled stage exists; otherwise which do not, and the valid names. */
+    static String unknownStages(QuestionEvent q) {
+        if (q.options == null || q.options.disabledStages == null) {
+            return null;
+        }
+        List<String> valid = StrategyCatalog.canonicalOrder();
+        List<String> unknown = q.options.disabledStages.stream().filter(s -> !valid.contains(s)).distinct().toList();
+        if (unknown.isEmpty()) {
+            return null;
+        }
+        return "options.disabled_stages names no stage: " + String.join(", ", unknown.stream().map(s -> "'" + s + "'").toList())
+                + "; valid stages: " + String.join(", ", valid);
+    }
+
+    static DeadLetterEvent deadLetter(RawRecord record, String reason, Instant now, int excerptBytes) {
+        return DeadLetters.of(record.key, record.value, record.topic, record.partition, record.offset, reason, now.toString(),
+                excerptBytes);
     }
 }

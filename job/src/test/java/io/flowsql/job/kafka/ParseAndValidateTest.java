@@ -1,6 +1,8 @@
 package io.flowsql.job.kafka;
 
 import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.EventSchemas;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.util.Collector;
@@ -12,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -19,17 +22,101 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ParseAndValidateTest {
     private static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+    private static final String VALID = "{\"request_id\":\"r1\",\"dialogue_id\":\"d1\",\"db_id\":\"concert_singer\",\"question\":\"How many singers?\"}";
+
+    private final List<RequestContext> questions = new ArrayList<>();
+    private final List<DeadLetterEvent> dead = new ArrayList<>();
+    private final ParseAndValidate function = new ParseAndValidate(Set.of("concert_singer")::contains,
+            Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void eachRecordBecomesOneQuestionOrOneDeadLetter() throws Exception {
-        KnownDatabases known = Set.of("concert_singer")::contains;
-        ParseAndValidate function = new ParseAndValidate(known, Clock.fixed(NOW, ZoneOffset.UTC));
-        List<RequestContext> questions = new ArrayList<>();
-        List<DeadLetterEvent> dead = new ArrayList<>();
+        process(record(0, "d1", VALID));
+        process(record(1, "d2", "{\"request_id\":\"r2\",\"dialogue_id\":\"d2\",\"db_id\":\"nope\",\"question\":\"How many?\"}"));
+        process(record(2, null, "<xml/>"));
+        process(new RawRecord(null, null, "questions", 1, 3L, 0L));
+
+        assertThat(questions).hasSize(1);
+        assertThat(questions.get(0).requestId).isEqualTo("r1");
+        assertThat(questions.get(0).origin).isEqualTo("questions/1@0");
+        assertThat(questions.get(0).receivedAtMillis).isEqualTo(NOW.toEpochMilli());
+
+        assertThat(dead).extracting(d -> d.offset).containsExactly(1L, 2L, 3L);
+        assertThat(dead.get(0).reason).isEqualTo("unknown_database: no database 'nope'");
+        assertThat(dead.get(1).reason).startsWith("not_json: ");
+        assertThat(dead.get(1).raw).isEqualTo("<xml/>");
+        assertThat(dead.get(1).rawTruncated).isFalse();
+        assertThat(dead.get(1).rawBytes).isEqualTo(6L);
+        assertThat(dead.get(2).raw).isNull();
+        assertThat(dead).allMatch(d -> d.topic.equals("questions") && d.partition == 1 && d.receivedAt.equals(NOW.toString()));
+    }
+
+    @Test
+    void strictParsingRefusesWhatWasSilentlyAcceptedOrLost() throws Exception {
+        String twoObjects = VALID + VALID.replace("r1", "r2");
+        process(record(0, "d1", twoObjects));
+        process(record(1, "d1", VALID + " trailing garbage"));
+        process(record(2, "d1", "\uFEFF" + VALID));
+        process(record(3, null, VALID));
+        process(record(4, "d2", VALID));
+        process(record(5, "d1", VALID.replace("}", ",\"options\":{\"disabled_stages\":[\"opensearch.algin\",\"sqlfix.review\"]}}")));
+        process(record(6, "d1", VALID.replace("\"question\":", "\"question\":\"dup\",\"question\":")));
+        byte[] latin1 = VALID.replace("singers", "chanteurs é").getBytes(StandardCharsets.ISO_8859_1);
+        process(new RawRecord("d1".getBytes(StandardCharsets.UTF_8), latin1, "questions", 0, 7L, 0L));
+        process(record(8, "d1", VALID.replace("}", ",\"options\":{\"disabled_stages\":[\"sqlfix.review\"]}}")));
+
+        assertThat(questions).extracting(q -> q.requestId).containsExactly("r1");
+        assertThat(questions.get(0).disabledStages).containsExactly("sqlfix.review");
+        assertThat(dead).extracting(d -> d.offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+        assertThat(dead.get(0).reason).startsWith("not_json: more than one JSON value, or data after the JSON object");
+        assertThat(dead.get(1).reason).startsWith("not_json: ");
+        assertThat(dead.get(2).reason).isEqualTo("not_json: the record starts with a UTF-8 byte-order mark; send plain UTF-8 JSON");
+        assertThat(dead.get(3).reason).startsWith("key_mismatch: the record has no key; key each question by its dialogue_id ('d1')");
+        assertThat(dead.get(4).reason).startsWith("key_mismatch: the record key 'd2' is not the dialogue_id");
+        assertThat(dead.get(5).reason).isEqualTo("unknown_stage: options.disabled_stages names no stage: 'opensearch.algin'; "
+                + "valid stages: mmsql.detect, magsql.link, magsql.decompose, magsql.generate, opensearch.generate, "
+                + "opensearch.align, candidates.execute, opensearch.vote, sqlfix.review, sqlfix.craft, sqlfix.execute, "
+                + "sqlfix.refine, mmsql.readings, answer.finalize");
+        assertThat(dead.get(6).reason).startsWith("not_json: Duplicate field 'question'");
+        assertThat(dead.get(7).reason).isEqualTo("not_json: not valid UTF-8");
+        assertThat(dead.get(7).raw).contains("chanteurs \uFFFD");
+    }
+
+    @Test
+    void hugeAndHostileRecordsBecomeDeadLettersThatFit() throws Exception {
+        byte[] controls = new byte[400_000];
+        Arrays.fill(controls, (byte) 1);
+        byte[] quotes = new byte[900_000];
+        Arrays.fill(quotes, (byte) '"');
+        String bigQuestion = VALID.replace("How many singers?", "x".repeat(600_000));
+        process(new RawRecord("d1".getBytes(StandardCharsets.UTF_8), controls, "questions", 0, 0L, 0L));
+        process(new RawRecord(quotes, quotes, "questions", 0, 1L, 0L));
+        process(record(2, "d1", bigQuestion));
+
+        assertThat(questions).isEmpty();
+        assertThat(dead).hasSize(3);
+        for (DeadLetterEvent d : dead) {
+            byte[] json = DeadLetterSerializer.bytes(d);
+            assertThat(json.length).as("dead letter of offset " + d.offset).isLessThan(8 * 1024);
+            assertThat(EventSchemas.deadLetterViolations(EventJson.mapper().readTree(json))).isEmpty();
+            assertThat(d.reason).startsWith("too_large: record of ");
+            assertThat(d.rawTruncated).isTrue();
+            assertThat(d.rawSha256).hasSize(64);
+        }
+        assertThat(dead.get(0).rawBytes).isEqualTo(400_000L);
+        assertThat(dead.get(0).raw).hasSize(4096 / 6).matches("\u0001+");
+        assertThat(dead.get(1).raw).hasSize(2048);
+        assertThat(dead.get(1).key).hasSize(256);
+        assertThat(dead.get(2).raw).startsWith("{\"request_id\":\"r1\"");
+        assertThat(dead.get(2).reason).isEqualTo("too_large: record of " + bigQuestion.length()
+                + " bytes; a question record may hold at most 131072 bytes");
+    }
+
+    private void process(RawRecord record) throws Exception {
         Collector<RequestContext> out = new Collector<>() {
             @Override
-            public void collect(RequestContext record) {
-                questions.add(record);
+            public void collect(RequestContext r) {
+                questions.add(r);
             }
 
             @Override
@@ -52,25 +139,11 @@ class ParseAndValidateTest {
                 dead.add((DeadLetterEvent) value);
             }
         };
-        function.processElement(record(0, "{\"request_id\":\"r1\",\"dialogue_id\":\"d1\",\"db_id\":\"concert_singer\",\"question\":\"How many singers?\"}"), ctx, out);
-        function.processElement(record(1, "{\"request_id\":\"r2\",\"dialogue_id\":\"d2\",\"db_id\":\"nope\",\"question\":\"How many?\"}"), ctx, out);
-        function.processElement(record(2, "<xml/>"), ctx, out);
-        function.processElement(new RawRecord(null, null, "questions", 1, 3L, 0L), ctx, out);
-
-        assertThat(questions).hasSize(1);
-        assertThat(questions.get(0).requestId).isEqualTo("r1");
-        assertThat(questions.get(0).origin).isEqualTo("questions/1@0");
-        assertThat(questions.get(0).receivedAtMillis).isEqualTo(NOW.toEpochMilli());
-
-        assertThat(dead).extracting(d -> d.offset).containsExactly(1L, 2L, 3L);
-        assertThat(dead.get(0).reason).isEqualTo("unknown_database: no database 'nope'");
-        assertThat(dead.get(1).reason).startsWith("not_json: ");
-        assertThat(dead.get(1).raw).isEqualTo("<xml/>");
-        assertThat(dead.get(2).raw).isNull();
-        assertThat(dead).allMatch(d -> d.topic.equals("questions") && d.partition == 1 && d.receivedAt.equals(NOW.toString()));
+        function.processElement(record, ctx, out);
     }
 
-    private static RawRecord record(long offset, String value) {
-        return new RawRecord(null, value.getBytes(StandardCharsets.UTF_8), "questions", 1, offset, 0L);
+    private static RawRecord record(long offset, String key, String value) {
+        return new RawRecord(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
+                "questions", 1, offset, 0L);
     }
 }

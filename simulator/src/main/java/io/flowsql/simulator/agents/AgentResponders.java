@@ -18,12 +18,23 @@ public final class AgentResponders {
                 Map.entry("magsql.generate.next", new OriginalQuestionSqlResponder()),
                 Map.entry("magsql.generate.refine", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),
+                Map.entry("opensearch.adherence", new OpenSearchGenerateResponder()),
+                Map.entry("opensearch.correct.syntax", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.schema", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.failed", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.empty", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.nulls", new OriginalQuestionSqlResponder()),
+                Map.entry("opensearch.correct.shape", new OriginalQuestionSqlResponder()),
                 // SQLFixAgent and MMSQL
                 Map.entry("sqlfix.review", new SqlFixReviewResponder()),
                 Map.entry("sqlfix.craft.paraphrase", new SqlFixParaphraseResponder()),
                 Map.entry("sqlfix.craft.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("sqlfix.refine", new SqlFixRefineResponder()),
+                Map.entry("mmsql.rewrite", new MmsqlRewriteResponder()),
+                Map.entry("mmsql.select", new MmsqlSelectResponder()),
                 Map.entry("mmsql.detect", new MmsqlDetectResponder()),
+                Map.entry("mmsql.decompose", new MmsqlDecomposeResponder()),
+                Map.entry("mmsql.refine.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()));
     }
 }

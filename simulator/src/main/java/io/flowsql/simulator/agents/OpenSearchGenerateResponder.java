@@ -22,11 +22,16 @@ public final class OpenSearchGenerateResponder implements Responder {
         for (int i = 0; i < Math.max(1, request.n()); i++) {
             String sql = gold.map(g -> context.errorInjector().inject(g, schema).sql())
                     .orElseGet(() -> PromptText.plausibleSql(question, schema));
-            String select = sql.replaceAll("(?is)\\s+FROM\\s.*", "");
-            choices.add("#reason: map the question onto the tables it names.\n#columns: see the query\n#values: none\n"
-                    + "#SELECT: " + select.replaceAll("\\s+", " ") + "\n#SQL-like: " + sql.replaceAll("\\s+", " ")
-                    + "\n#SQL:\n```sql\n" + sql + "\n```");
+            choices.add(progressive(sql));
         }
         return Optional.of(choices);
+    }
+
+    /** A query written as the progressive generator answers: #reason ... #SQL with the query in a fence. */
+    public static String progressive(String sql) {
+        String select = sql.replaceAll("(?is)\\s+FROM\\s.*", "");
+        return "#reason: map the question onto the tables it names.\n#columns: see the query\n#values: none\n"
+                + "#SELECT: " + select.replaceAll("\\s+", " ") + "\n#SQL-like: " + sql.replaceAll("\\s+", " ")
+                + "\n#SQL:\n```sql\n" + sql + "\n```";
     }
 }

@@ -36,6 +36,16 @@ public class AgentSettings implements Serializable {
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
     public boolean repairMemoryLearns = true;
 
+    // --- OpenSearch-SQL dynamic few-shot
+    /** The example library (JSON Lines, see docs/AGENTS.md); null: the generator's two fixed examples. */
+    public String fewShotLibraryPath;
+    /** Examples retrieved per question from the library. */
+    public int fewShotExamples = 3;
+
+    // --- OpenSearch-SQL correction
+    /** Correction rounds per candidate whose execution shows a problem (opensearch.correct); 0 turns correction off. */
+    public int opensearchCorrectRounds = 2;
+
     // --- OpenSearch-SQL alignment rules
     public boolean alignValues = true;
     public boolean alignMaxSubqueryToOrderBy = true;

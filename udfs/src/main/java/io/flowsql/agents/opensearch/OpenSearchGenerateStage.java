@@ -1,32 +1,41 @@
 package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
-import io.flowsql.agents.common.ValueText;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.sql.ValueIndexProvider;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** Asks the progressive generator for n samples and adds each readable one as candidate "opensearch#i". */
 public final class OpenSearchGenerateStage implements Stage {
     public static final String SOURCE_PREFIX = "opensearch#";
+    /** Note prefixes (followed by the candidate's source) of the #columns and #values a sample declared. */
+    public static final String DECLARED_COLUMNS = "extract.columns.";
+    public static final String DECLARED_VALUES = "extract.values.";
 
     private final ProgressiveGenerator generator;
     private final SchemaContext schemas;
-    private final ValueIndexProvider values;
-    private final int valueMatches;
+    private final QuestionValues values;
+    private final ExampleLibrary library;
 
     public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
                                    int valueMatches) {
+        this(generator, schemas, values, valueMatches, null);
+    }
+
+    /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+                                   int valueMatches, ExampleLibrary library) {
+        this.library = library;
         this.generator = generator;
         this.schemas = schemas;
-        this.values = values;
-        this.valueMatches = valueMatches;
+        this.values = new QuestionValues(values, valueMatches);
     }
 
     @Override
@@ -38,22 +47,18 @@ public final class OpenSearchGenerateStage implements Stage {
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
         return StageGuard.run(name(), ctx, trace -> {
             Map<String, Object> fields = schemas.promptFields(ctx);
-            fields.put("values", valuesText(ctx));
+            fields.put("values", values.text(ctx));
+            fields.put("examples", FewShotStage.promptText(ctx, library));
             return generator.generate(fields, trace).thenAccept(answers -> {
                 for (int i = 0; i < answers.size(); i++) {
-                    ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answers.get(i).sql()));
+                    ProgressiveAnswer answer = answers.get(i);
+                    ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answer.sql()));
+                    // what the sample said it would use, for the adherence check
+                    ctx.notes.put(DECLARED_COLUMNS + SOURCE_PREFIX + i, answer.columns());
+                    ctx.notes.put(DECLARED_VALUES + SOURCE_PREFIX + i, answer.values());
                 }
                 trace.note = answers.size() + " candidates";
             });
         });
-    }
-
-    /** The values linking already found, else those the value index finds in the question. */
-    private String valuesText(RequestContext ctx) {
-        List<String> found = ctx.matchedValues.isEmpty()
-                ? ValueText.of(values.forDatabase(ctx.dbId)
-                        .find(ctx.question + " " + (ctx.evidence == null ? "" : ctx.evidence), valueMatches))
-                : ctx.matchedValues;
-        return ValueText.forPrompt(found);
     }
 }

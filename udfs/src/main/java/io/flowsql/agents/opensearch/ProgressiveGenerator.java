@@ -37,7 +37,7 @@ public final class ProgressiveGenerator {
     }
 
     /** The answer when its #SQL section (or, failing that, a ```sql fence) holds a query. */
-    static Optional<ProgressiveAnswer> parse(String text) {
+    public static Optional<ProgressiveAnswer> parse(String text) {
         Map<String, String> sections = ModelOutput.tagged(text, TAGS);
         Optional<String> sql = Optional.ofNullable(sections.get("SQL"))
                 .flatMap(section -> ModelOutput.sql("#SQL:\n" + section))

@@ -15,13 +15,23 @@ import io.flowsql.agents.magsql.SubSqlGenerator;
 import io.flowsql.agents.magsql.SubSqlRefiner;
 import io.flowsql.agents.magsql.TableSummarizer;
 import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
+import io.flowsql.agents.mmsql.DecomposeStage;
 import io.flowsql.agents.mmsql.QuestionDetector;
+import io.flowsql.agents.mmsql.RefineStage;
+import io.flowsql.agents.mmsql.RewriteStage;
+import io.flowsql.agents.mmsql.SchemaSelectStage;
 import io.flowsql.agents.mmsql.QuestionDetectorStage;
 import io.flowsql.agents.mmsql.ReadingSqlGenerator;
 import io.flowsql.agents.mmsql.ReadingsStage;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.OpenSearchVoteStage;
+import io.flowsql.agents.opensearch.QuestionValues;
+import io.flowsql.agents.opensearch.adherence.AdherenceStage;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.opensearch.fewshot.FewShotStage;
+import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
+import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.ProgressiveGenerator;
 import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.sqlfix.QueryCrafter;
@@ -56,6 +66,7 @@ public final class StageFactory {
     private final CandidateRunner runner;
     private final Function<RequestContext, QuestionFrame> frames;
     private final RepairMemory repairs;
+    private final ExampleLibrary examples;
 
     public StageFactory(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner) {
         this.engine = engine;
@@ -66,6 +77,8 @@ public final class StageFactory {
         this.frames = ctx -> QuestionFrame.of(ctx, schema);
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
+        this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
+                ? null : ExampleLibrary.shared(Path.of(settings.fewShotLibraryPath));
         this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
     }
@@ -84,7 +97,12 @@ public final class StageFactory {
     /** @throws IllegalArgumentException for a name that is no stage */
     public Stage create(String name) {
         return switch (name) {
+            case StageNames.MMSQL_REWRITE -> new RewriteStage(call, schema);
+            case StageNames.MMSQL_SELECT -> new SchemaSelectStage(call, schema);
             case StageNames.MMSQL_DETECT -> new QuestionDetectorStage(new QuestionDetector(call), frames);
+            case StageNames.MMSQL_DECOMPOSE -> new DecomposeStage(call, schema);
+            case StageNames.MMSQL_REFINE -> new RefineStage(call, schema, runner,
+                    new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds));
             case StageNames.MMSQL_READINGS -> new ReadingsStage(new ReadingSqlGenerator(call), engine.sql(), frames);
             case StageNames.SQLFIX_REVIEW -> new SqlReviewStage(new SqlReviewer(call), engine.sql(), frames);
             case StageNames.SQLFIX_CRAFT -> new QueryCrafterStage(new QueryCrafter(call), frames, settings.sqlfixCrafterK);
@@ -98,12 +116,18 @@ public final class StageFactory {
             case StageNames.MAGSQL_DECOMPOSE -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(call), schema);
             case StageNames.MAGSQL_GENERATE -> new MagSqlGenerateStage(new SubSqlGenerator(call),
                     new SubSqlRefiner(call, engine.sql(), settings.magRefineRounds), schema);
+            case StageNames.OPENSEARCH_FEWSHOT -> new FewShotStage(examples, engine.catalog(), settings.fewShotExamples);
             case StageNames.OPENSEARCH_GENERATE -> new OpenSearchGenerateStage(
                     new ProgressiveGenerator(call, settings.candidates, settings.temperature), schema, engine.values(),
-                    settings.valueMatches);
+                    settings.valueMatches, examples);
             case StageNames.OPENSEARCH_ALIGN -> new OpenSearchAlignStage(
                     AlignmentRules.fromSettings(settings, engine.sql(), engine.values()), engine.catalog());
             case StageNames.OPENSEARCH_VOTE -> new OpenSearchVoteStage();
+            case StageNames.OPENSEARCH_ADHERENCE -> new AdherenceStage(call, schema,
+                    new QuestionValues(engine.values(), settings.valueMatches));
+            case StageNames.OPENSEARCH_CORRECT -> new OpenSearchCorrectStage(
+                    new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds), schema,
+                    new QuestionValues(engine.values(), settings.valueMatches));
             default -> throw new IllegalArgumentException("no stage named '" + name + "'; stages: "
                     + String.join(", ", StrategyCatalog.canonicalOrder()));
         };

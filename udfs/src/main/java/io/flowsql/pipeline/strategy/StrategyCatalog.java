@@ -19,13 +19,20 @@ import java.util.Set;
  */
 public final class StrategyCatalog {
     private static final List<String> CANONICAL = List.of(
+            StageNames.MMSQL_REWRITE,
+            StageNames.MMSQL_SELECT,
             StageNames.MMSQL_DETECT,
             StageNames.MAGSQL_LINK,
             StageNames.MAGSQL_DECOMPOSE,
             StageNames.MAGSQL_GENERATE,
+            StageNames.MMSQL_DECOMPOSE,
+            StageNames.OPENSEARCH_FEWSHOT,
             StageNames.OPENSEARCH_GENERATE,
+            StageNames.OPENSEARCH_ADHERENCE,
             StageNames.OPENSEARCH_ALIGN,
             StageNames.CANDIDATES_EXECUTE,
+            StageNames.OPENSEARCH_CORRECT,
+            StageNames.MMSQL_REFINE,
             StageNames.OPENSEARCH_VOTE,
             StageNames.SQLFIX_REVIEW,
             StageNames.SQLFIX_CRAFT,
@@ -45,9 +52,12 @@ public final class StrategyCatalog {
         // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
         p.put("sqlfix", Set.of(StageNames.OPENSEARCH_GENERATE, StageNames.CANDIDATES_EXECUTE, StageNames.SQLFIX_REVIEW,
                 StageNames.SQLFIX_CRAFT, StageNames.SQLFIX_EXECUTE, StageNames.SQLFIX_REFINE, StageNames.ANSWER_FINALIZE));
-        p.put("opensearch", Set.of(StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ALIGN,
-                StageNames.CANDIDATES_EXECUTE, StageNames.OPENSEARCH_VOTE, StageNames.ANSWER_FINALIZE));
-        p.put("mmsql", Set.of(StageNames.MMSQL_DETECT, StageNames.OPENSEARCH_GENERATE, StageNames.CANDIDATES_EXECUTE,
+        p.put("opensearch", Set.of(StageNames.OPENSEARCH_FEWSHOT, StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ADHERENCE,
+                StageNames.OPENSEARCH_ALIGN, StageNames.CANDIDATES_EXECUTE, StageNames.OPENSEARCH_CORRECT,
+                StageNames.OPENSEARCH_VOTE, StageNames.ANSWER_FINALIZE));
+        // MMSQL (Guo et al., Fig. 3): rewriter, then the four agents in the paper's order; readings for ambiguous turns.
+        p.put("mmsql", Set.of(StageNames.MMSQL_REWRITE, StageNames.MMSQL_SELECT, StageNames.MMSQL_DETECT,
+                StageNames.MMSQL_DECOMPOSE, StageNames.CANDIDATES_EXECUTE, StageNames.MMSQL_REFINE,
                 StageNames.MMSQL_READINGS, StageNames.ANSWER_FINALIZE));
         p.put("full", Set.copyOf(CANONICAL));
         return p;

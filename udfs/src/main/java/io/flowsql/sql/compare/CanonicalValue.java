@@ -32,6 +32,9 @@ public final class CanonicalValue {
             }
             return "n" + BigDecimal.valueOf(d).round(ROUNDING).stripTrailingZeros().toPlainString();
         }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return "n" + ((Number) value).longValue();
+        }
         if (value instanceof Number number) {
             return "n" + new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
         }

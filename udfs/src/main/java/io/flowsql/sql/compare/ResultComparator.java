@@ -1,6 +1,7 @@
 package io.flowsql.sql.compare;
 
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
 import java.util.Objects;
 
 /**
@@ -27,6 +28,20 @@ public final class ResultComparator {
     public boolean equal(ExecutionResult gold, ExecutionResult predicted, boolean orderMatters) {
         String goldKey = ResultFingerprint.of(gold, mode, orderMatters);
         return goldKey != null && goldKey.equals(ResultFingerprint.of(predicted, mode, orderMatters));
+    }
+
+    /**
+     * Compares within the predicted statement's budget: a comparison that would pass its work cap or its time is
+     * undecided ({@value ComparisonBudgetExceeded#VERDICT}), never a hang.
+     */
+    public Match compare(ExecutionResult gold, String goldSql, ExecutionResult predicted, StatementBudget budget) {
+        boolean ordered = orderMatters(goldSql);
+        try {
+            String goldKey = ResultFingerprint.of(gold, mode, ordered, budget);
+            return Match.of(goldKey != null && goldKey.equals(ResultFingerprint.of(predicted, mode, ordered, budget)));
+        } catch (ComparisonBudgetExceeded e) {
+            return Match.undecided(e.getMessage());
+        }
     }
 
     /** Whether row order matters for this gold query under this mode. */

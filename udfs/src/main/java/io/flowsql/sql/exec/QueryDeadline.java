@@ -22,9 +22,10 @@ final class QueryDeadline extends ProgressHandler {
         return deadline;
     }
 
-    void start(long timeoutMillis) {
+    /** Arms the deadline at an instant of {@link System#nanoTime()} (a statement budget's). */
+    void startUntil(long deadline) {
         fired = false;
-        deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
+        deadlineNanos = deadline == 0 ? 1 : deadline;
     }
 
     void stop() {

@@ -1,16 +1,23 @@
 package io.flowsql.sql.exec;
 
+import io.flowsql.sql.StatementBudget;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads a result set up to the row and byte caps, normalising values to Long, Double, String, byte[] or null. */
+/**
+ * Reads a result set up to the row cap and the byte cap, counting each value's size as the comparison encodes it
+ * (text as UTF-8, a blob as hex: twice its length), and stops when the statement's budget runs out; values are
+ * normalised to Long, Double, String, byte[] or null.
+ */
 final class ResultCollector {
 
-    /** What was read. */
-    record Collected(List<String> columns, List<List<Object>> rows, boolean truncated) {}
+    /** What was read; {@code outOfTime} when the budget ran out while reading (the rows are then incomplete). */
+    record Collected(List<String> columns, List<List<Object>> rows, boolean truncated, long encodedBytes, boolean outOfTime) {}
+
+    private static final int ROWS_BETWEEN_CLOCK_CHECKS = 256;
 
     private final int maxRows;
     private final long maxBytes;
@@ -20,7 +27,7 @@ final class ResultCollector {
         this.maxBytes = maxBytes;
     }
 
-    Collected collect(ResultSet resultSet) throws SQLException {
+    Collected collect(ResultSet resultSet, StatementBudget budget) throws SQLException {
         ResultSetMetaData meta = resultSet.getMetaData();
         int width = meta.getColumnCount();
         List<String> columns = new ArrayList<>(width);
@@ -31,22 +38,25 @@ final class ResultCollector {
         long bytes = 0;
         while (resultSet.next()) {
             if (rows.size() >= maxRows) {
-                return new Collected(columns, rows, true);
+                return new Collected(columns, rows, true, bytes, false);
+            }
+            if (rows.size() % ROWS_BETWEEN_CLOCK_CHECKS == 0 && budget.expired()) {
+                return new Collected(columns, rows, true, bytes, true);
             }
             List<Object> row = new ArrayList<>(width);
             long rowBytes = 0;
             for (int i = 1; i <= width; i++) {
                 Object value = normalise(resultSet.getObject(i));
-                rowBytes += sizeOf(value);
+                rowBytes += encodedSize(value);
                 row.add(value);
             }
             if (bytes + rowBytes > maxBytes) {
-                return new Collected(columns, rows, true);
+                return new Collected(columns, rows, true, bytes + rowBytes, false);
             }
             bytes += rowBytes;
             rows.add(row);
         }
-        return new Collected(columns, rows, false);
+        return new Collected(columns, rows, false, bytes, false);
     }
 
     private static Object normalise(Object value) {
@@ -59,13 +69,45 @@ final class ResultCollector {
         return value;
     }
 
-    private static long sizeOf(Object value) {
+    /** Bytes of the value as the comparison encodes it (CanonicalValue), plus one separator. */
+    static long encodedSize(Object value) {
         if (value instanceof String s) {
-            return s.length();
+            return 2 + utf8Length(s);
         }
         if (value instanceof byte[] b) {
-            return b.length;
+            return 2 + 2L * b.length;
         }
-        return 8;
+        if (value instanceof Long l) {
+            return 3 + (l == Long.MIN_VALUE ? 19 : digits(Math.abs(l)));
+        }
+        // null, or a real: at most a sign, 17 significant digits, a point and an exponent
+        return value == null ? 5 : 28;
+    }
+
+    private static int digits(long n) {
+        int d = 1;
+        while (n >= 10) {
+            n /= 10;
+            d++;
+        }
+        return d;
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
     }
 }

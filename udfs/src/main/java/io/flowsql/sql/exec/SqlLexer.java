@@ -10,18 +10,22 @@ import java.util.List;
 public final class SqlLexer {
 
     /** What the lexer found in one piece of SQL. */
-    public record Scan(List<String> statements, List<String> comments, String codeOnly) {}
+    public record Scan(List<String> statements, List<String> comments, String codeOnly, String namesUnquoted) {}
 
     private SqlLexer() {}
 
     /**
      * Splits at top-level semicolons; statements that hold only whitespace and comments are dropped.
-     * {@code codeOnly} is the text with comments replaced by spaces, literals by {@code ''} and quoted names by {@code _q_}.
+     * {@code codeOnly} is the text with comments replaced by spaces, literals by {@code ''} and quoted names by {@code _q_};
+     * {@code namesUnquoted} is the same but with each quoted name written bare ({@code "load_extension"} becomes
+     * {@code load_extension}, other characters than letters, digits and {@code _} as {@code _}), so a check on names
+     * sees them however they were quoted.
      */
     public static Scan scan(String sql) {
         List<String> statements = new ArrayList<>();
         List<String> comments = new ArrayList<>();
         StringBuilder code = new StringBuilder(sql.length());
+        StringBuilder names = new StringBuilder(sql.length());
         StringBuilder current = new StringBuilder();
         boolean currentHasCode = false;
         int i = 0;
@@ -34,6 +38,7 @@ public final class SqlLexer {
                 comments.add(sql.substring(i + 2, end));
                 current.append(' ');
                 code.append(' ');
+                names.append(' ');
                 i = end;
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
                 int end = sql.indexOf("*/", i + 2);
@@ -41,6 +46,7 @@ public final class SqlLexer {
                 comments.add(sql.substring(i + 2, end < 0 ? n : end));
                 current.append(' ');
                 code.append(' ');
+                names.append(' ');
                 i = stop;
             } else if (c == '\'' || c == '"' || c == '`' || c == '[') {
                 char close = c == '[' ? ']' : c;
@@ -48,6 +54,7 @@ public final class SqlLexer {
                 String token = sql.substring(i, end);
                 current.append(token);
                 code.append(c == '\'' ? "''" : "_q_");
+                names.append(c == '\'' ? "''" : bare(token));
                 currentHasCode = true;
                 i = end;
             } else if (c == ';') {
@@ -57,10 +64,12 @@ public final class SqlLexer {
                 current.setLength(0);
                 currentHasCode = false;
                 code.append(';');
+                names.append(';');
                 i++;
             } else {
                 current.append(c);
                 code.append(c);
+                names.append(c);
                 currentHasCode |= !Character.isWhitespace(c);
                 i++;
             }
@@ -68,7 +77,17 @@ public final class SqlLexer {
         if (currentHasCode) {
             statements.add(current.toString().trim());
         }
-        return new Scan(List.copyOf(statements), List.copyOf(comments), code.toString());
+        return new Scan(List.copyOf(statements), List.copyOf(comments), code.toString(), names.toString());
+    }
+
+    /** A quoted name without its quotes, as a plain word. */
+    private static String bare(String quoted) {
+        StringBuilder out = new StringBuilder(quoted.length());
+        for (int k = 1; k < quoted.length() - 1; k++) {
+            char ch = quoted.charAt(k);
+            out.append(Character.isLetterOrDigit(ch) || ch == '_' ? ch : '_');
+        }
+        return out.length() == 0 ? "_q_" : out.toString();
     }
 
     /** Index just past the closing quote; a doubled quote inside is an escaped one. */

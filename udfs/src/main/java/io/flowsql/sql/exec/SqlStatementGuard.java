@@ -1,23 +1,40 @@
 package io.flowsql.sql.exec;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.StatementBudget;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
 
 /**
  * Decides, before anything reaches SQLite, whether untrusted SQL is exactly one SELECT/WITH query:
- * the first line of defence, in front of the read-only, query-only connection.
+ * the first line of defence, in front of the read-only, query-only connection. Bounded itself: text longer
+ * than {@link #maxLength} or nested deeper than {@link #maxDepth} parentheses is refused before parsing
+ * (JSqlParser's time grows quadratically with nesting), and the parse runs under a time limit that stops it (a parse
+ * past it counts as "unknown syntax": SQLite's own check decides, as for syntax JSqlParser does not know).
  */
 public final class SqlStatementGuard {
 
+    /** Characters of SQL accepted at most (Spider and BIRD gold SQL stays under 2,000). */
+    public static final int DEFAULT_MAX_LENGTH = 100_000;
+    /** Parentheses nested at most (gold SQL stays under 10; 1,000 took JSqlParser 0.9 s, 10,000 took 174 s). */
+    public static final int DEFAULT_MAX_DEPTH = 100;
+    /** The parse's own time limit when the statement's budget leaves more. */
+    public static final long DEFAULT_PARSE_MILLIS = 2_000;
+
+    /** Functions that reach outside the database, compared with the parsed name however it was quoted. */
+    static final Set<String> FORBIDDEN_FUNCTIONS = Set.of(
+            "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer", "sqlite_dbpage");
     private static final Pattern FORBIDDEN_FUNCTION = Pattern.compile(
-            "\\b(load_extension|readfile|writefile|edit|fts3_tokenizer|sqlite_dbpage)\\s*\\(",
-            Pattern.CASE_INSENSITIVE);
+            "\\b(" + String.join("|", FORBIDDEN_FUNCTIONS) + ")\\s*\\(", Pattern.CASE_INSENSITIVE);
     private static final Pattern FORBIDDEN_KEYWORD = Pattern.compile(
             "\\b(attach|detach|pragma|vacuum|reindex|analyze|savepoint|release|rollback|commit|begin)\\b",
             Pattern.CASE_INSENSITIVE);
@@ -28,69 +45,166 @@ public final class SqlStatementGuard {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
 
-    /** Checks the text; never throws for bad input. */
+    static {
+        // JSqlParser's first parse loads and initialises a very large parser (seconds on a loaded machine): do it when
+        // the guard class loads (building an executor), not inside the first statement's budget
+        try {
+            SqlParsing.parseStatements(
+                    "WITH c AS (SELECT a, count(*) AS n FROM t WHERE b = 'x' GROUP BY a) SELECT * FROM c ORDER BY n DESC LIMIT 1",
+                    60_000);
+        } catch (TimeoutException e) {
+            // only a warm-up
+        }
+    }
+
+    /**
+     * Verdicts by SQL text: the candidates of one question are often the same text, and the parse is the costly part.
+     * Only verdicts that depend on the text alone are kept (not those decided by a parse or a budget that ran out).
+     */
+    private final Cache<String, GuardVerdict> verdicts = Caffeine.newBuilder().maximumSize(10_000).build();
+
+    private final int maxLength;
+    private final int maxDepth;
+    private final long parseMillis;
+
+    public SqlStatementGuard() {
+        this(DEFAULT_MAX_LENGTH, DEFAULT_MAX_DEPTH, DEFAULT_PARSE_MILLIS);
+    }
+
+    public SqlStatementGuard(int maxLength, int maxDepth, long parseMillis) {
+        if (maxLength <= 0 || maxDepth <= 0 || parseMillis <= 0) {
+            throw new IllegalArgumentException("guard limits must be positive");
+        }
+        this.maxLength = maxLength;
+        this.maxDepth = maxDepth;
+        this.parseMillis = parseMillis;
+    }
+
+    public int maxLength() {
+        return maxLength;
+    }
+
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** Checks the text with a budget of its own (the parse's time limit); never throws for bad input. */
     public GuardVerdict check(String sql) {
+        return check(sql, StatementBudget.startingNow(parseMillis));
+    }
+
+    /** Checks the text within what is left of the statement's budget; never throws for bad input. */
+    public GuardVerdict check(String sql, StatementBudget budget) {
         if (sql == null || sql.isBlank()) {
             return GuardVerdict.refused("empty statement");
         }
+        if (sql.length() > maxLength) {
+            return GuardVerdict.refused("statement of " + sql.length() + " characters; at most " + maxLength + " are accepted");
+        }
+        GuardVerdict known = verdicts.getIfPresent(sql);
+        if (known != null) {
+            return known;
+        }
+        Decision decision = decide(sql, budget);
+        if (decision.textAlone()) {
+            verdicts.put(sql, decision.verdict());
+        }
+        return decision.verdict();
+    }
+
+    /** A verdict, and whether it follows from the text alone (else a parse or a budget ran out: not remembered). */
+    private record Decision(GuardVerdict verdict, boolean textAlone) {
+        static Decision of(GuardVerdict verdict) {
+            return new Decision(verdict, true);
+        }
+    }
+
+    private Decision decide(String sql, StatementBudget budget) {
         SqlLexer.Scan scan = SqlLexer.scan(sql);
         if (scan.statements().isEmpty()) {
-            return GuardVerdict.refused("no statement, only comments");
+            return Decision.of(GuardVerdict.refused("no statement, only comments"));
         }
         if (scan.statements().size() > 1) {
-            return GuardVerdict.refused("several statements (" + scan.statements().size() + "); exactly one SELECT is allowed");
+            return Decision.of(GuardVerdict.refused("several statements (" + scan.statements().size()
+                    + "); exactly one SELECT is allowed"));
         }
         String hidden = hiddenStatement(scan.comments());
         if (hidden != null) {
-            return GuardVerdict.refused("a comment hides SQL (" + hidden + "); comments may not contain statements");
+            return Decision.of(GuardVerdict.refused("a comment hides SQL (" + hidden + "); comments may not contain statements"));
+        }
+        int depth = nestingDepth(scan.codeOnly());
+        if (depth > maxDepth) {
+            return Decision.of(GuardVerdict.refused("parentheses nested " + depth + " deep; at most " + maxDepth + " are accepted"));
+        }
+        Matcher function = FORBIDDEN_FUNCTION.matcher(scan.namesUnquoted());
+        if (function.find()) {
+            return Decision.of(forbiddenFunction(function.group(1)));
         }
         String code = scan.codeOnly();
-        Matcher function = FORBIDDEN_FUNCTION.matcher(code);
-        if (function.find()) {
-            return GuardVerdict.refused("function " + function.group(1).toLowerCase(Locale.ROOT) + "() is not allowed");
-        }
         Matcher keyword = FORBIDDEN_KEYWORD.matcher(code);
         if (keyword.find()) {
-            return GuardVerdict.refused(keyword.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
+            return Decision.of(GuardVerdict.refused(keyword.group(1).toUpperCase(Locale.ROOT)
+                    + " is not allowed; only SELECT queries run"));
         }
         Matcher first = FIRST_WORD.matcher(code);
         String firstWord = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
         if (!firstWord.equals("SELECT") && !firstWord.equals("WITH")) {
-            return GuardVerdict.refused((firstWord.isEmpty() ? "this statement" : firstWord)
-                    + " is not allowed; only a SELECT or WITH query runs");
+            return Decision.of(GuardVerdict.refused((firstWord.isEmpty() ? "this statement" : firstWord)
+                    + " is not allowed; only a SELECT or WITH query runs"));
         }
         String statement = scan.statements().get(0);
-        Statements parsed = parseOrNull(statement);
+        long parseLimit = Math.min(parseMillis, budget.remainingMillis());
+        if (parseLimit <= 0) {
+            return new Decision(GuardVerdict.refused("the statement's time budget of " + budget.timeoutMillis()
+                    + " ms ran out before parsing"), false);
+        }
+        Matcher write = WRITE_KEYWORD.matcher(code);
+        Statements parsed;
+        try {
+            parsed = SqlParsing.parseStatements(statement, parseLimit);
+        } catch (TimeoutException e) {
+            // past its limit the parse counts as unknown syntax: SQLite's own check decides
+            return new Decision(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement), false);
+        }
         if (parsed == null) {
-            Matcher write = WRITE_KEYWORD.matcher(code);
-            if (write.find()) {
-                return GuardVerdict.refused(write.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
-            }
-            return GuardVerdict.unparsed(statement);
+            return Decision.of(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement));
         }
         List<Statement> list = parsed.size() == 0 ? List.of() : parsed;
         if (list.size() != 1) {
-            return GuardVerdict.refused("several statements (" + list.size() + "); exactly one SELECT is allowed");
+            return Decision.of(GuardVerdict.refused("several statements (" + list.size() + "); exactly one SELECT is allowed"));
         }
         if (!(list.get(0) instanceof Select)) {
-            return GuardVerdict.refused(list.get(0).getClass().getSimpleName().toUpperCase(Locale.ROOT)
-                    + " is not allowed; only a SELECT or WITH query runs");
+            return Decision.of(GuardVerdict.refused(list.get(0).getClass().getSimpleName().toUpperCase(Locale.ROOT)
+                    + " is not allowed; only a SELECT or WITH query runs"));
         }
-        return GuardVerdict.parsed(statement);
+        String called = FunctionNames.firstForbidden(list.get(0), FORBIDDEN_FUNCTIONS);
+        if (called != null) {
+            return Decision.of(forbiddenFunction(called));
+        }
+        return Decision.of(GuardVerdict.parsed(statement));
     }
 
-    /** Null when JSqlParser does not know the syntax (GLOB, ==, IS NOT ...): SQLite decides then. */
-    private static Statements parseOrNull(String statement) {
-        try {
-            return CCJSqlParserUtil.newParser(statement).withSquareBracketQuotation(true).Statements();
-        } catch (Exception | StackOverflowError e) {
-            return null;
-        } catch (Error e) {
-            if (e.getClass().getSimpleName().contains("TokenMgr")) {
-                return null;
+    private static GuardVerdict writeRefusal(Matcher write) {
+        return GuardVerdict.refused(write.group(1).toUpperCase(Locale.ROOT) + " is not allowed; only SELECT queries run");
+    }
+
+    private static GuardVerdict forbiddenFunction(String name) {
+        return GuardVerdict.refused("function " + name.toLowerCase(Locale.ROOT) + "() is not allowed");
+    }
+
+    /** Deepest parenthesis nesting of the code (literals and quoted names already blanked out). */
+    static int nestingDepth(String code) {
+        int depth = 0;
+        int max = 0;
+        for (int i = 0; i < code.length(); i++) {
+            char c = code.charAt(i);
+            if (c == '(') {
+                max = Math.max(max, ++depth);
+            } else if (c == ')') {
+                depth = Math.max(0, depth - 1);
             }
-            throw e;
         }
+        return max;
     }
 
     private static String hiddenStatement(List<String> comments) {

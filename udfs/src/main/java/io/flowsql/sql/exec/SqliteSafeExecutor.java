@@ -3,6 +3,7 @@ package io.flowsql.sql.exec;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -15,14 +16,16 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * Runs SQL written by a model against a benchmark database without letting it write, escape or run
  * forever: the guard admits one SELECT, the connection is read-only and query-only, a progress-handler
- * deadline interrupts it, and caps bound what it returns.
+ * deadline interrupts it, and caps bound what it returns. One {@link StatementBudget} per statement bounds the guard's
+ * parse, the execution and reading the result (encoded bytes, time) together; waiting for a free connection is not charged.
  */
 public final class SqliteSafeExecutor implements SqlExecutor {
 
+    /** A caller waits at most this many time limits for a free connection (others' queries end by then); not charged to its budget. */
+    private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
+
     private static final int SQLITE_READONLY = 8;
     private static final int SQLITE_AUTH = 23;
-    /** A caller waits at most this many time limits for a free connection (others' queries end by then). */
-    private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
 
     private final DatabaseLocator locator;
     private final SqlExecutorConfig config;
@@ -46,9 +49,19 @@ public final class SqliteSafeExecutor implements SqlExecutor {
     }
 
     @Override
+    public StatementBudget newBudget() {
+        return StatementBudget.startingNow(config.timeoutMillis());
+    }
+
+    @Override
     public ExecutionResult execute(String dbId, String sql) {
+        return execute(dbId, sql, newBudget());
+    }
+
+    @Override
+    public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
         long start = System.nanoTime();
-        GuardVerdict verdict = guard.check(sql);
+        GuardVerdict verdict = guard.check(sql, budget);
         if (!verdict.accepted()) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, verdict.refusal()), micros(start));
         }
@@ -58,7 +71,9 @@ public final class SqliteSafeExecutor implements SqlExecutor {
         }
         PooledConnection connection;
         try {
+            long waitStart = System.nanoTime();
             connection = pool.acquire(CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis());
+            budget.notCounting(System.nanoTime() - waitStart);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "interrupted while waiting for a connection"), micros(start));
@@ -67,11 +82,12 @@ public final class SqliteSafeExecutor implements SqlExecutor {
         }
         if (connection == null) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT,
-                    "no free connection to " + dbId + " within " + CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis() + " ms"), micros(start));
+                    "no free connection to " + dbId + " within " + CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis() + " ms"),
+                    micros(start));
         }
         boolean healthy = true;
         try {
-            return run(connection, verdict, start);
+            return run(connection, verdict, budget, start);
         } catch (RuntimeException e) {
             healthy = false;
             return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, String.valueOf(e.getMessage())), micros(start));
@@ -81,9 +97,9 @@ public final class SqliteSafeExecutor implements SqlExecutor {
         }
     }
 
-    private ExecutionResult run(PooledConnection connection, GuardVerdict verdict, long start) {
+    private ExecutionResult run(PooledConnection connection, GuardVerdict verdict, StatementBudget budget, long start) {
         QueryDeadline deadline = connection.deadline();
-        deadline.start(config.timeoutMillis());
+        deadline.startUntil(budget.deadlineNanos());
         boolean prepared = false;
         try {
             if (verdict.needsSqliteCheck()) {
@@ -96,20 +112,31 @@ public final class SqliteSafeExecutor implements SqlExecutor {
                 prepared = true;
                 statement.setFetchSize(Math.min(config.maxRows() + 1, 1000));
                 try (ResultSet resultSet = statement.executeQuery()) {
-                    ResultCollector.Collected collected = collector.collect(resultSet);
+                    ResultCollector.Collected collected = collector.collect(resultSet, budget);
+                    if (collected.outOfTime()) {
+                        return ExecutionResult.failed(timeout(budget), micros(start));
+                    }
                     return new ExecutionResult(collected.columns(), collected.rows(), collected.rows().size(),
                             collected.truncated(), micros(start), null);
                 }
             }
         } catch (SQLException e) {
-            return ExecutionResult.failed(classify(e, prepared, deadline), micros(start));
+            return ExecutionResult.failed(classify(e, prepared, deadline, budget), micros(start));
         }
     }
 
-    private SqlError classify(SQLException e, boolean prepared, QueryDeadline deadline) {
+    private static SqlError timeout(StatementBudget budget) {
+        return new SqlError(SqlError.Kind.TIMEOUT, "stopped after the time limit of " + budget.timeoutMillis() + " ms");
+    }
+
+    private SqlError classify(SQLException e, boolean prepared, QueryDeadline deadline, StatementBudget budget) {
         String message = String.valueOf(e.getMessage());
         if (deadline.passed()) {
-            return new SqlError(SqlError.Kind.TIMEOUT, "stopped after the time limit of " + config.timeoutMillis() + " ms");
+            return timeout(budget);
+        }
+        if (message.contains("string or blob too big") || message.contains("SQLITE_TOOBIG")) {
+            return new SqlError(SqlError.Kind.RUNTIME, "a value larger than the result budget of " + config.maxBytes()
+                    + " bytes: " + message);
         }
         int code = e.getErrorCode() & 0xff;
         if (code == SQLITE_READONLY || code == SQLITE_AUTH || message.contains("readonly") || message.contains("query_only")) {

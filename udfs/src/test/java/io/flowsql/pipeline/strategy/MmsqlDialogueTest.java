@@ -32,11 +32,11 @@ import org.junit.jupiter.api.Test;
  * refused turns, and earlier turns' questions and SQL in every later prompt the simulator received.
  */
 class MmsqlDialogueTest {
-    private static final Path COSQL = SpiderData.sharedData().resolve("cosql/cosql_dev.json");
+    static final Path COSQL = SpiderData.sharedData().resolve("cosql/cosql_dev.json");
     private static final Set<String> TYPES = Set.of("answerable", "ambiguous", "unanswerable", "improper");
 
     /** One user turn and the system turn's gold SQL ("" where none is owed). */
-    private record Turn(String text, String type, String goldSql) {}
+    record Turn(String text, String type, String goldSql) {}
 
     @Test
     void typedDialogueRunsTurnByTurnWithItsHistoryInEveryPrompt() throws Exception {
@@ -65,8 +65,8 @@ class MmsqlDialogueTest {
                 switch (turn.type()) {
                     case "answerable" -> {
                         assertThat(ctx.status).as(label + ": " + ctx.error).isEqualTo("answered");
-                        assertThat(stages).as(label).containsExactly("mmsql.detect", "opensearch.generate",
-                                "candidates.execute", "answer.finalize");
+                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+                                "mmsql.decompose", "candidates.execute", "mmsql.refine", "answer.finalize");
                         ExecutionResult gold = SpiderAgentParts.EXECUTOR.execute(db, turn.goldSql());
                         ExecutionResult answer = SpiderAgentParts.EXECUTOR.execute(db, ctx.finalSql);
                         assertThat(answer.ok() && sameResult.equal(gold, turn.goldSql(), answer))
@@ -74,7 +74,8 @@ class MmsqlDialogueTest {
                     }
                     case "ambiguous" -> {
                         assertThat(ctx.status).as(label).isEqualTo("clarification");
-                        assertThat(stages).as(label).containsExactly("mmsql.detect", "mmsql.readings");
+                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+                                "mmsql.readings");
                         assertThat(ctx.response).as(label).isNotBlank();
                         assertThat(ctx.interpretations).as(label).isNotEmpty()
                                 .allSatisfy(r -> assertThat(r.sql).as(r.reading).isNotBlank())
@@ -84,7 +85,7 @@ class MmsqlDialogueTest {
                     }
                     default -> {
                         assertThat(ctx.status).as(label).isEqualTo("refused");
-                        assertThat(stages).as(label).containsExactly("mmsql.detect");
+                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect");
                         assertThat(ctx.finalSql).as(label).isNull();
                         assertThat(ctx.response).as(label).isNotBlank();
                     }
@@ -117,7 +118,7 @@ class MmsqlDialogueTest {
      * most seven user turns, and whose turns the oracle knows under their own labels (CoSQL repeats short
      * turns like "Yes" across dialogues; the oracle keeps the first).
      */
-    private static JsonNode firstDialogueWithEveryType(GoldSqlOracle oracle) throws Exception {
+    static JsonNode firstDialogueWithEveryType(GoldSqlOracle oracle) throws Exception {
         JsonNode all = new ObjectMapper().readTree(COSQL.toFile());
         for (JsonNode dialogue : all) {
             String db = dialogue.path("db_name").asText();
@@ -134,7 +135,7 @@ class MmsqlDialogueTest {
         throw new AssertionError("no CoSQL dialogue in " + COSQL + " has every question type");
     }
 
-    private static List<Turn> userTurns(JsonNode dialogue) {
+    static List<Turn> userTurns(JsonNode dialogue) {
         List<JsonNode> raw = StreamSupport.stream(dialogue.path("turns").spliterator(), false).toList();
         List<Turn> turns = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) {

@@ -72,13 +72,15 @@ class PresetPipelineTest {
                         "candidates.execute", "answer.finalize")),
                 Arguments.of("sqlfix", List.of("opensearch.generate", "candidates.execute", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")),
-                Arguments.of("opensearch", List.of("opensearch.generate", "opensearch.align", "candidates.execute",
-                        "opensearch.vote", "answer.finalize")),
-                Arguments.of("mmsql", List.of("mmsql.detect", "opensearch.generate", "candidates.execute",
-                        "answer.finalize")),
-                Arguments.of("full", List.of("mmsql.detect", "magsql.link", "magsql.decompose", "magsql.generate",
-                        "opensearch.generate", "opensearch.align", "candidates.execute", "opensearch.vote",
-                        "sqlfix.review", "sqlfix.execute", "answer.finalize")));
+                Arguments.of("opensearch", List.of("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                        "candidates.execute", "opensearch.correct", "opensearch.vote", "answer.finalize")),
+                Arguments.of("mmsql", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
+                        "candidates.execute", "mmsql.refine", "answer.finalize")),
+                Arguments.of("full", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
+                        "magsql.decompose", "magsql.generate", "mmsql.decompose",
+                        "opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                        "candidates.execute", "opensearch.correct", "mmsql.refine", "opensearch.vote", "sqlfix.review",
+                        "sqlfix.execute", "answer.finalize")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -118,8 +120,8 @@ class PresetPipelineTest {
         RequestContext ctx = request(item);
         ctx.disabledStages.add(StageNames.OPENSEARCH_ALIGN);
         ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
-        assertThat(stageNames(ctx)).containsExactly("opensearch.generate", "candidates.execute", "opensearch.vote",
-                "answer.finalize");
+        assertThat(stageNames(ctx)).containsExactly("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "candidates.execute",
+                "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(returnsGoldResult(item, ctx.finalSql)).isTrue();
 
         exact.clearRequests();

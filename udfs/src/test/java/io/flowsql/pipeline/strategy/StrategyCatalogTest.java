@@ -29,7 +29,8 @@ class StrategyCatalogTest {
         assertThat(StrategyCatalog.stagesOf("full")).containsExactlyElementsOf(canonical);
         assertThat(StrategyCatalog.stagesOf("sqlfix")).containsExactly("opensearch.generate", "candidates.execute",
                 "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
-        assertThat(StrategyCatalog.stagesOf("mmsql")).startsWith("mmsql.detect").contains("mmsql.readings");
+        assertThat(StrategyCatalog.stagesOf("mmsql")).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+                "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize");
     }
 
     @Test

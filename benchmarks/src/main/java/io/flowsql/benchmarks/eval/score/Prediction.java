@@ -13,9 +13,10 @@ import java.util.List;
  * @param questionType   the type the system detected; null when the format has none
  * @param stages         per-stage cost from the answer's trace (answers files only)
  * @param readingSqls    for a clarification (ambiguous turn) without one SQL: the SQL of each reading it offered
+ * @param unreadable     why its line could not be read (not UTF-8, not JSON), naming the line; null when it was read
  */
 public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
-                         List<String> readingSqls) {
+                         List<String> readingSqls, String unreadable) {
 
     public Prediction {
         sql = sql == null ? "" : sql.strip();
@@ -24,8 +25,18 @@ public record Prediction(String key, int ordinal, String sql, String questionTyp
                 : readingSqls.stream().filter(r -> r != null && !r.isBlank()).map(String::strip).toList();
     }
 
+    public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
+                      List<String> readingSqls) {
+        this(key, ordinal, sql, questionType, stages, readingSqls, null);
+    }
+
     public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
         this(key, ordinal, sql, questionType, stages, List.of());
+    }
+
+    /** A line that could not be read: scored wrong with this reason. */
+    public static Prediction unreadable(String key, int ordinal, String reason) {
+        return new Prediction(key, ordinal, "", null, List.of(), List.of(), reason);
     }
 
     /** The type to score: the system's own, or answerable when it gave SQL and none otherwise. */

@@ -8,23 +8,42 @@ import io.flowsql.events.AnswerEvent;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Reads each prediction format into {@link Prediction}s; a malformed line fails with its file and line number. */
+/**
+ * Reads each prediction format into {@link Prediction}s. A file that is not the format's layout fails naming it; a line
+ * that is not UTF-8 or not readable becomes a prediction scored wrong with the reason, naming its file and line, and
+ * the other lines are read.
+ */
 public final class PredictionReaders {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String BIRD_SEPARATOR = "\t----- bird -----\t";
+    /** The request id of a line that is not valid JSON, so its question can still be scored wrong with the reason. */
+    private static final Pattern REQUEST_ID = Pattern.compile("\"request_id\"\\s*:\\s*\"([^\"\\\\]{1,400})\"");
 
     private PredictionReaders() {}
 
     static List<Prediction> birdJson(Path file) {
-        JsonNode root = readJson(file);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read BIRD predictions " + file, e);
+        }
+        PredictionLines.Line whole = PredictionLines.decodeWhole(file, bytes);
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(whole.text());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read BIRD predictions " + file, e);
+        }
         if (!root.isObject()) {
             throw new IllegalArgumentException(file + ": not BIRD's layout: expected a JSON object {\"0\": \"SQL\\t----- bird -----\\tdb_id\", ...}");
         }
@@ -39,6 +58,10 @@ public final class PredictionReaders {
                 idx = Integer.parseInt(e.getKey().strip());
             } catch (NumberFormatException ex) {
                 throw new IllegalArgumentException(file + ": not BIRD's layout: key '" + e.getKey() + "' is not a question index");
+            }
+            if (whole.undecodable() != null && value.indexOf('\uFFFD') >= 0) {
+                out.add(Prediction.unreadable(null, idx, whole.undecodable() + ", in the prediction of question " + idx));
+                continue;
             }
             out.add(new Prediction(null, idx, sql, null, List.of()));
         }
@@ -94,29 +117,41 @@ public final class PredictionReaders {
         }
     }
 
+    /** One SQL per line; a line that is not UTF-8 is kept in its place, scored wrong with its reason. */
     static List<Prediction> sqlLines(Path file) {
         List<Prediction> out = new ArrayList<>();
-        List<String> lines = readLines(file);
+        List<PredictionLines.Line> lines = PredictionLines.read(file);
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            int tab = line.indexOf('\t');
-            out.add(new Prediction(null, i, tab < 0 ? line : line.substring(0, tab), null, List.of()));
+            PredictionLines.Line line = lines.get(i);
+            if (line.undecodable() != null) {
+                out.add(Prediction.unreadable(null, i, line.undecodable()));
+                continue;
+            }
+            String text = line.text().strip();
+            int tab = text.indexOf('\t');
+            out.add(new Prediction(null, i, tab < 0 ? text : text.substring(0, tab), null, List.of()));
         }
         return out;
     }
 
+    /** Answers JSONL; a line that is not UTF-8 or not an answer is scored wrong for the request it names, when it names one. */
     static List<Prediction> answersJsonl(Path file) {
         List<Prediction> out = new ArrayList<>();
-        List<String> lines = readLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) {
+        for (PredictionLines.Line line : PredictionLines.read(file)) {
+            if (line.text().isBlank()) {
+                continue;
+            }
+            if (line.undecodable() != null) {
+                out.add(unreadableAnswer(line.text(), line.undecodable()));
                 continue;
             }
             AnswerEvent a;
             try {
-                a = MAPPER.readValue(lines.get(i), AnswerEvent.class);
+                a = MAPPER.readValue(line.text(), AnswerEvent.class);
             } catch (IOException e) {
-                throw new IllegalArgumentException(file + ":" + (i + 1) + ": not an answer: " + e.getMessage(), e);
+                String message = e.getMessage() == null ? "unreadable" : e.getMessage().lines().findFirst().orElse("");
+                out.add(unreadableAnswer(line.text(), file + ":" + line.number() + ": not an answer: " + message));
+                continue;
             }
             List<StageCost> stages = a.trace.stream()
                     .map(t -> new StageCost(t.stage, t.latencyMs, t.promptTokens, t.completionTokens)).toList();
@@ -127,11 +162,9 @@ public final class PredictionReaders {
         return out;
     }
 
-    private static List<String> readLines(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read predictions " + file, e);
-        }
+    private static Prediction unreadableAnswer(String text, String reason) {
+        System.err.println(reason);
+        Matcher id = REQUEST_ID.matcher(text);
+        return Prediction.unreadable(id.find() ? RequestIds.itemId(id.group(1)) : null, -1, reason);
     }
 }

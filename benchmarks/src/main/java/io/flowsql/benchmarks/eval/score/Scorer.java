@@ -5,6 +5,8 @@ import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.Match;
 import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.benchmarks.eval.metrics.StageCost;
 import io.flowsql.benchmarks.eval.semantics.FlowsqlComparison;
@@ -14,29 +16,54 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 
 /**
  * Scores predictions against a benchmark with no LLM: rewrites and runs gold and predicted SQL through the safe
  * executor and judges them by one named {@link Semantics} (the official evaluators' or the project's own comparator),
  * and (optionally) times correct ones for VES. Questions whose database is absent here are left out; a gold that fails
- * is listed apart or counted wrong, as the semantics says.
+ * is listed apart or counted wrong, as the semantics says. Every statement has one budget (the executor's time limit)
+ * for its parse, execution, encoding and comparison, and questions are scored on a bounded pool (results kept in
+ * benchmark order), so one runaway holds one thread for one budget; anything a question cannot survive (an unreadable
+ * line, a refusal, a budget, even running out of memory) scores it wrong with the reason.
  */
 public final class Scorer {
     private final SqlExecutor executor;
     private final Semantics semantics;
     private final EfficiencyTimer timer;
+    private final int parallelism;
 
     /** @param timer null to skip VES timing */
     public Scorer(SqlExecutor executor, Semantics semantics, EfficiencyTimer timer) {
+        this(executor, semantics, timer, 1);
+    }
+
+    /**
+     * @param timer       null to skip VES timing
+     * @param parallelism questions scored at once (the executor needs as many connections per database)
+     */
+    public Scorer(SqlExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1");
+        }
         this.executor = executor;
         this.semantics = semantics;
         this.timer = timer;
+        this.parallelism = parallelism;
     }
 
     /** The project's own comparison, as before semantics could be chosen. */
     public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
         this(executor, new FlowsqlComparison(comparator.mode()), timer);
+    }
+
+    /** The project's own comparison on a pool of {@code parallelism} threads. */
+    public Scorer(SqlExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
+        this(executor, new FlowsqlComparison(comparator.mode()), timer, parallelism);
     }
 
     public List<ItemOutcome> score(Benchmark benchmark, List<Prediction> predictions, IntConsumer progress) {
@@ -45,18 +72,58 @@ public final class Scorer {
         for (Prediction p : predictions) {
             if (p.key() != null) {
                 byKey.put(p.key(), p);
-            } else {
+            } else if (p.ordinal() >= 0) {
                 byOrdinal.put(p.ordinal(), p);
             }
         }
-        List<ItemOutcome> outcomes = new ArrayList<>();
-        int done = 0;
-        for (BenchmarkItem item : benchmark.runnableItems()) {
-            Prediction p = byKey.containsKey(item.id()) ? byKey.get(item.id()) : byOrdinal.get(item.ordinal());
-            outcomes.add(scoreOne(item, p));
-            progress.accept(++done);
+        List<BenchmarkItem> items = benchmark.runnableItems();
+        ExecutorService pool = Executors.newFixedThreadPool(parallelism, r -> {
+            Thread t = new Thread(r, "flowsql-scorer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<ItemOutcome>> futures = new ArrayList<>(items.size());
+            List<Prediction> matched = new ArrayList<>(items.size());
+            for (BenchmarkItem item : items) {
+                Prediction p = byKey.containsKey(item.id()) ? byKey.get(item.id()) : byOrdinal.get(item.ordinal());
+                matched.add(p);
+                futures.add(pool.submit(() -> scoreSafely(item, p)));
+            }
+            List<ItemOutcome> outcomes = new ArrayList<>(items.size());
+            for (int i = 0; i < futures.size(); i++) {
+                outcomes.add(outcomeOf(futures.get(i), items.get(i), matched.get(i)));
+                progress.accept(i + 1);
+            }
+            return outcomes;
+        } finally {
+            pool.shutdownNow();
         }
-        return outcomes;
+    }
+
+    private ItemOutcome outcomeOf(Future<ItemOutcome> future, BenchmarkItem item, Prediction p) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("scoring interrupted", e);
+        } catch (ExecutionException e) {
+            return wrong(item, p, "scoring failed: " + e.getCause());
+        }
+    }
+
+    /** Never throws: whatever stops one question (even OutOfMemoryError on a huge value) scores it wrong with why. */
+    ItemOutcome scoreSafely(BenchmarkItem item, Prediction p) {
+        try {
+            return scoreOne(item, p);
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            return wrong(item, p, "scoring failed: " + e);
+        }
+    }
+
+    private ItemOutcome wrong(BenchmarkItem item, Prediction p, String reason) {
+        return new ItemOutcome(item, p == null ? "" : p.sql(), p == null ? null : p.effectiveType(), null, reason, false,
+                timer == null ? Double.NaN : 0, p == null ? List.of() : p.stages());
     }
 
     ItemOutcome scoreOne(BenchmarkItem item, Prediction p) {
@@ -78,22 +145,35 @@ public final class Scorer {
         if (p == null) {
             return new ItemOutcome(item, "", null, null, "no prediction", false, wrongRatio, stages);
         }
+        if (p.unreadable() != null) {
+            return wrong(item, p, "unreadable prediction: " + p.unreadable());
+        }
         if (predSql.isEmpty() && !p.readingSqls().isEmpty()) {
             // A clarification offers one SQL per reading; the user then picks the reading they meant, so the turn
             // counts as right when one of its readings returns the gold result (the first one is scored otherwise).
             predSql = p.readingSqls().stream()
-                    .filter(sql -> semantics.matches(gold, executor.execute(item.dbId(), semantics.executedPrediction(sql)), goldSql))
+                    .filter(sql -> run(item, gold, goldSql, semantics.executedPrediction(sql)).match().equal())
                     .findFirst().orElse(p.readingSqls().get(0));
         }
         if (predSql.isEmpty()) {
             return new ItemOutcome(item, "", predType, null, goldFailed != null ? goldFailed : "no SQL", false, wrongRatio, stages);
         }
         String executedPrediction = semantics.executedPrediction(predSql);
-        ExecutionResult pred = executor.execute(item.dbId(), executedPrediction);
-        boolean correct = semantics.matches(gold, pred, goldSql);
-        String error = goldFailed != null ? goldFailed : pred.ok() ? null : pred.error().toString();
+        Run run = run(item, gold, goldSql, executedPrediction);
+        ExecutionResult pred = run.result();
+        boolean correct = run.match().equal();
+        String error = goldFailed != null ? goldFailed : !pred.ok() ? pred.error().toString() : run.match().undecided();
         double ratio = timer == null ? Double.NaN
                 : correct && gold.ok() ? timer.timeRatio(item.dbId(), goldSql, executedPrediction) : 0;
         return new ItemOutcome(item, predSql, predType, null, error, correct, ratio, stages);
+    }
+
+    /** One predicted statement: run and judged within one budget. */
+    private record Run(ExecutionResult result, Match match) {}
+
+    private Run run(BenchmarkItem item, ExecutionResult gold, String goldSql, String executedPrediction) {
+        StatementBudget budget = executor.newBudget();
+        ExecutionResult pred = executor.execute(item.dbId(), executedPrediction, budget);
+        return new Run(pred, semantics.match(gold, pred, goldSql, budget));
     }
 }

@@ -1,6 +1,8 @@
 package io.flowsql.benchmarks.eval.semantics;
 
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.Match;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
 
@@ -39,6 +41,14 @@ public final class FlowsqlComparison implements Semantics {
     @Override
     public boolean matches(ExecutionResult gold, ExecutionResult predicted, String executedGold) {
         return gold.ok() && predicted.ok() && comparator.equal(gold, executedGold, predicted);
+    }
+
+    @Override
+    public Match match(ExecutionResult gold, ExecutionResult predicted, String executedGold, StatementBudget budget) {
+        if (!gold.ok() || !predicted.ok()) {
+            return Match.DIFFERENT;
+        }
+        return comparator.compare(gold, executedGold, predicted, budget);
     }
 
     /** The comparator, for the readings of a clarification. */

@@ -1,5 +1,9 @@
 package io.flowsql.benchmarks.eval.semantics;
 
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.ComparisonBudgetExceeded;
+import io.flowsql.sql.compare.Match;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +31,9 @@ public final class PythonValues {
                 return "f" + d;
             }
             return "n" + new BigDecimal(d).stripTrailingZeros().toPlainString();
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return "n" + ((Number) value).longValue();
         }
         if (value instanceof Number number) {
             return "n" + new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
@@ -64,34 +71,76 @@ public final class PythonValues {
      * as lists when order matters and as multisets otherwise.
      */
     public static boolean testSuiteEqual(List<List<Object>> gold, List<List<Object>> pred, boolean orderMatters) {
+        return testSuiteMatch(gold, pred, orderMatters, null).equal();
+    }
+
+    /**
+     * {@link #testSuiteEqual} within a statement's budget (null: unbounded): the permutations to try are planned
+     * before any is tried, and work past the budget's cap, more than {@link #MAX_PERMUTATIONS} permutations, or the
+     * deadline passing make the verdict undecided ("comparison budget exceeded") instead of a hang or a silent "wrong".
+     */
+    public static Match testSuiteMatch(List<List<Object>> gold, List<List<Object>> pred, boolean orderMatters,
+                                       StatementBudget budget) {
         if (gold.isEmpty() && pred.isEmpty()) {
-            return true;
+            return Match.EQUAL;
         }
         if (gold.size() != pred.size()) {
-            return false;
+            return Match.DIFFERENT;
         }
         int width = gold.get(0).size();
         if (pred.get(0).size() != width) {
-            return false;
+            return Match.DIFFERENT;
+        }
+        if (budget != null && budget.expired()) {
+            return outOfTime(budget);
         }
         List<List<String>> g = rows(gold);
         List<List<String>> p = rows(pred);
+        List<List<String>> predColumns = new ArrayList<>(width);
+        for (int pc = 0; pc < width; pc++) {
+            predColumns.add(sortedColumn(p, pc));
+        }
         List<List<Integer>> candidates = new ArrayList<>();
         for (int gc = 0; gc < width; gc++) {
+            if (budget != null && budget.expired()) {
+                return outOfTime(budget);
+            }
             List<String> goldColumn = sortedColumn(g, gc);
             List<Integer> fits = new ArrayList<>();
             for (int pc = 0; pc < width; pc++) {
-                if (goldColumn.equals(sortedColumn(p, pc))) {
+                if (goldColumn.equals(predColumns.get(pc))) {
                     fits.add(pc);
                 }
             }
             if (fits.isEmpty()) {
-                return false;
+                return Match.DIFFERENT;
             }
             candidates.add(fits);
         }
+        long permutations = 1;
+        for (List<Integer> fits : candidates) {
+            permutations = Math.min((long) MAX_PERMUTATIONS + 1, permutations * fits.size());
+        }
+        long cells = (long) gold.size() * width;
+        if (budget != null && (permutations > MAX_PERMUTATIONS || permutations * cells > budget.maxCompareWork())) {
+            return Match.undecided(ComparisonBudgetExceeded.VERDICT + ": up to " + (permutations > MAX_PERMUTATIONS
+                    ? "more than " + MAX_PERMUTATIONS : String.valueOf(permutations)) + " column permutations of "
+                    + gold.size() + " rows × " + width + " columns to try, more than the " + budget.maxCompareWork()
+                    + " value comparisons allowed");
+        }
         Map<List<String>, Integer> goldBag = orderMatters ? null : bag(g);
-        return tryPermutations(candidates, new int[width], new boolean[width], 0, g, p, orderMatters, goldBag, new int[]{0});
+        int[] tried = {0};
+        boolean equal = tryPermutations(candidates, new int[width], new boolean[width], 0, g, p, orderMatters, goldBag, tried,
+                budget);
+        if (!equal && budget != null && budget.expired()) {
+            return outOfTime(budget);
+        }
+        return Match.of(equal);
+    }
+
+    private static Match outOfTime(StatementBudget budget) {
+        return Match.undecided(ComparisonBudgetExceeded.VERDICT + ": the statement's time budget of "
+                + budget.timeoutMillis() + " ms ran out");
     }
 
     /** Column permutations tried before giving up on a very wide result with many identical columns. */
@@ -99,9 +148,9 @@ public final class PythonValues {
 
     private static boolean tryPermutations(List<List<Integer>> candidates, int[] perm, boolean[] used, int column,
                                            List<List<String>> g, List<List<String>> p, boolean ordered,
-                                           Map<List<String>, Integer> goldBag, int[] tried) {
+                                           Map<List<String>, Integer> goldBag, int[] tried, StatementBudget budget) {
         if (column == perm.length) {
-            if (++tried[0] > MAX_PERMUTATIONS) {
+            if (++tried[0] > MAX_PERMUTATIONS || (budget != null && budget.expired())) {
                 return false;
             }
             List<List<String>> permuted = new ArrayList<>(p.size());
@@ -118,7 +167,7 @@ public final class PythonValues {
             if (!used[pc]) {
                 used[pc] = true;
                 perm[column] = pc;
-                if (tryPermutations(candidates, perm, used, column + 1, g, p, ordered, goldBag, tried)) {
+                if (tryPermutations(candidates, perm, used, column + 1, g, p, ordered, goldBag, tried, budget)) {
                     return true;
                 }
                 used[pc] = false;

@@ -2,6 +2,9 @@ package io.flowsql.benchmarks.eval.semantics;
 
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.ComparisonBudgetExceeded;
+import io.flowsql.sql.compare.Match;
 
 /**
  * How one question is judged: what is done to the gold and predicted SQL before they run, when they run at all, how
@@ -39,4 +42,16 @@ public interface Semantics {
 
     /** The verdict, given both executions (either may have failed). */
     boolean matches(ExecutionResult gold, ExecutionResult predicted, String executedGold);
+
+    /**
+     * The verdict within what is left of the predicted statement's budget: undecided ("comparison budget exceeded")
+     * rather than a hang. Semantics whose comparison can run away (column permutations) bound it themselves.
+     */
+    default Match match(ExecutionResult gold, ExecutionResult predicted, String executedGold, StatementBudget budget) {
+        if (budget.expired()) {
+            return Match.undecided(ComparisonBudgetExceeded.VERDICT + ": the statement's time budget of "
+                    + budget.timeoutMillis() + " ms ran out");
+        }
+        return Match.of(matches(gold, predicted, executedGold));
+    }
 }

@@ -1,6 +1,8 @@
 package io.flowsql.benchmarks.eval.semantics;
 
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.compare.Match;
 
 /**
  * The official Spider evaluator in execution mode with its defaults (taoyds/test-suite-sql-eval,
@@ -37,6 +39,14 @@ public final class SpiderTestSuiteExec implements Semantics {
     @Override
     public boolean goldErrorExcludes() {
         return true;
+    }
+
+    @Override
+    public Match match(ExecutionResult gold, ExecutionResult predicted, String executedGold, StatementBudget budget) {
+        if (!gold.ok() || !predicted.ok()) {
+            return Match.DIFFERENT;
+        }
+        return PythonValues.testSuiteMatch(gold.rows(), predicted.rows(), SpiderExecRewrites.orderMatters(executedGold), budget);
     }
 
     @Override

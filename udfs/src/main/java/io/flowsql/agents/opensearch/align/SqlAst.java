@@ -2,17 +2,15 @@ package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.SqlParsing;
 import io.flowsql.sql.TableSchema;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -22,12 +20,7 @@ final class SqlAst {
     private SqlAst() {}
 
     static Optional<Select> parse(String sql) {
-        try {
-            Statement statement = CCJSqlParserUtil.parse(sql, parser -> parser.withSquareBracketQuotation(true));
-            return statement instanceof Select select ? Optional.of(select) : Optional.empty();
-        } catch (JSQLParserException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return SqlParsing.parse(sql).filter(Select.class::isInstance).map(Select.class::cast);
     }
 
     /** Alias (and name) to table name, for the tables of one SELECT's FROM and JOINs. */

@@ -1,0 +1,78 @@
+package io.flowsql.benchmarks.eval;
+
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.opensearch.fewshot.FewShotExample;
+import io.flowsql.benchmarks.eval.load.Benchmark;
+import io.flowsql.benchmarks.eval.load.BenchmarkItem;
+import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fewshot-library}: writes OpenSearch-SQL's few-shot example library (JSON Lines) from any benchmark split's
+ * questions with gold SQL, each question masked with its database's schema; {@code --databases} or {@code --half}
+ * keep only some databases (so a library can be built from one half and evaluated on the other).
+ */
+@Command(name = "fewshot-library", mixinStandardHelpOptions = true,
+        description = "Build the few-shot example library (JSON lines) from a benchmark split's gold SQL.")
+public final class FewShotLibraryCommand implements Callable<Integer> {
+    @Mixin
+    BenchmarkChoice choice;
+
+    @Option(names = "--out", required = true, description = "The library file to write")
+    Path out;
+
+    @Option(names = "--databases", split = ",", description = "Only these databases")
+    Set<String> databases;
+
+    @Option(names = "--half", description = "first or second: only the first or second half of the split's databases (by name)")
+    String half;
+
+    @Override
+    public Integer call() {
+        Benchmark bench = choice.load();
+        List<FewShotExample> examples = build(bench, keep(bench, databases, half));
+        ExampleLibrary.write(examples, out);
+        System.out.printf("wrote %d examples from %s to %s%n", examples.size(), bench.name(), out);
+        return 0;
+    }
+
+    /** The databases to keep: the named ones, else a half of the sorted database ids, else all. */
+    public static Set<String> keep(Benchmark bench, Set<String> named, String half) {
+        TreeSet<String> all = new TreeSet<>();
+        bench.items().forEach(i -> all.add(i.dbId()));
+        if (named != null && !named.isEmpty()) {
+            return named;
+        }
+        if (half == null) {
+            return all;
+        }
+        List<String> sorted = new ArrayList<>(all);
+        int mid = sorted.size() / 2;
+        return switch (half) {
+            case "first" -> new TreeSet<>(sorted.subList(0, mid));
+            case "second" -> new TreeSet<>(sorted.subList(mid, sorted.size()));
+            default -> throw new IllegalArgumentException("--half must be first or second, not '" + half + "'");
+        };
+    }
+
+    /** Examples of the items with gold SQL on the kept databases whose schema is known. */
+    public static List<FewShotExample> build(Benchmark bench, Set<String> keep) {
+        SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()));
+        List<String[]> items = new ArrayList<>();
+        for (BenchmarkItem item : bench.runnableItems()) {
+            if (item.owesSql() && keep.contains(item.dbId())) {
+                items.add(new String[] {bench.name() + "#" + item.id(), item.dbId(), item.question(), item.goldSql()});
+            }
+        }
+        return ExampleLibrary.build(items, catalog);
+    }
+}

@@ -1,0 +1,145 @@
+package io.flowsql.benchmarks.throughput;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Where the process's CPU went between two snapshots, by part: the job (Flink tasks and runtime, LLM client, SQL,
+ * the job's Kafka clients), the simulated LLM server, the Kafka broker, the benchmark's own client, the JIT compilers
+ * and the garbage collector (JVM-internal threads, read from /proc), and what no live thread accounts for (threads
+ * that ended in between). Java threads are read with thread CPU counters, so the split does not depend on how busy
+ * the machine is.
+ */
+final class CpuAccount {
+    static final String JOB = "job";
+    static final String SIMULATOR = "simulator";
+    static final String BROKER = "broker";
+    static final String CLIENT = "bench client";
+    static final String JIT = "JIT";
+    static final String GC = "GC";
+    static final String UNATTRIBUTED = "unattributed";
+    static final String TOTAL = "total";
+    /** The benchmark's own Kafka clients carry this in their client id. */
+    static final String CLIENT_ID = "bench-client";
+
+    private static final Pattern BROKER_NAMES = Pattern.compile(
+            "(?i).*(data-plane|request-handler|broker|raft|quorum|controller|reaper|txnmarker|replica|log-cleaner|"
+                    + "group-coordinator|transaction|kafka-scheduler|metadata|share-coordinator|feature).*");
+    private static final long TICK_NANOS = 10_000_000L;
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final Set<Long> brokerThreads = new HashSet<>();
+
+    CpuAccount() {
+        threads.setThreadCpuTimeEnabled(true);
+    }
+
+    /** Every Java thread alive now belongs to the broker (call right after starting it, before anything else). */
+    void markBrokerThreads() {
+        for (long id : threads.getAllThreadIds()) {
+            brokerThreads.add(id);
+        }
+    }
+
+    /** CPU nanoseconds per Java thread id, JIT and GC thread time, and the process total, now. */
+    Snapshot snapshot() {
+        Map<Long, Long> perThread = new HashMap<>();
+        Map<Long, String> names = new HashMap<>();
+        long[] ids = threads.getAllThreadIds();
+        ThreadInfo[] infos = threads.getThreadInfo(ids);
+        for (int i = 0; i < ids.length; i++) {
+            long cpu = threads.getThreadCpuTime(ids[i]);
+            if (cpu >= 0 && infos[i] != null) {
+                perThread.put(ids[i], cpu);
+                names.put(ids[i], infos[i].getThreadName());
+            }
+        }
+        long[] jvm = jvmThreads();
+        long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        return new Snapshot(perThread, names, jvm[0], jvm[1], process);
+    }
+
+    /** CPU nanoseconds by part between two snapshots, in a stable order, with the total last. */
+    Map<String, Long> between(Snapshot start, Snapshot end) {
+        Map<String, Long> parts = new LinkedHashMap<>();
+        for (String part : new String[] {JOB, SIMULATOR, BROKER, CLIENT, JIT, GC, UNATTRIBUTED, TOTAL}) {
+            parts.put(part, 0L);
+        }
+        long attributed = 0;
+        for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
+            long delta = e.getValue() - start.perThread.getOrDefault(e.getKey(), 0L);
+            parts.merge(partOf(e.getKey(), end.names.get(e.getKey())), delta, Long::sum);
+            attributed += delta;
+        }
+        long jit = end.jitNanos - start.jitNanos;
+        long gc = end.gcNanos - start.gcNanos;
+        long total = end.processNanos - start.processNanos;
+        parts.put(JIT, jit);
+        parts.put(GC, gc);
+        parts.put(UNATTRIBUTED, Math.max(0, total - attributed - jit - gc));
+        parts.put(TOTAL, total);
+        return parts;
+    }
+
+    private String partOf(long id, String name) {
+        if (name.startsWith("simulated-llm") || name.startsWith("HTTP-Dispatcher")) {
+            return SIMULATOR;
+        }
+        if (name.contains(CLIENT_ID) || name.equals("main")) {
+            return CLIENT;
+        }
+        if (name.startsWith("kafka-producer-network-thread") || name.startsWith("kafka-coordinator-heartbeat-thread")) {
+            return JOB;
+        }
+        if (brokerThreads.contains(id) || BROKER_NAMES.matcher(name).matches()) {
+            return BROKER;
+        }
+        return JOB;
+    }
+
+    /** {JIT, GC} CPU nanoseconds of the JVM's own threads (compiler, GC, VM thread), from /proc; zeros elsewhere. */
+    private static long[] jvmThreads() {
+        long jit = 0;
+        long gc = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String comm;
+                String stat;
+                try {
+                    comm = Files.readString(task.resolve("comm")).strip();
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException gone) {
+                    continue;
+                }
+                boolean compiler = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler");
+                boolean collector = comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread");
+                if (compiler || collector) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long nanos = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * TICK_NANOS;
+                    if (compiler) {
+                        jit += nanos;
+                    } else {
+                        gc += nanos;
+                    }
+                }
+            }
+        } catch (IOException noProc) {
+            return new long[] {0, 0};
+        }
+        return new long[] {jit, gc};
+    }
+
+    record Snapshot(Map<Long, Long> perThread, Map<Long, String> names, long jitNanos, long gcNanos, long processNanos) {}
+}

@@ -1,0 +1,98 @@
+package io.flowsql.agents.opensearch.adherence;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.StageNames;
+import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
+import io.flowsql.agents.opensearch.ProgressiveAnswer;
+import io.flowsql.agents.opensearch.ProgressiveGenerator;
+import io.flowsql.agents.opensearch.QuestionValues;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageTrace;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code opensearch.adherence}: each generated sample whose SQL leaves out columns or values its own
+ * extraction declared ({@link ExtractionAdherence}) is generated again once, with what it missed; the new
+ * answer replaces the sample when it misses less. Notes: {@code adherence.<source>} = what was missed and
+ * whether the re-generation was taken ("regenerated") or not ("kept").
+ */
+public final class AdherenceStage implements Stage {
+    public static final String NOTE_PREFIX = "adherence.";
+
+    private final AgentCall call;
+    private final SchemaContext schemas;
+    private final QuestionValues values;
+    private final PromptPair prompt = PromptPair.load("opensearch/adherence");
+
+    public AdherenceStage(AgentCall call, SchemaContext schemas, QuestionValues values) {
+        this.call = call;
+        this.schemas = schemas;
+        this.values = values;
+    }
+
+    @Override
+    public String name() {
+        return StageNames.OPENSEARCH_ADHERENCE;
+    }
+
+    @Override
+    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
+        return StageGuard.run(name(), ctx, trace -> {
+            List<CompletableFuture<Void>> work = new ArrayList<>();
+            Map<String, Object> fields = null;
+            for (Candidate c : ctx.candidates) {
+                if (c.executed || !c.source.startsWith(OpenSearchGenerateStage.SOURCE_PREFIX)) {
+                    continue;
+                }
+                String columns = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, "");
+                String declared = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_VALUES + c.source, "");
+                List<String> missed = ExtractionAdherence.missed(c.sql, columns, declared);
+                if (missed.isEmpty()) {
+                    continue;
+                }
+                if (fields == null) {
+                    fields = schemas.promptFields(ctx);
+                    fields.put("values", values.text(ctx));
+                }
+                work.add(regenerate(ctx, fields, c, columns, declared, missed, trace));
+            }
+            int asked = work.size();
+            return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
+                    .thenRun(() -> trace.note = asked == 0 ? "every sample adheres" : asked + " samples re-generated");
+        });
+    }
+
+    private CompletableFuture<Void> regenerate(RequestContext ctx, Map<String, Object> shared, Candidate c, String columns,
+                                               String declared, List<String> missed, StageTrace trace) {
+        Map<String, Object> vars = new java.util.HashMap<>(shared);
+        vars.put("sql", SchemaContext.oneLine(c.sql));
+        vars.put("columns", columns.isBlank() ? "(none)" : SchemaContext.oneLine(columns));
+        vars.put("declared_values", declared.isBlank() ? "(none)" : SchemaContext.oneLine(declared));
+        vars.put("missed", String.join(", ", missed));
+        ChatRequest request = prompt.request(vars);
+        return call.ask(request, ProgressiveGenerator::parse, trace).handle((ProgressiveAnswer again, Throwable failed) -> {
+            // a re-generation that cannot be read leaves the sample as it was; the request goes on
+            boolean take = failed == null
+                    && ExtractionAdherence.missed(again.sql(), again.columns(), again.values()).size() < missed.size();
+            synchronized (ctx) {
+                if (take) {
+                    c.sql = again.sql();
+                    ctx.notes.put(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, again.columns());
+                    ctx.notes.put(OpenSearchGenerateStage.DECLARED_VALUES + c.source, again.values());
+                }
+                ctx.notes.put(NOTE_PREFIX + c.source, "missed " + String.join(", ", missed) + "; "
+                        + (take ? "regenerated" : failed == null ? "kept" : "kept (re-generation failed)"));
+            }
+            return null;
+        });
+    }
+}

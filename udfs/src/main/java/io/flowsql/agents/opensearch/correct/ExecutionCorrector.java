@@ -1,0 +1,112 @@
+package io.flowsql.agents.opensearch.correct;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.CandidateRunner;
+import io.flowsql.pipeline.StageTrace;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * OpenSearch-SQL's correction from execution results: the problem of an executed candidate is classified
+ * ({@link ExecutionProblem}), the model is asked with that class's own prompt, the answer is executed and
+ * classified again, for at most {@code rounds} rounds; stops early when the result looks fine or the model
+ * repeats the query. The best attempt (lowest severity, the earliest on a tie) is the outcome.
+ */
+public final class ExecutionCorrector {
+    private final AgentCall call;
+    private final CandidateRunner runner;
+    private final int rounds;
+    private final Map<ErrorClass, PromptPair> prompts = new EnumMap<>(ErrorClass.class);
+
+    public ExecutionCorrector(AgentCall call, CandidateRunner runner, int rounds) {
+        this.call = call;
+        this.runner = runner;
+        this.rounds = rounds;
+        for (ErrorClass kind : ErrorClass.values()) {
+            prompts.put(kind, PromptPair.load(kind.promptBase()));
+        }
+    }
+
+    /** The outcome: the best attempt (executed), the classes met in order, and the rounds asked. */
+    public record Correction(Candidate best, List<ErrorClass> classes, int rounds, boolean fixed) {}
+
+    /**
+     * @param fields   the shared prompt fields plus {@code values}
+     * @param question the question the shape check reads
+     * @param start    an executed candidate (not changed)
+     */
+    public CompletableFuture<Correction> correct(Map<String, Object> fields, String question, String dbId,
+                                                 Candidate start, StageTrace trace) {
+        return round(fields, question, dbId, start, start, new ArrayList<>(), 0, trace);
+    }
+
+    private CompletableFuture<Correction> round(Map<String, Object> fields, String question, String dbId, Candidate current,
+                                                Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
+        Optional<ExecutionProblem> problem = ExecutionProblem.of(current, question);
+        Candidate better = severity(current, question) < severity(best, question) ? current : best;
+        if (problem.isEmpty() || done >= rounds) {
+            return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done,
+                    ExecutionProblem.of(better, question).isEmpty()));
+        }
+        ErrorClass kind = problem.get().kind();
+        seen.add(kind);
+        Map<String, Object> vars = new HashMap<>(fields);
+        vars.put("sql", SchemaContext.oneLine(current.sql));
+        vars.put("problem", problem.get().detail());
+        vars.put("result", preview(current));
+        ChatRequest request = prompts.get(kind).request(vars);
+        return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
+                .thenCompose(revised -> {
+            // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
+            if (revised.isEmpty() || normalize(revised).equals(normalize(current.sql))) {
+                return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done + 1,
+                        ExecutionProblem.of(better, question).isEmpty()));
+            }
+            Candidate attempt = runner.run(dbId, new Candidate(current.source, revised));
+            return round(fields, question, dbId, attempt, better, seen, done + 1, trace);
+        });
+    }
+
+    /** Makes {@code to} the attempt {@code from}: its SQL and everything its execution recorded. */
+    public static void adopt(Candidate from, Candidate to) {
+        to.sql = from.sql;
+        to.executed = from.executed;
+        to.resultFingerprint = from.resultFingerprint;
+        to.rowCount = from.rowCount;
+        to.elapsedMicros = from.elapsedMicros;
+        to.error = from.error;
+        to.previewColumns = new ArrayList<>(from.previewColumns);
+        to.previewRows = new ArrayList<>(from.previewRows);
+    }
+
+    private static int severity(Candidate c, String question) {
+        return ExecutionProblem.of(c, question).map(p -> p.kind().severity()).orElse(0);
+    }
+
+    /** The columns and the first three rows as one line, or the error. */
+    static String preview(Candidate c) {
+        if (c.error != null) {
+            return "(error)";
+        }
+        if (c.previewRows.isEmpty()) {
+            return "(no rows)";
+        }
+        StringBuilder out = new StringBuilder(String.join(" | ", c.previewColumns));
+        c.previewRows.stream().limit(3).forEach(row -> out.append(" ; ").append(String.join(" | ", row)));
+        return out.toString();
+    }
+
+    private static String normalize(String sql) {
+        return sql.strip().replaceAll("\\s+", " ");
+    }
+}

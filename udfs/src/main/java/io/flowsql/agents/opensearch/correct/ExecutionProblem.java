@@ -1,0 +1,72 @@
+package io.flowsql.agents.opensearch.correct;
+
+import io.flowsql.pipeline.Candidate;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Classifies what an executed candidate's result says is wrong with it: its recorded error (syntax, schema,
+ * other failure), no rows, NULL in the shown rows, or a shape that does not fit the question. The shape
+ * checks are deliberately narrow (a count question without a numeric column; a single-item superlative
+ * question answered with several rows by a query that has no LIMIT) so a right answer is rarely sent back.
+ */
+public record ExecutionProblem(ErrorClass kind, String detail) {
+    private static final Pattern COUNT_QUESTION = Pattern.compile("^\\s*(how many|what is the (total )?number of|count)\\b");
+    private static final Pattern SINGLE_SUPERLATIVE = Pattern.compile(
+            "\\bthe (oldest|youngest|highest|lowest|largest|smallest|most|least|longest|shortest|first|last|latest|earliest)\\b");
+    private static final Pattern PLURAL_ASK = Pattern.compile("\\b(each|every|all|list|top \\d+|\\d+ (most|least))\\b");
+    private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?");
+
+    /** The problem of an executed candidate, or empty when its result looks fine (or it has not run). */
+    public static Optional<ExecutionProblem> of(Candidate c, String question) {
+        if (!c.executed) {
+            return Optional.empty();
+        }
+        if (c.error != null) {
+            return Optional.of(new ExecutionProblem(errorClass(c.error), "the query failed: " + c.error));
+        }
+        if (c.rowCount == 0) {
+            return Optional.of(new ExecutionProblem(ErrorClass.EMPTY, "the query returned no rows"));
+        }
+        for (List<String> row : c.previewRows) {
+            for (int col = 0; col < row.size(); col++) {
+                if ("NULL".equals(row.get(col))) {
+                    String name = col < c.previewColumns.size() ? c.previewColumns.get(col) : "#" + (col + 1);
+                    return Optional.of(new ExecutionProblem(ErrorClass.NULLS, "the result contains NULL in column " + name));
+                }
+            }
+        }
+        return shape(c, question == null ? "" : question.toLowerCase(Locale.ROOT));
+    }
+
+    private static Optional<ExecutionProblem> shape(Candidate c, String question) {
+        if (COUNT_QUESTION.matcher(question).find() && !c.previewRows.isEmpty()
+                && c.previewRows.get(0).stream().noneMatch(cell -> NUMBER.matcher(cell.strip()).matches())) {
+            return Optional.of(new ExecutionProblem(ErrorClass.SHAPE,
+                    "the question asks how many, but no column of the result is a number"));
+        }
+        boolean oneItem = SINGLE_SUPERLATIVE.matcher(question).find() && !PLURAL_ASK.matcher(question).find();
+        if (oneItem && c.rowCount > 1 && !c.sql.toUpperCase(Locale.ROOT).contains("LIMIT")
+                && !c.sql.toUpperCase(Locale.ROOT).contains("GROUP BY")) {
+            return Optional.of(new ExecutionProblem(ErrorClass.SHAPE,
+                    "the question asks for one item, but the query returned " + c.rowCount + " rows"));
+        }
+        return Optional.empty();
+    }
+
+    /** The class of a recorded error text ({@code KIND: message}). */
+    static ErrorClass errorClass(String error) {
+        String e = error.toLowerCase(Locale.ROOT);
+        if (e.contains("no such column") || e.contains("no such table") || e.contains("ambiguous column")
+                ) {
+            return ErrorClass.SCHEMA;
+        }
+        if (e.contains("syntax error") || e.contains("incomplete input") || e.contains("unrecognized token")
+                || e.contains("no such function") || e.contains("parse")) {
+            return ErrorClass.SYNTAX;
+        }
+        return ErrorClass.FAILED;
+    }
+}

@@ -1,0 +1,134 @@
+package io.flowsql.agents.opensearch.fewshot;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.sql.SchemaCatalog;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.commons.text.similarity.CosineSimilarity;
+
+/**
+ * OpenSearch-SQL's few-shot library: examples in a JSON Lines file, retrieved for a question by the cosine
+ * similarity (Apache Commons Text) of the masked questions' word and word-pair counts. Immutable once loaded;
+ * {@link #shared(Path)} gives one instance per file per JVM.
+ */
+public final class ExampleLibrary {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<Path, ExampleLibrary> SHARED = new ConcurrentHashMap<>();
+    private static final CosineSimilarity COSINE = new CosineSimilarity();
+
+    private final List<FewShotExample> examples;
+    private final List<Map<CharSequence, Integer>> vectors;
+    private final Map<String, FewShotExample> byId = new HashMap<>();
+
+    public ExampleLibrary(List<FewShotExample> examples) {
+        this.examples = List.copyOf(examples);
+        this.vectors = this.examples.stream().map(e -> vector(e.maskedQuestion())).toList();
+        this.examples.forEach(e -> byId.put(e.id(), e));
+    }
+
+    /** A scored retrieval. */
+    public record Hit(FewShotExample example, double similarity) {}
+
+    public static ExampleLibrary load(Path file) {
+        List<FewShotExample> out = new ArrayList<>();
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).isBlank()) {
+                    continue;
+                }
+                try {
+                    out.add(JSON.readValue(lines.get(i), FewShotExample.class));
+                } catch (IOException e) {
+                    throw new IllegalArgumentException(file + ":" + (i + 1) + ": not a few-shot example: " + e.getMessage(), e);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the few-shot library " + file, e);
+        }
+        return new ExampleLibrary(out);
+    }
+
+    public static ExampleLibrary shared(Path file) {
+        return SHARED.computeIfAbsent(file.toAbsolutePath().normalize(), ExampleLibrary::load);
+    }
+
+    /** Builds examples from (id, db, question, sql) items, masking each question with its database's schema. */
+    public static List<FewShotExample> build(List<String[]> items, SchemaCatalog catalog) {
+        List<FewShotExample> out = new ArrayList<>();
+        for (String[] item : items) {
+            String masked = QuestionMasker.mask(item[2], catalog.schema(item[1]));
+            out.add(new FewShotExample(item[0], item[1], item[2], masked, null, item[3]));
+        }
+        return out;
+    }
+
+    public static void write(List<FewShotExample> examples, Path file) {
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (FewShotExample e : examples) {
+                out.write(JSON.writeValueAsString(e));
+                out.newLine();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the few-shot library " + file, e);
+        }
+    }
+
+    public int size() {
+        return examples.size();
+    }
+
+    /** Every example, in file order. */
+    public List<FewShotExample> examples() {
+        return examples;
+    }
+
+    public java.util.Optional<FewShotExample> byId(String id) {
+        return java.util.Optional.ofNullable(byId.get(id));
+    }
+
+    /**
+     * The k most similar examples to a masked question (ties: library order), leaving out the question itself
+     * (same database and text) so an evaluation never shows a question its own answer.
+     */
+    public List<Hit> similar(String maskedQuestion, String dbId, String question, int k) {
+        Map<CharSequence, Integer> query = vector(maskedQuestion);
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < examples.size(); i++) {
+            FewShotExample e = examples.get(i);
+            if (e.dbId().equalsIgnoreCase(dbId) && e.question().strip().equalsIgnoreCase(question.strip())) {
+                continue;
+            }
+            Double score = COSINE.cosineSimilarity(query, vectors.get(i));
+            hits.add(new Hit(e, score == null || score.isNaN() ? 0 : score));
+        }
+        hits.sort(Comparator.comparingDouble(Hit::similarity).reversed());
+        return List.copyOf(hits.subList(0, Math.min(k, hits.size())));
+    }
+
+    /** Counts of the masked question's words and adjacent word pairs. */
+    private static Map<CharSequence, Integer> vector(String masked) {
+        Map<CharSequence, Integer> counts = new HashMap<>();
+        String[] words = masked == null ? new String[0] : masked.strip().split("\\s+");
+        for (int i = 0; i < words.length; i++) {
+            if (words[i].isEmpty()) {
+                continue;
+            }
+            counts.merge(words[i], 1, Integer::sum);
+            if (i + 1 < words.length) {
+                counts.merge(words[i] + " " + words[i + 1], 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+}

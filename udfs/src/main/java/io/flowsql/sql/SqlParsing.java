@@ -1,0 +1,60 @@
+package io.flowsql.sql;
+
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.Statements;
+
+/**
+ * JSqlParser with its parse budget (the parser's own time-out, which stops a runaway parse) on one shared pool of
+ * daemon threads. {@code CCJSqlParserUtil.parse(sql, consumer)} starts and stops a new thread for every statement;
+ * the agents parse each candidate several times (every alignment rule), so those threads were a large part of the
+ * job's CPU per question.
+ */
+public final class SqlParsing {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), runnable -> {
+                Thread thread = new Thread(runnable, "flowsql-sql-parse-" + THREADS.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
+
+    private SqlParsing() {}
+
+    /** The statement (SQLite/SQL Server square-bracket quotes allowed), or empty when JSqlParser cannot parse it in time. */
+    public static Optional<Statement> parse(String sql) {
+        try {
+            return Optional.ofNullable(CCJSqlParserUtil.parse(sql, POOL, parser -> parser.withSquareBracketQuotation(true)));
+        } catch (JSQLParserException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Every statement of the text, parsed within {@code limitMillis} on the shared pool; null when JSqlParser does not
+     * know the syntax.
+     *
+     * @throws TimeoutException when the parse passed its limit (JSqlParser is then told to stop: its interrupted flag)
+     */
+    public static Statements parseStatements(String sql, long limitMillis) throws TimeoutException {
+        try {
+            return CCJSqlParserUtil.parseStatements(sql, POOL,
+                    parser -> parser.withSquareBracketQuotation(true).withTimeOut(limitMillis));
+        } catch (JSQLParserException e) {
+            if (e.getCause() instanceof TimeoutException timeout) {
+                throw timeout;
+            }
+            return null;
+        } catch (RuntimeException | StackOverflowError e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.flowsql.pipeline.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flowsql.agents.SpiderAgentParts;
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.events.AnswerMapper;
+import io.flowsql.flink.FeedbackTurns;
+import io.flowsql.pipeline.DialogueTurn;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.simulator.RecordedRequest;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.compare.ComparisonMode;
+import io.flowsql.sql.compare.ResultComparator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MMSQL's ablation rows (Table 6: w/o selector, w/o detector, w/o decomposer, w/o refiner) rerun on a typed CoSQL
+ * dialogue through the simulator with {@code disabled_stages}: which stages ran for every turn of every row, and
+ * what each switch changes.
+ */
+class MmsqlAblationTest {
+    private static final ResultComparator SAME = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
+
+    /** One turn's outcome in one row. */
+    private record Outcome(MmsqlDialogueTest.Turn turn, RequestContext ctx, List<String> tasks) {
+        List<String> stages() {
+            return ctx.trace.stream().map(t -> t.stage).toList();
+        }
+    }
+
+    @Test
+    void everyAblationRowRunsTheDialogueWithoutItsAgent() throws Exception {
+        GoldSqlOracle oracle = GoldSqlOracle.load(MmsqlDialogueTest.COSQL);
+        JsonNode dialogue = MmsqlDialogueTest.firstDialogueWithEveryType(oracle);
+        String db = dialogue.path("db_name").asText();
+        List<MmsqlDialogueTest.Turn> turns = MmsqlDialogueTest.userTurns(dialogue);
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("MMSQL (all agents)", null);
+        rows.put("w/o selector", "mmsql.select");
+        rows.put("w/o detector", "mmsql.detect");
+        rows.put("w/o decomposer", "mmsql.decompose");
+        rows.put("w/o refiner", "mmsql.refine");
+        Map<String, List<Outcome>> results = new LinkedHashMap<>();
+        try (SimulatedEngine engine = new SimulatedEngine(oracle, SqlErrorInjector.none())) {
+            for (Map.Entry<String, String> row : rows.entrySet()) {
+                results.put(row.getKey(), runDialogue(engine, db, turns, row.getValue()));
+            }
+        }
+        results.forEach((row, outcomes) -> {
+            System.out.println(row);
+            outcomes.forEach(o -> System.out.println("  [" + o.turn().type() + "] " + o.ctx().status + ": "
+                    + String.join(" → ", o.stages())));
+        });
+
+        for (Map.Entry<String, List<Outcome>> row : results.entrySet()) {
+            String disabled = rows.get(row.getKey());
+            for (Outcome o : row.getValue()) {
+                String label = row.getKey() + " [" + o.turn().type() + "] " + o.turn().text();
+                if (disabled != null) {
+                    assertThat(o.stages()).as(label).doesNotContain(disabled);
+                    assertThat(o.tasks()).as(label).noneMatch(task -> task.startsWith(disabled + ".") || task.equals(disabled));
+                }
+                boolean detected = !"mmsql.detect".equals(disabled);
+                if (detected && !o.turn().type().equals("answerable")) {
+                    assertThat(o.stages()).as(label).doesNotContain("mmsql.decompose", "mmsql.refine");
+                    continue;
+                }
+                // the turn reaches SQL generation: the decomposer's SQL, else the refiner writes it directly
+                assertThat(o.ctx().status).as(label + ": " + o.ctx().error).isEqualTo("answered");
+                assertThat(o.stages()).as(label).contains("candidates.execute", "answer.finalize");
+                if (!"mmsql.decompose".equals(disabled)) {
+                    assertThat(o.stages()).as(label).contains("mmsql.decompose");
+                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.decompose");
+                } else {
+                    assertThat(o.tasks()).as(label).contains("mmsql.refine.generate");
+                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.refine");
+                }
+                if (!"mmsql.select".equals(disabled)) {
+                    assertThat(o.ctx().notes).as(label).containsKey("mmsql.selected");
+                    assertThat(o.ctx().schemaText).as(label).isNotBlank();
+                } else {
+                    assertThat(o.ctx().schemaText).as(label).isNull();
+                }
+                if (o.turn().type().equals("answerable")) {
+                    ExecutionResult gold = SpiderAgentParts.EXECUTOR.execute(db, o.turn().goldSql());
+                    ExecutionResult got = SpiderAgentParts.EXECUTOR.execute(db, o.ctx().finalSql);
+                    assertThat(got.ok() && SAME.equal(gold, o.turn().goldSql(), got)).as(label + ": " + o.ctx().finalSql).isTrue();
+                }
+            }
+        }
+        // without the detector nothing is refused or clarified: every turn goes to the SQL agents
+        assertThat(results.get("w/o detector")).allSatisfy(o -> assertThat(o.ctx().questionType).isNull());
+        assertThat(results.get("MMSQL (all agents)")).extracting(o -> o.ctx().status)
+                .contains("answered", "clarification", "refused");
+    }
+
+    private static List<Outcome> runDialogue(SimulatedEngine engine, String db, List<MmsqlDialogueTest.Turn> turns,
+                                             String disabled) throws Exception {
+        List<DialogueTurn> history = new ArrayList<>();
+        List<Outcome> out = new ArrayList<>();
+        for (int i = 0; i < turns.size(); i++) {
+            engine.clearRequests();
+            RequestContext ctx = new RequestContext();
+            ctx.requestId = db + "-" + disabled + "-" + i;
+            ctx.dialogueId = db + "-" + disabled;
+            ctx.dbId = db;
+            ctx.question = turns.get(i).text();
+            ctx.history = new ArrayList<>(history);
+            if (disabled != null) {
+                ctx.disabledStages.add(disabled);
+            }
+            ctx = engine.run("mmsql", AgentSettings.defaults(), ctx);
+            out.add(new Outcome(turns.get(i), ctx, engine.requests().stream().map(RecordedRequest::request)
+                    .map(r -> r.task()).toList()));
+            history.add(FeedbackTurns.turnOf(AnswerMapper.fromContext(ctx)));
+        }
+        return out;
+    }
+}
