@@ -140,7 +140,9 @@ public final class TinyGguf {
      */
     public static List<String> terseArgs(String corpus, int words) {
         Vocabulary vocab = Vocabulary.of(corpus, words);
-        List<String> args = new ArrayList<>();
+        // The built-in ChatML template, not Jinja: with Jinja this llama.cpp wraps a schema's grammar in its
+        // generic chat format for an unknown template, and the grammar sampler fails to start.
+        List<String> args = new ArrayList<>(List.of("--no-jinja"));
         for (String piece : List.of("\"", SPACE + "\"", "]", SPACE + "]")) {
             args.add("--logit-bias");
             args.add(vocab.tokens.indexOf(piece) + "+40");
