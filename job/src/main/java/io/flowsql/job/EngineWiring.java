@@ -5,6 +5,8 @@ import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.EngineStageBinding;
 import io.flowsql.engine.LlmCacheSettings;
 import io.flowsql.flink.StageBinding;
+import io.flowsql.job.journal.KafkaJournalSource;
+import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.StructuredOutput;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -25,7 +27,20 @@ public final class EngineWiring {
                 .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
                 .withMaxRows(config.get(JobOptions.MAX_ROWS));
         return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
-                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(), llmCache(config));
+                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(), llmCache(config),
+                journal(config));
+    }
+
+    /** The Kafka stage journal when journal.topic is set, else none. */
+    static StageJournalSource journal(JobConfig config) {
+        String topic = config.get(JobOptions.JOURNAL_TOPIC).trim();
+        return topic.isEmpty() ? StageJournalSource.NONE
+                : new KafkaJournalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), topic, config.get(JobOptions.JOURNAL_RETENTION));
+    }
+
+    /** Whether committed answers release their requests' journal entries (a journal is on and journal.release=on-commit). */
+    public static boolean releasesJournalOnCommit(JobConfig config) {
+        return !config.get(JobOptions.JOURNAL_TOPIC).isBlank() && "on-commit".equals(config.get(JobOptions.JOURNAL_RELEASE));
     }
 
     static LlmCacheSettings llmCache(JobConfig config) {

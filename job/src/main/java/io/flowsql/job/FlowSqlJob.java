@@ -2,12 +2,18 @@ package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.job.journal.JournalReleaseSink;
+import io.flowsql.job.kafka.KafkaSources;
+import io.flowsql.flink.DialogueKeys;
+import io.flowsql.flink.RequestIdFunction;
 import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -32,6 +38,11 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String PARSE_UID = "parse-and-validate";
     public static final String ANSWERS_SINK_UID = "answers-sink";
     public static final String DEAD_LETTERS_SINK_UID = "dead-letters-sink";
+    public static final String JOURNAL_RELEASE_SOURCE_UID = "committed-answers-source";
+    public static final String JOURNAL_RELEASE_UID = "journal-release";
+    public static final String REQUEST_IDS_UID = "request-ids";
+    /** Repeats of one request id held while the first is in flight; more are dead-lettered at once. */
+    static final int MAX_WAITING_REPEATS = 16;
 
     @Option(names = {"-c", "--config"}, description = "Properties file with job options (see docs/OPERATIONS.md).")
     Path configFile;
@@ -69,19 +80,25 @@ public final class FlowSqlJob implements Callable<Integer> {
         return 0;
     }
 
-    /** Checkpointing (exactly-once answers are committed at checkpoints), parallelism and checkpoint storage. */
+    /**
+     * Checkpointing (exactly-once answers are committed at checkpoints), parallelism, max parallelism (the number of
+     * key groups: fixed for the life of the state), generic types off (every record and state type has a Flink
+     * serializer, no Kryo fallback that could not evolve) and checkpoint storage.
+     */
     public static void configure(StreamExecutionEnvironment env, JobConfig config) {
         env.enableCheckpointing(config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis());
         int parallelism = config.get(JobOptions.PARALLELISM);
         if (parallelism > 0) {
             env.setParallelism(parallelism);
         }
+        env.setMaxParallelism(config.get(JobOptions.MAX_PARALLELISM));
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {
-            Configuration conf = new Configuration();
             conf.setString("execution.checkpointing.dir", dir);
-            env.configure(conf);
         }
+        env.configure(conf);
     }
 
     /** The production job: the topology answers. */
@@ -104,12 +121,27 @@ public final class FlowSqlJob implements Callable<Integer> {
             raw.setParallelism(sourceParallelism);
             questions.setParallelism(sourceParallelism);
         }
-        DataStream<DeadLetterEvent> deadLetters = questions.getSideOutput(ParseAndValidate.DEAD_LETTERS);
-        deadLetters.sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
-
         DataStream<AnswerEvent> feedback = env
                 .fromSource(sources.answersFeedback(), WatermarkStrategy.noWatermarks(), "answers feedback")
                 .uid(FEEDBACK_SOURCE_UID);
-        answering.attach(questions, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
+        SingleOutputStreamOperator<RequestContext> firstOfEachId = questions
+                .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
+                .connect(feedback.keyBy(new DialogueKeys.OfAnswer(), Types.STRING))
+                .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
+                .uid(REQUEST_IDS_UID).name("request-id check");
+        int parallelism = config.get(JobOptions.PARALLELISM);
+        if (parallelism > 0) {
+            firstOfEachId.setParallelism(parallelism);
+        }
+        questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
+                .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
+                .sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
+        answering.attach(firstOfEachId, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
+        if (EngineWiring.releasesJournalOnCommit(config)) {
+            env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")
+                    .uid(JOURNAL_RELEASE_SOURCE_UID)
+                    .sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
+                    .uid(JOURNAL_RELEASE_UID).name("release journal of committed answers");
+        }
     }
 }

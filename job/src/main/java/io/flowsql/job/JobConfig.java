@@ -111,7 +111,9 @@ public final class JobConfig implements Serializable {
                     + checkpoint + "), or open transactions expire before they are committed");
         }
         validateLlm();
+        validateBudgets();
         validateAgents();
+        validateJournal();
         String offsets = get(JobOptions.STARTING_OFFSETS);
         if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
             throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
@@ -131,6 +133,57 @@ public final class JobConfig implements Serializable {
             LlmCacheSettings.modeOf(get(JobOptions.LLM_CACHE_MODE));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void validateJournal() {
+        String release = get(JobOptions.JOURNAL_RELEASE);
+        if (!Set.of("on-commit", "retain").contains(release)) {
+            throw new IllegalArgumentException(JobOptions.JOURNAL_RELEASE.key() + " must be on-commit or retain, not " + release);
+        }
+        Duration retention = get(JobOptions.JOURNAL_RETENTION);
+        if (retention.isZero() || retention.isNegative()) {
+            throw new IllegalArgumentException(JobOptions.JOURNAL_RETENTION.key() + " must be positive: " + retention);
+        }
+    }
+
+    /**
+     * One budget rules each step, and the inner budget ends first so that what times out is cancelled by its own
+     * limit, not abandoned by an outer one: an LLM call's whole budget (its wait for a connection slot, its attempts
+     * and backoff) fits in its stage's timeout, so a stage that holds more requests than there are connection slots
+     * queues inside the calls' budget; a candidate's query ends by the executor's limit before the operator's; the
+     * gather waits at least that long; a follow-up waits for an answer longer than a checkpoint takes to commit it.
+     * Settings that cannot be met fail at start, naming the key.
+     */
+    private void validateBudgets() {
+        Duration llmBudget = get(JobOptions.LLM_TOTAL_BUDGET);
+        Map<String, Duration> stageTimeouts = new TreeMap<>();
+        stageTimeouts.put(JobOptions.STAGE_TIMEOUT.key(), get(JobOptions.STAGE_TIMEOUT));
+        durationFamily("stage.timeout.").forEach((stage, timeout) -> stageTimeouts.put("stage.timeout." + stage, timeout));
+        stageTimeouts.forEach((key, timeout) -> {
+            if (timeout.compareTo(llmBudget) < 0) {
+                throw new IllegalArgumentException(key + " (" + timeout + ") is shorter than "
+                        + JobOptions.LLM_TOTAL_BUDGET.key() + " (" + llmBudget + "): an LLM call (with its wait for one of "
+                        + JobOptions.LLM_MAX_CONCURRENCY.key() + " connection slots, retries and backoff) could outlive its "
+                        + "stage; raise " + key + " or lower " + JobOptions.LLM_TOTAL_BUDGET.key());
+            }
+        });
+        notBelow(JobOptions.EXECUTION_TIMEOUT, JobOptions.QUERY_TIMEOUT, "a candidate's query must end by the executor's limit first");
+        notBelow(JobOptions.GATHER_TIMEOUT, JobOptions.EXECUTION_TIMEOUT, "candidates would be counted as timed out before their own limit");
+        if (get(JobOptions.FEEDBACK_WAIT).compareTo(get(JobOptions.CHECKPOINT_INTERVAL)) <= 0) {
+            throw new IllegalArgumentException(JobOptions.FEEDBACK_WAIT.key() + " (" + get(JobOptions.FEEDBACK_WAIT)
+                    + ") must exceed " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + get(JobOptions.CHECKPOINT_INTERVAL)
+                    + "): an answer is read back only once its checkpoint commits");
+        }
+        atLeast(JobOptions.HISTORY_MAX_TURNS, 0);
+        atLeast(JobOptions.HISTORY_MAX_BYTES, 0);
+        atLeast(JobOptions.MAX_PARALLELISM, Math.max(1, get(JobOptions.PARALLELISM)));
+    }
+
+    private void notBelow(JobOption<Duration> outer, JobOption<Duration> inner, String why) {
+        if (get(outer).compareTo(get(inner)) < 0) {
+            throw new IllegalArgumentException(outer.key() + " (" + get(outer) + ") is shorter than " + inner.key() + " ("
+                    + get(inner) + "): " + why);
         }
     }
 

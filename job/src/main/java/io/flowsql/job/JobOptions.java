@@ -43,6 +43,9 @@ public final class JobOptions {
             "Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");
     public static final JobOption<Integer> PARALLELISM = JobOption.integer("job.parallelism", 0,
             "Parallelism of every operator; 0 keeps the environment's default.");
+    public static final JobOption<Integer> MAX_PARALLELISM = JobOption.integer("job.max-parallelism", 128,
+            "Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "
+                    + "restores only into a job with the same value.");
     public static final JobOption<Integer> SOURCE_PARALLELISM = JobOption.integer("job.source-parallelism", 0,
             "Parallelism of the Kafka sources and the parse step; 0 uses job.parallelism.");
 
@@ -91,10 +94,20 @@ public final class JobOptions {
     public static final JobOption<String> LLM_CACHE_MODE = JobOption.text("llm.cache-mode", "read-write",
             "How llm.cache-dir is used: read-write (replay, record misses), read-only (replay; a miss fails the stage, "
                     + "nothing is sent) or off.");
+    public static final JobOption<String> JOURNAL_TOPIC = JobOption.text("journal.topic", "",
+            "Compacted Kafka topic (on kafka.bootstrap-servers, created if missing) of the stage journal: every stage's model "
+                    + "replies, keyed by request, stage and call, so a request processed again after a failure (or a "
+                    + "resumed evaluation) re-uses them instead of asking the model; blank = no journal.");
+    public static final JobOption<String> JOURNAL_RELEASE = JobOption.text("journal.release", "on-commit",
+            "When a request's journal entries are dropped: on-commit (tombstones once its answer is committed) or retain "
+                    + "(kept until journal.retention, so a later run can re-use them with the question option journal_of).");
+    public static final JobOption<java.time.Duration> JOURNAL_RETENTION = JobOption.duration("journal.retention", "7d",
+            "Longest time a journal entry is kept (the topic's retention.ms when the job creates it, and the local caches').");
     public static final JobOption<Integer> STAGE_CAPACITY = JobOption.integer("stage.capacity", 100,
             "Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
-    public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "3min",
-            "Time limit of one LLM stage for one request, retries included; stage.timeout.<stage> overrides one stage.");
+    public static final JobOption<java.time.Duration> STAGE_TIMEOUT = JobOption.duration("stage.timeout", "6min",
+            "Time limit of one stage for one request; at least llm.total-budget (checked at start), so a call ends by its "
+                    + "own budget first; when it fires, the stage's LLM calls are cancelled. stage.timeout.<stage> overrides one stage.");
     public static final JobOption<Integer> EXECUTION_POOL_SIZE = JobOption.integer("execution.pool-size", 4,
             "Threads running candidate SQL per task slot.");
     public static final JobOption<Integer> EXECUTION_CAPACITY = JobOption.integer("execution.capacity", 200,
@@ -115,6 +128,13 @@ public final class JobOptions {
             "Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
     public static final JobOption<java.time.Duration> HISTORY_TTL = JobOption.duration("dialogue.history-ttl", "24h",
             "How long a dialogue's history is kept after its last turn.");
+    public static final JobOption<java.time.Duration> REQUEST_ID_TTL = JobOption.duration("requests.id-ttl", "24h",
+            "How long a request id is remembered after its answer: a question repeating it meanwhile is dead-lettered "
+                    + "(duplicate_request_id), later it is a new question.");
+    public static final JobOption<Integer> HISTORY_MAX_TURNS = JobOption.integer("dialogue.history-max-turns", 8,
+            "Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
+    public static final JobOption<Integer> HISTORY_MAX_BYTES = JobOption.integer("dialogue.history-max-bytes", 16384,
+            "Most bytes (UTF-8 of question, SQL and summary) of the kept turns of one dialogue; the oldest go first.");
     public static final JobOption<String> FEEDBACK_ISOLATION = JobOption.text("dialogue.feedback-isolation", "read_uncommitted",
             "How the job reads its own answers back for the next turn of a dialogue: read_uncommitted (the next turn starts "
                     + "when the answer is written, not one checkpoint later; answers stay exactly once, docs/ARCHITECTURE.md) "
@@ -167,10 +187,11 @@ public final class JobOptions {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 MAX_RECORD_BYTES, DEAD_LETTER_EXCERPT_BYTES,
                 TRANSACTIONAL_ID_PREFIX, TRANSACTION_TIMEOUT, JOB_NAME, CHECKPOINT_INTERVAL, CHECKPOINT_DIR, PARALLELISM,
-                SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
+                MAX_PARALLELISM, SOURCE_PARALLELISM, STRATEGY, LLM_BASE_URL, LLM_API_KEY, LLM_MODEL, LLM_SERVER_SLOTS, LLM_MAX_CONCURRENCY, LLM_TIMEOUT,
                 LLM_MAX_RETRIES, LLM_RETRY_WINDOW, LLM_STRUCTURED_OUTPUT, LLM_MAX_TOKENS, LLM_CONTEXT_TOKENS, LLM_REQUESTS_PER_MINUTE, LLM_TOKENS_PER_MINUTE, LLM_TOTAL_BUDGET, LLM_CACHE_DIR,
-                LLM_CACHE_MODE, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
-                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, FEEDBACK_ISOLATION, FEEDBACK_WAIT,
+                LLM_CACHE_MODE, JOURNAL_TOPIC, JOURNAL_RELEASE, JOURNAL_RETENTION, STAGE_CAPACITY, STAGE_TIMEOUT, EXECUTION_POOL_SIZE, EXECUTION_CAPACITY, EXECUTION_TIMEOUT,
+                GATHER_TIMEOUT, QUERY_TIMEOUT, MAX_ROWS, SHARED_DATA, DATABASE_ROOTS, TABLES_JSON, HISTORY_TTL, REQUEST_ID_TTL, HISTORY_MAX_TURNS, HISTORY_MAX_BYTES,
+                FEEDBACK_ISOLATION, FEEDBACK_WAIT,
                 AGENT_CANDIDATES, AGENT_TEMPERATURE, AGENT_LINK_SKIP_COLUMNS, AGENT_MAG_REFINE_ROUNDS, AGENT_OPENSEARCH_CORRECT_ROUNDS, AGENT_SQLFIX_CRAFTER_K,
                 AGENT_SQLFIX_REFINE_ATTEMPTS, AGENT_FEWSHOT_LIBRARY, AGENT_FEWSHOT_EXAMPLES, AGENT_REPAIR_MEMORY, AGENT_REPAIR_MEMORY_LEARN, AGENT_ALIGN_VALUES, AGENT_ALIGN_MAX_SUBQUERY,
                 AGENT_ALIGN_NOT_NULL, AGENT_ALIGN_NULL_COMPARISON);

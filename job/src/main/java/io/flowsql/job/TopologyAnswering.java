@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
+import io.flowsql.flink.HistoryLimits;
 import io.flowsql.flink.StageBinding;
 import io.flowsql.job.topology.AnswerTopology;
 import io.flowsql.job.topology.TopologyConfig;
@@ -32,6 +33,7 @@ public final class TopologyAnswering implements Answering {
         t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
         t.historyTtl = config.get(JobOptions.HISTORY_TTL);
         t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
+        t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
         return new TopologyAnswering(t);
     }
 

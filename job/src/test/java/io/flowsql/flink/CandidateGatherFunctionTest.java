@@ -99,4 +99,40 @@ class CandidateGatherFunctionTest {
             assertThat(h.numKeyedStateEntries()).isZero();
         }
     }
+
+    @Test
+    void aRepeatedRequestIdIsGatheredOnItsOwnNotDroppedByTheFirstsFinishedMarker() throws Exception {
+        RequestContext first = request("r4", "SELECT 1");
+        RequestContext again = request("r4", "SELECT 2");
+        try (var h = harness()) {
+            h.open();
+            h.processElement(CandidateWork.ofContext(first, 1, "a"), 0);
+            h.processElement(withBatch(ran(first, 0, "f1"), "a"), 0);
+            h.processElement(CandidateWork.ofContext(again, 1, "b"), 0);
+            h.processElement(withBatch(ran(again, 0, "f2"), "b"), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.candidates.get(0).resultFingerprint).containsExactly("f1", "f2");
+        }
+    }
+
+    @Test
+    void resultsGatheredBeforeTheRequestRecordAreKeptWhenTheTimerFiresFirst() throws Exception {
+        RequestContext ctx = request("r5", "SELECT 1", "SELECT 2");
+        try (var h = harness()) {
+            h.open();
+            h.setProcessingTime(100);
+            h.processElement(withBatch(ran(ctx, 0, "f0"), "c"), 0);
+            h.setProcessingTime(100 + GATHER_TIMEOUT);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processElement(CandidateWork.ofContext(ctx, 2, "c"), 0);
+            List<RequestContext> out = h.extractOutputValues();
+            assertThat(out).hasSize(1);
+            assertThat(out.get(0).candidates.get(0).resultFingerprint).isEqualTo("f0");
+            assertThat(out.get(0).candidates.get(1).error).isEqualTo("timed out");
+        }
+    }
+
+    private static CandidateWork withBatch(CandidateWork work, String batch) {
+        work.batch = batch;
+        return work;
+    }
 }

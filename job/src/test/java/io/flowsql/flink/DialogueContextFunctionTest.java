@@ -107,4 +107,63 @@ class DialogueContextFunctionTest {
             assertThat(released(h)).containsExactly("a", "b");
         }
     }
+
+    @Test
+    void anAnswerSeenBeforeStillEndsTheTurnInFlight() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            // the answer of r1 is already in the history (e.g. an earlier question with that id was answered) ...
+            h.processElement2(answer("d1", "r1", "SELECT 1"), 0);
+            h.processElement1(question("r1", "d1", "first"), 0);
+            h.processElement1(question("r2", "d1", "second"), 0);
+            assertThat(released(h)).containsExactly("r1");
+            // ... and when it comes back for the turn in flight, the next turn is released, not left for the timer
+            h.processElement2(answer("d1", "r1", "SELECT 1"), 0);
+            assertThat(released(h)).containsExactly("r1", "r2");
+        }
+    }
+
+    @Test
+    void historyIsCappedInTurnsAndBytesAndOnlyThatWindowIsCarried() throws Exception {
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new DialogueContextFunction(Duration.ofHours(1), FEEDBACK_WAIT,
+                        new HistoryLimits(3, 1_000))),
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfFeedback(), Types.STRING)) {
+            h.open();
+            for (int i = 0; i < 5; i++) {
+                h.processElement2(answer("d1", "a" + i, "SELECT " + i), 0);
+            }
+            h.processElement1(question("r1", "d1", "next"), 0);
+            assertThat(historySqlOf(h, "r1")).containsExactly("SELECT 2", "SELECT 3", "SELECT 4");
+
+            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r1", "big", "answerable", "SELECT '" + "x".repeat(960) + "'",
+                    "answered")), 0);
+            h.processElement1(question("r2", "d1", "after a big turn"), 0);
+            // the ~1,000-byte turn alone fits; with the one before it, it would not
+            assertThat(historySqlOf(h, "r2")).hasSize(1).allMatch(sql -> sql.length() > 900);
+        }
+    }
+
+    @Test
+    void gaugesStayTrueAcrossARestore() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.open();
+            h.processElement1(question("r1", "d1", "first"), 0);
+            h.processElement1(question("r2", "d1", "second"), 0);
+            h.processElement1(question("x1", "d2", "other"), 0);
+            snapshot = h.snapshot(1, 1);
+        }
+        DialogueContextFunction f = new DialogueContextFunction(Duration.ofHours(1), FEEDBACK_WAIT);
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(f),
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfFeedback(), Types.STRING)) {
+            h.initializeState(snapshot);
+            h.open();
+            assertThat(f.gauges()).containsExactly(2L, 1L);
+            h.processElement2(answer("d1", "r1", "SELECT 1"), 0);
+            h.processElement2(answer("d1", "r2", "SELECT 2"), 0);
+            h.processElement2(answer("d2", "x1", "SELECT 3"), 0);
+            assertThat(f.gauges()).containsExactly(0L, 0L);
+        }
+    }
 }

@@ -2,6 +2,8 @@ package io.flowsql.job;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
+import io.flowsql.job.journal.KafkaJournalSource;
+import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.LlmClientConfig;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,7 @@ class EngineWiringTest {
                 "llm.requests-per-minute", "120",
                 "llm.tokens-per-minute", "90000",
                 "llm.total-budget", "7min",
+                "stage.timeout", "8min",
                 "llm.cache-dir", "work/llm-cache",
                 "llm.cache-mode", "read-only")));
         LlmClientConfig llm = engine.llm();
@@ -36,6 +39,22 @@ class EngineWiringTest {
         assertThat(engine.llmCache().dir()).isEqualTo("work/llm-cache");
         assertThat(engine.llmCache().cacheMode()).isEqualTo(CacheMode.READ_ONLY);
         assertThat(engine.llmCache().enabled()).isTrue();
+    }
+
+    @Test
+    void theJournalTopicTurnsTheKafkaStageJournalOnAndTheReleaseOptionDecidesRetention() {
+        JobConfig on = config(Map.of("kafka.bootstrap-servers", "broker:9092", "journal.topic", "stage-journal",
+                "journal.retention", "3d"));
+        assertThat(EngineWiring.engineConfig(on).journal())
+                .isEqualTo(new KafkaJournalSource("broker:9092", "stage-journal", Duration.ofDays(3)));
+        assertThat(EngineWiring.releasesJournalOnCommit(on)).isTrue();
+        assertThat(EngineWiring.releasesJournalOnCommit(config(Map.of("journal.topic", "j", "journal.release", "retain"))))
+                .isFalse();
+        JobConfig off = config(Map.of());
+        assertThat(EngineWiring.engineConfig(off).journal()).isSameAs(StageJournalSource.NONE);
+        assertThat(EngineWiring.releasesJournalOnCommit(off)).isFalse();
+        assertThatThrownBy(() -> config(Map.of("journal.release", "never"))).hasMessageContaining("journal.release");
+        assertThatThrownBy(() -> config(Map.of("journal.retention", "0s"))).hasMessageContaining("journal.retention");
     }
 
     @Test

@@ -28,6 +28,8 @@ class JobConfigTest {
                 kafka.topic.answers = my-answers
                 job.checkpoint-interval = 500ms
                 stage.timeout.magsql.generate = 45s
+                llm.request-timeout = 20s
+                llm.total-budget = 40s
                 llm.model.sqlfix.review = small-model
                 data.database-roots = /a, /b
                 """);
@@ -69,5 +71,22 @@ class JobConfigTest {
         for (JobOption<?> option : JobOptions.all()) {
             assertThat(text).as("docs/OPERATIONS.md documents " + option.key()).contains("`" + option.key() + "`");
         }
+    }
+
+    @Test
+    void budgetsThatCannotBeMetFailAtStartNamingTheKey() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeout.magsql.generate", "1min")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("stage.timeout.magsql.generate (PT1M) is shorter than llm.total-budget");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeout", "2min")))
+                .hasMessageStartingWith("stage.timeout (PT2M) is shorter than llm.total-budget");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("execution.timeout", "5s")))
+                .hasMessageStartingWith("execution.timeout (PT5S) is shorter than sql.query-timeout");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("execution.gather-timeout", "20s")))
+                .hasMessageStartingWith("execution.gather-timeout (PT20S) is shorter than execution.timeout");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("dialogue.feedback-wait", "2s", "job.checkpoint-interval", "3s")))
+                .hasMessageStartingWith("dialogue.feedback-wait (PT2S) must exceed job.checkpoint-interval");
+        assertThat(JobConfig.defaults().get(JobOptions.STAGE_TIMEOUT)).isGreaterThanOrEqualTo(
+                JobConfig.defaults().get(JobOptions.LLM_TOTAL_BUDGET));
     }
 }

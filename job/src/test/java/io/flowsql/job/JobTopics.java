@@ -4,6 +4,9 @@ import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -29,9 +32,34 @@ final class JobTopics {
     static final String DEAD_LETTERS = "dead-letters";
 
     private final String bootstrapServers;
+    private final String questionsTopic;
+    private final String answersTopic;
+    private final String run;
 
     JobTopics(String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
+        this.questionsTopic = QUESTIONS;
+        this.answersTopic = ANSWERS;
+        this.run = "";
+    }
+
+    /**
+     * A job of its own on a shared broker: topics {@code questions-<run>}, {@code answers-<run>},
+     * {@code dead-letters-<run>} (created here with {@code partitions} partitions), its own consumer group and
+     * transactional ids, so several jobs of one test class see nothing of each other.
+     */
+    JobTopics(String bootstrapServers, String run, int partitions) throws Exception {
+        this.bootstrapServers = bootstrapServers;
+        this.questionsTopic = QUESTIONS + "-" + run;
+        this.answersTopic = ANSWERS + "-" + run;
+        this.run = run;
+        Properties p = new Properties();
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(questionsTopic, partitions, (short) 1),
+                    new NewTopic(answersTopic, partitions, (short) 1),
+                    new NewTopic(DEAD_LETTERS + "-" + run, 1, (short) 1))).all().get();
+        }
     }
 
     /** The three topics of the job, questions and answers with {@code partitions} partitions each. */
@@ -48,14 +76,23 @@ final class JobTopics {
                 JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
                 JobOptions.SHARED_DATA.key(), sharedData.toString(),
                 JobOptions.PARALLELISM.key(), "2",
-                JobOptions.LLM_BASE_URL.key(), llmBaseUrl)).with(overrides);
+                JobOptions.LLM_BASE_URL.key(), llmBaseUrl)).with(runTopics()).with(overrides);
+    }
+
+    private Map<String, String> runTopics() {
+        if (run.isEmpty()) {
+            return Map.of();
+        }
+        return Map.of(JobOptions.QUESTIONS_TOPIC.key(), questionsTopic, JobOptions.ANSWERS_TOPIC.key(), answersTopic,
+                JobOptions.DEAD_LETTERS_TOPIC.key(), DEAD_LETTERS + "-" + run,
+                JobOptions.GROUP_ID.key(), "flowsql-" + run, JobOptions.TRANSACTIONAL_ID_PREFIX.key(), "flowsql-" + run);
     }
 
     /** Sends the questions to the questions topic, keyed by dialogue id, in list order. */
     void sendQuestions(List<QuestionEvent> questions) {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             for (QuestionEvent q : questions) {
-                producer.send(new ProducerRecord<>(QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+                producer.send(new ProducerRecord<>(questionsTopic, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
             }
             producer.flush();
         }
@@ -64,7 +101,7 @@ final class JobTopics {
     /** Sends raw values (whatever their content) to the questions topic, with the given keys. */
     void sendRaw(Map<String, String> valueByKey) {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            valueByKey.forEach((key, value) -> producer.send(new ProducerRecord<>(QUESTIONS,
+            valueByKey.forEach((key, value) -> producer.send(new ProducerRecord<>(questionsTopic,
                     key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))));
             producer.flush();
         }
@@ -94,7 +131,7 @@ final class JobTopics {
     /** The committed answers, parsed, in the order read (per partition, the order the job wrote them). */
     List<AnswerEvent> committedAnswers(int atLeast, Duration within, Duration quiet) {
         List<AnswerEvent> answers = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : committed(ANSWERS, atLeast, within, quiet)) {
+        for (ConsumerRecord<byte[], byte[]> r : committed(answersTopic, atLeast, within, quiet)) {
             answers.add(EventJson.parseAnswer(r.value()));
         }
         return answers;

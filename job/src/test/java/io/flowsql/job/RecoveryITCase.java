@@ -4,12 +4,10 @@ import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
-import io.flowsql.events.QuestionOptions;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -52,15 +50,7 @@ class RecoveryITCase {
     @Test
     void aThousandQuestionsAndTwoTaskFailuresGiveExactlyAThousandAnswers() throws Exception {
         Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
-        List<QuestionEvent> pool = SpiderQuestions.of(sharedData, "concert_singer", 40);
-        assertThat(pool).as("Spider dev questions for concert_singer under flowsql.shared.data").hasSize(40);
-        List<QuestionEvent> questions = new ArrayList<>();
-        for (int i = 0; i < QUESTIONS; i++) {
-            QuestionEvent q = new QuestionEvent("q-" + i, "dialogue-" + i, "concert_singer", pool.get(i % pool.size()).question);
-            q.options = new QuestionOptions();
-            q.options.strategy = "opensearch";
-            questions.add(q);
-        }
+        List<QuestionEvent> questions = SpiderQuestions.cycled(sharedData, QUESTIONS, "opensearch");
         CrashOnce.CRASHED.clear();
 
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
@@ -69,11 +59,7 @@ class RecoveryITCase {
                     JobOptions.CHECKPOINT_INTERVAL.key(), "500ms"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            Configuration restarts = new Configuration();
-            restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
-            restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
-            env.configure(restarts);
+            SpiderQuestions.restartOnFailure(env);
             TopologyAnswering topology = TopologyAnswering.from(config);
             // The test's seam: FlowSqlJob.build takes the answering part, so the crashing map wraps the production topology.
             Answering crashingTwice = (in, feedback) -> topology.attach(in, feedback)

@@ -3,9 +3,14 @@ package io.flowsql.job;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
+import io.flowsql.events.QuestionOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,5 +31,33 @@ final class SpiderQuestions {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code count} questions q-0 … q-(count-1), each in its own dialogue, cycling through the first 40 Spider dev
+     * questions on concert_singer, all asking for {@code strategy}.
+     */
+    static List<QuestionEvent> cycled(Path sharedData, int count, String strategy) throws IOException {
+        List<QuestionEvent> pool = of(sharedData, "concert_singer", 40);
+        if (pool.size() != 40) {
+            throw new IllegalStateException("expected 40 Spider dev questions for concert_singer under " + sharedData);
+        }
+        List<QuestionEvent> questions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            QuestionEvent q = new QuestionEvent("q-" + i, "dialogue-" + i, "concert_singer", pool.get(i % pool.size()).question);
+            q.options = new QuestionOptions();
+            q.options.strategy = strategy;
+            questions.add(q);
+        }
+        return questions;
+    }
+
+    /** Fixed-delay restarts (5 attempts, 500 ms apart), for jobs whose tests kill tasks. */
+    static void restartOnFailure(StreamExecutionEnvironment env) {
+        Configuration restarts = new Configuration();
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
+        env.configure(restarts);
     }
 }

@@ -18,12 +18,16 @@ class TopologyAnsweringTest {
                 Map.entry(JobOptions.STAGE_CAPACITY.key(), "7"),
                 Map.entry("stage.capacity.opensearch.generate", "9"),
                 Map.entry(JobOptions.STAGE_TIMEOUT.key(), "45s"),
+                Map.entry(JobOptions.LLM_TIMEOUT.key(), "20s"),
+                Map.entry(JobOptions.LLM_TOTAL_BUDGET.key(), "40s"),
                 Map.entry("stage.timeout.sqlfix.refine", "2min"),
                 Map.entry(JobOptions.EXECUTION_POOL_SIZE.key(), "5"),
                 Map.entry(JobOptions.EXECUTION_CAPACITY.key(), "11"),
                 Map.entry(JobOptions.EXECUTION_TIMEOUT.key(), "12s"),
                 Map.entry(JobOptions.GATHER_TIMEOUT.key(), "13s"),
                 Map.entry(JobOptions.HISTORY_TTL.key(), "2h"),
+                Map.entry(JobOptions.HISTORY_MAX_TURNS.key(), "4"),
+                Map.entry(JobOptions.HISTORY_MAX_BYTES.key(), "2000"),
                 Map.entry(JobOptions.FEEDBACK_WAIT.key(), "40s")));
 
         TopologyConfig t = TopologyAnswering.from(config, null).topology();
@@ -39,5 +43,6 @@ class TopologyAnsweringTest {
         assertThat(t.gatherTimeout).isEqualTo(Duration.ofSeconds(13));
         assertThat(t.historyTtl).isEqualTo(Duration.ofHours(2));
         assertThat(t.feedbackWait).isEqualTo(Duration.ofSeconds(40));
+        assertThat(t.historyLimits).isEqualTo(new io.flowsql.flink.HistoryLimits(4, 2000));
     }
 }

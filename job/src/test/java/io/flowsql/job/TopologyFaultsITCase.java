@@ -61,6 +61,7 @@ class TopologyFaultsITCase {
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
                     JobOptions.FEEDBACK_WAIT.key(), "2s",
                     JobOptions.STAGE_TIMEOUT.key(), "60s",
+                    JobOptions.LLM_TOTAL_BUDGET.key(), "30s",
                     JobOptions.LLM_TIMEOUT.key(), "400ms",
                     JobOptions.LLM_MAX_RETRIES.key(), "2"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -26,6 +26,7 @@ final class ChatCompletionsHandler implements HttpHandler {
     private final RequestLog log;
     private final Responder fallback = new GenericResponder();
     private final AtomicLong sequence = new AtomicLong();
+    private final FreshDraws draws = new FreshDraws();
     private final PrefixCache prefixCache;
     private final TokenTally tokens;
 
@@ -141,7 +142,7 @@ final class ChatCompletionsHandler implements HttpHandler {
         for (int i = 0; i < wanted; i++) {
             choices.add(answers.get(i % answers.size()));
         }
-        return choices;
+        return config.freshDraws() ? draws.mark(choices) : choices;
     }
 
     private void send(HttpExchange exchange, SlotGate.Visit visit, int status, ObjectNode body) throws IOException {

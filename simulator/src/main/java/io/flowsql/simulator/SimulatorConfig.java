@@ -28,6 +28,7 @@ public final class SimulatorConfig {
     private final SqlErrorInjector errorInjector;
     private final String requiredApiKey;
     private final boolean recordRequests;
+    private final boolean freshDraws;
     private final int prefixCacheTokens;
 
     private SimulatorConfig(Builder b) {
@@ -45,6 +46,7 @@ public final class SimulatorConfig {
         this.errorInjector = b.errorInjector;
         this.requiredApiKey = b.requiredApiKey;
         this.recordRequests = b.recordRequests;
+        this.freshDraws = b.freshDraws;
         this.prefixCacheTokens = b.prefixCacheTokens;
     }
 
@@ -66,6 +68,7 @@ public final class SimulatorConfig {
     public SqlErrorInjector errorInjector() { return errorInjector; }
     public Optional<String> requiredApiKey() { return Optional.ofNullable(requiredApiKey); }
     public boolean recordRequests() { return recordRequests; }
+    public boolean freshDraws() { return freshDraws; }
     public int prefixCacheTokens() { return prefixCacheTokens; }
 
     /**
@@ -88,6 +91,7 @@ public final class SimulatorConfig {
         private SqlErrorInjector errorInjector = SqlErrorInjector.none();
         private String requiredApiKey;
         private boolean recordRequests = true;
+        private boolean freshDraws;
 
         private Builder() {}
 
@@ -113,6 +117,8 @@ public final class SimulatorConfig {
         public Builder requiredApiKey(String value) { this.requiredApiKey = value; return this; }
         /** Keep every request for tests (on by default; long benchmark runs turn it off). */
         public Builder recordRequests(boolean value) { this.recordRequests = value; return this; }
+        /** Every SQL answer gets a new draw number ({@link FreshDraws}): asking the same prompt twice never gives the same SQL. */
+        public Builder freshDraws(boolean value) { this.freshDraws = value; return this; }
 
         /** Tokens the modelled prefix cache holds (cached prompt tokens cost no prefill latency); 0 turns it off. */
         public Builder prefixCacheTokens(int value) { this.prefixCacheTokens = value; return this; }

@@ -53,6 +53,8 @@ public final class SimulatorMain implements Callable<Integer> {
     int prefixCacheTokens = SimulatorConfig.DEFAULT_PREFIX_CACHE_TOKENS;
     @Option(names = "--api-key", description = "require this bearer key (optional)")
     String apiKey;
+    @Option(names = "--fresh-draws", description = "give every SQL answer a new draw number, so no call repeats another's SQL")
+    boolean freshDraws;
     @Option(names = "--replay", split = ",", description = "prediction files to answer SQL generation with (sample k of "
             + "question i = entry i of file k; .csv with a header, else one SQL a line); needs --replay-questions")
     List<Path> replayFiles = List.of();
@@ -92,7 +94,8 @@ public final class SimulatorMain implements Callable<Integer> {
                 .errorInjector(SqlErrorInjector.uniform(errorRate, seed))
                 .requiredApiKey(apiKey)
                 .recordRequests(false)
-                .prefixCacheTokens(prefixCacheTokens);
+                .prefixCacheTokens(prefixCacheTokens)
+                .freshDraws(freshDraws);
         if (!oracleFiles.isEmpty()) {
             builder.oracle(GoldSqlOracle.load(oracleFiles.toArray(Path[]::new)));
         }

@@ -178,4 +178,31 @@ class SimulatedLlmServerTest {
             assertThat(ok.statusCode()).isEqualTo(200);
         }
     }
+
+    @Test
+    void freshDrawsNeverRepeatAnSqlAnswer() throws Exception {
+        Responder sql = (request, context) -> Optional.of(List.of("#SQL:\n```sql\nSELECT name FROM singer;\n```"));
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(
+                SimulatorConfig.builder().responder("gen", sql).freshDraws(true).build())) {
+            List<String> texts = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                JsonNode root = JSON.readTree(post(server, body("gen", "Question: same", 2)).body());
+                root.path("choices").forEach(c -> texts.add(c.path("message").path("content").asText()));
+            }
+            assertThat(texts).hasSize(4).doesNotHaveDuplicates()
+                    .allMatch(t -> t.matches("(?s)#SQL:\n```sql\nSELECT \\* FROM \\(SELECT name FROM singer\\) AS draw_\\d+\n```"));
+            assertThat(texts.stream().flatMap(t -> FreshDraws.drawsIn(t).stream()).toList()).containsExactly(1L, 2L, 3L, 4L);
+        }
+        Responder json = (request, context) -> Optional.of(List.of("{\"reason\": \"r\", \"sql\": \"SELECT 1;\"}"));
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(
+                SimulatorConfig.builder().responder("gen", json).freshDraws(true).build())) {
+            String reply = JSON.readTree(post(server, body("gen", "Question: same", 1)).body())
+                    .path("choices").get(0).path("message").path("content").asText();
+            assertThat(JSON.readTree(reply).path("sql").asText()).isEqualTo("SELECT * FROM (SELECT 1) AS draw_1");
+        }
+        try (SimulatedLlmServer plain = SimulatedLlmServer.start(SimulatorConfig.builder().responder("gen", sql).build())) {
+            String first = JSON.readTree(post(plain, body("gen", "Question: same", 1)).body()).toString();
+            assertThat(first).doesNotContain("draw_");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.flowsql.engine;
 
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param cachedDatabases schemas and value indexes kept in memory at most
  * @param schemaViews makes the renderer that shows schemas to the model
  * @param llmCache whether the LLM client records and replays answers on disk
+ * @param journal opens the stage journal every stage's model calls are checked against and recorded in
  */
 public record EngineConfig(
         LlmClientConfig llm,
@@ -32,7 +34,8 @@ public record EngineConfig(
         ComparisonMode voteComparison,
         int cachedDatabases,
         SchemaViewsSource schemaViews,
-        LlmCacheSettings llmCache) implements Serializable {
+        LlmCacheSettings llmCache,
+        StageJournalSource journal) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -45,12 +48,21 @@ public record EngineConfig(
         Objects.requireNonNull(voteComparison, "voteComparison");
         Objects.requireNonNull(schemaViews, "schemaViews");
         Objects.requireNonNull(llmCache, "llmCache");
+        Objects.requireNonNull(journal, "journal");
         if (cachedDatabases <= 0) {
             throw new IllegalArgumentException("cachedDatabases must be positive: " + cachedDatabases);
         }
     }
 
-    /** Without an LLM response cache. */
+    /** Without a stage journal. */
+    public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
+                        String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
+                        SchemaViewsSource schemaViews, LlmCacheSettings llmCache) {
+        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, schemaViews, llmCache,
+                StageJournalSource.NONE);
+    }
+
+    /** Without an LLM response cache or stage journal. */
     public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
                         String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
                         SchemaViewsSource schemaViews) {
@@ -61,7 +73,13 @@ public record EngineConfig(
     /** A copy whose LLM client records and replays answers as {@code cache} says. */
     public EngineConfig withLlmCache(LlmCacheSettings cache) {
         return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
-                schemaViews, cache);
+                schemaViews, cache, journal);
+    }
+
+    /** A copy whose stages journal their model calls in the journal {@code source} opens. */
+    public EngineConfig withJournal(StageJournalSource source) {
+        return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
+                schemaViews, llmCache, source);
     }
 
     /** Default executor limits, agent settings, Spider's comparison, 64 cached databases, no LLM cache. */

@@ -18,7 +18,10 @@ public final class EngineFactory {
 
     private EngineFactory() {}
 
-    /** A lease on the engine for this configuration, built on first use; close it when done. */
+    /**
+     * A lease on the engine for this configuration, built on first use; close it when done. Returns once the
+     * engine's stage journal has caught up with everything written to it so far.
+     */
     public static synchronized EngineLease shared(EngineConfig config) {
         ByteBuffer key = identity(config);
         Shared shared = SHARED.get(key);
@@ -27,6 +30,8 @@ public final class EngineFactory {
             SHARED.put(key, shared);
         }
         shared.leases++;
+        // An operator (re)opening, e.g. after a restore, must see every stage result journaled before it.
+        shared.runtime.journal().catchUp();
         return new EngineLease(shared.runtime, () -> release(key));
     }
 

@@ -2,6 +2,7 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.journal.StageJournal;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
 import io.flowsql.llm.LlmClient;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * A built engine and what is made from it once per JVM: the candidate runner and one instance of each
@@ -32,44 +34,70 @@ public final class EngineRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
     private final Engine engine;
+    private final StageJournal journal;
+    private final EnginePools pools;
     private final CandidateRunner runner;
     private final StageFactory stages;
     private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
 
-    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema) {
+    EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, EnginePools pools, StageJournal journal) {
         this.engine = engine;
+        this.pools = pools;
+        this.journal = journal;
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
-        this.stages = new StageFactory(engine, config.agents(), schema, runner);
+        this.stages = new StageFactory(engine, config.agents(), schema, runner, journal);
     }
 
     static EngineRuntime build(EngineConfig config) {
+        EnginePools pools = EnginePools.forThisMachine();
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(config.databases(), ValueExamplePolicy.defaults(),
                 config.cachedDatabases());
         Engine engine = new Engine(
-                llmClient(config),
+                llmClient(config, pools.callbacks()),
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
         SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
-        return new EngineRuntime(config, engine, schema);
+        StageJournal journal;
+        try {
+            journal = config.journal().open();
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+        return new EngineRuntime(config, engine, schema, pools, journal);
     }
 
-    /** The engine's one LLM client: the HTTP client, behind the on-disk response cache when one is configured. */
-    static LlmClient llmClient(EngineConfig config) {
+    /**
+     * The engine's one LLM client: the HTTP client, behind the on-disk response cache when one is configured; its
+     * completions run on {@code callbacks} (the engine's pool, not the JVM's common pool).
+     */
+    static LlmClient llmClient(EngineConfig config, Executor callbacks) {
         LlmCacheSettings cache = config.llmCache();
         if (!cache.enabled()) {
-            return OpenAiCompatibleClient.builder(config.llm()).build();
+            return OpenAiCompatibleClient.builder(config.llm()).callbackExecutor(callbacks).build();
         }
         Path dir = Path.of(cache.dir()).toAbsolutePath();
         ResponseCache responses = new ResponseCache(dir);
         LOG.info("LLM answers are {} the response cache {}", cache.cacheMode() == CacheMode.READ_ONLY
                 ? "only replayed (a miss fails, nothing is sent) from" : "replayed from and recorded to", dir);
-        return new CachingLlmClient(OpenAiCompatibleClient.builder(config.llm()).build(), responses, cache.cacheMode(),
+        return new CachingLlmClient(OpenAiCompatibleClient.builder(config.llm()).callbackExecutor(callbacks).build(),
+                responses, cache.cacheMode(),
                 config.llm()::modelFor);
     }
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The stage journal every stage's model calls go through ({@link StageJournal#NONE} when there is none). */
+    public StageJournal journal() {
+        return journal;
+    }
+
+    /** Where stage work runs (never a Flink task thread). */
+    public Executor work() {
+        return pools.work();
     }
 
     public CandidateRunner candidateRunner() {
@@ -102,6 +130,12 @@ public final class EngineRuntime implements AutoCloseable {
             engine.close();
         } catch (RuntimeException e) {
             LOG.warn("closing the engine failed", e);
+        } finally {
+            try {
+                journal.close();
+            } finally {
+                pools.close();
+            }
         }
     }
 }

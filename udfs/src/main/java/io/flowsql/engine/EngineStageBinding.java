@@ -11,6 +11,7 @@ import io.flowsql.pipeline.strategy.StrategyCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /** Binds the job's stage operators to the shared engine of their TaskManager, built from one {@link EngineConfig}. */
 public final class EngineStageBinding implements StageBinding {
@@ -55,6 +56,11 @@ public final class EngineStageBinding implements StageBinding {
             @Override
             public Stage find(String strategy, String stageName) {
                 return lease.runtime().stage(strategy, stageName);
+            }
+
+            @Override
+            public Executor work() {
+                return lease.runtime().work();
             }
 
             @Override

@@ -75,7 +75,7 @@ public final class AnswerMapper {
     private static ResultPreview previewOf(Candidate c) {
         ResultPreview preview = new ResultPreview();
         preview.columns = new ArrayList<>(c.previewColumns);
-        List<List<String>> rows = c.previewRows;
+        List<List<String>> rows = c.previewRows();
         int kept = Math.min(rows.size(), PREVIEW_ROWS);
         for (int i = 0; i < kept; i++) {
             preview.rows.add(new ArrayList<>(rows.get(i)));
@@ -106,6 +106,8 @@ public final class AnswerMapper {
         entry.completionTokens = t.completionTokens;
         entry.retries = t.retries;
         entry.simulated = t.simulated;
+        entry.journalHits = t.journalHits;
+        entry.tokensSaved = t.tokensSaved;
         entry.error = t.error;
         return entry;
     }

@@ -16,6 +16,8 @@ public class QuestionEvent {
     public QuestionOptions options;
     /** When the client sent it (ISO-8601), if it says so. */
     public String sentAt;
+    /** Earlier turns supplied by the client; when present they replace the dialogue history the job kept. */
+    public java.util.List<HistoryTurnEvent> history;
 
     public QuestionEvent() {}
 

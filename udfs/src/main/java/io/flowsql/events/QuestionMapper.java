@@ -22,8 +22,15 @@ public final class QuestionMapper {
         ctx.evidence = q.evidence;
         ctx.origin = origin;
         ctx.receivedAtMillis = receivedAtMillis;
+        if (q.history != null) {
+            for (HistoryTurnEvent t : q.history) {
+                ctx.history.add(new io.flowsql.pipeline.DialogueTurn(null, t.question, t.questionType, t.sql, t.answer));
+            }
+            ctx.historySupplied = true;
+        }
         if (q.options != null) {
             ctx.strategy = q.options.strategy;
+            ctx.journalOf = q.options.journalOf;
             if (q.options.disabledStages != null) {
                 ctx.disabledStages.addAll(q.options.disabledStages);
             }

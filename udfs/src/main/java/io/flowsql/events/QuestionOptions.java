@@ -17,6 +17,11 @@ public class QuestionOptions {
     public Integer candidates;
     /** Stage names switched off for this request. */
     public List<String> disabledStages = new ArrayList<>();
+    /**
+     * Re-use (and extend) the stage journal of this earlier request id instead of this request's own, e.g. the
+     * same question of an earlier evaluation run: stages journaled there are not asked again. Null: its own.
+     */
+    public String journalOf;
 
     public QuestionOptions() {}
 }

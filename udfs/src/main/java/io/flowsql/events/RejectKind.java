@@ -15,7 +15,9 @@ public enum RejectKind {
     /** Well-formed, but names a database the job does not have. */
     UNKNOWN_DATABASE,
     /** Reading the record failed in a way the checks above did not foresee; the record is kept, never retried. */
-    INTERNAL;
+    INTERNAL,
+    /** Its request id was already answered (or the first question with that id is still in flight and then answered). */
+    DUPLICATE_REQUEST_ID;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -2,6 +2,7 @@ package io.flowsql.events;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.List;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public class ResultPreview {
     public List<String> columns = new ArrayList<>();
+    @TypeInfo(StringRowsTypeInfo.class)
     public List<List<String>> rows = new ArrayList<>();
     /** Rows the query returned (may exceed the rows shown). */
     public int rowCount;

@@ -17,6 +17,9 @@ public class TraceEntry {
     public int completionTokens;
     public int retries;
     public boolean simulated;
+    /** Calls answered from the stage journal instead of the model, and the tokens that saved. */
+    public int journalHits;
+    public int tokensSaved;
     /** Why the stage's last failed LLM call failed (null when none failed). */
     public String error;
 

@@ -1,5 +1,6 @@
 package io.flowsql.flink;
 
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -11,10 +12,11 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 import java.util.List;
 
 /**
- * An LLM stage as an async operator, so many requests wait on the model at once. The stage works on a
- * copy of the request; when Flink's timeout fires first, the untouched original completes as a
- * failed answer naming the stage (never an exception, which would restart the job). Retries live in
- * the LLM client only.
+ * A stage as an async operator, so many requests wait on the model at once and nothing a stage does runs on the
+ * Flink task thread: the stage starts on the engine's work pool and continues on its callback pool. The stage works
+ * on a copy of the request; when Flink's timeout fires first, the stage's LLM calls are cancelled (the HTTP requests
+ * aborted, their permits freed) and the untouched original completes as a failed answer naming the stage (never an
+ * exception, which would restart the job). Retries live in the LLM client only.
  */
 public class AsyncStageFunction extends RichAsyncFunction<RequestContext, RequestContext> {
     private final BoundStage stage;
@@ -42,14 +44,28 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
             resultFuture.complete(List.of(ctx));
             return;
         }
-        invoker.apply(applicable, copier.copy(ctx)).thenAccept(out -> resultFuture.complete(List.of(out)));
+        Cancellation cancellation = new Cancellation();
+        ctx.cancellation = cancellation;
+        RequestContext work = copier.copy(ctx);
+        work.cancellation = cancellation;
+        invoker.apply(applicable, work).thenAccept(out -> {
+            out.cancellation = null;
+            resultFuture.complete(List.of(out));
+        });
     }
 
     @Override
     public void timeout(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
+        Cancellation running = ctx.cancellation;
+        ctx.cancellation = null;
         invoker.metrics().timedOut();
         ctx.fail(stage.stageName(), "timed out after " + timeoutMillis + " ms in stage " + stage.stageName());
         resultFuture.complete(List.of(ctx));
+        // after completing: cancelling makes the stage's own future fail at once, and its (ignored) result must not
+        // be the one that completes the record
+        if (running != null) {
+            running.cancel();
+        }
     }
 
     @Override

@@ -6,15 +6,17 @@ import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs candidate SQL on a bounded thread pool per task slot, so slow queries of one request never block
- * LLM stages or other requests. Request records pass straight through; a run that outlives Flink's
- * timeout comes back as a candidate with the error "timed out" instead of failing the job.
+ * Runs candidate SQL on a bounded thread pool per task slot (made once when the operator opens), so slow queries of
+ * one request never block LLM stages, other requests or the task thread. Request records pass straight through; a run
+ * that outlives Flink's timeout comes back as a candidate with the error "timed out" instead of failing the job, and
+ * is cancelled: still queued, it never runs; running, its thread is interrupted and the query ends at the executor's
+ * own time limit ({@code sql.query-timeout}, which start-up validation keeps below {@code execution.timeout}).
  */
 public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, CandidateWork> {
     private final StageBinding binding;
@@ -48,17 +50,24 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
             resultFuture.complete(List.of(work));
             return;
         }
-        CompletableFuture.runAsync(() -> stages.execute(work.dbId, work.candidate), pool)
-                .whenComplete((ignored, error) -> {
-                    if (error != null) {
-                        markFailed(work.candidate, StageInvoker.describe(error));
-                    }
-                    resultFuture.complete(List.of(work));
-                });
+        Candidate candidate = work.candidate;
+        work.run = pool.submit(() -> {
+            try {
+                stages.execute(work.dbId, candidate);
+            } catch (RuntimeException error) {
+                markFailed(candidate, StageInvoker.describe(error));
+            }
+            work.run = null;
+            resultFuture.complete(List.of(work));
+        });
     }
 
     @Override
     public void timeout(CandidateWork work, ResultFuture<CandidateWork> resultFuture) {
+        Future<?> run = work.run;
+        if (run != null) {
+            run.cancel(true);
+        }
         Candidate stale = work.candidate;
         Candidate failed = new Candidate(stale.source, stale.sql);
         markFailed(failed, "timed out after " + timeoutMillis + " ms");

@@ -8,6 +8,7 @@ import org.apache.flink.util.Collector;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Splits a request into one record per candidate still to run plus one record carrying the request, so
@@ -41,9 +42,10 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
         } else {
             invoker.metrics().skipped();
         }
-        out.collect(CandidateWork.ofContext(ctx, pending.size()));
+        String batch = UUID.randomUUID().toString();
+        out.collect(CandidateWork.ofContext(ctx, pending.size(), batch));
         for (int index : pending) {
-            out.collect(CandidateWork.ofCandidate(ctx, index));
+            out.collect(CandidateWork.ofCandidate(ctx, index, batch));
         }
     }
 

@@ -18,11 +18,16 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Puts a request back together after its candidates ran in parallel (keyed by request id). A timer
- * bounds the wait: candidates still missing when it fires count as failed with "timed out", so one
- * straggler cannot hold a request forever. Candidates that arrive after that are dropped.
+ * Puts a request back together after its candidates ran in parallel (keyed by request id and fan-out, so a repeated
+ * request id is gathered on its own). A timer bounds the wait: candidates still missing when it fires count as failed
+ * with "timed out", so one straggler cannot hold a request forever; candidates of that fan-out arriving after that are
+ * dropped. If the timer fires before the request record itself arrived, what was gathered is kept and the request is
+ * emitted as soon as its record comes (never dropped); a fan-out whose request record never comes is forgotten
+ * after {@link #ORPHAN_TIMEOUTS} more gather timeouts.
  */
 public class CandidateGatherFunction extends KeyedProcessFunction<String, CandidateWork, RequestContext> {
+    static final int ORPHAN_TIMEOUTS = 10;
+
     private final String stageName;
     private final long gatherTimeoutMillis;
 
@@ -31,6 +36,7 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     private transient ValueState<Long> startedAt;
     private transient ValueState<Long> timer;
     private transient ValueState<Boolean> finished;
+    private transient ValueState<Boolean> expired;
     private transient MapState<Integer, Candidate> results;
     private transient Counter timedOutCandidates;
     private transient Histogram latencyMs;
@@ -47,6 +53,7 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
         startedAt = getRuntimeContext().getState(new ValueStateDescriptor<>("started-at", Types.LONG));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("timer", Types.LONG));
         finished = getRuntimeContext().getState(new ValueStateDescriptor<>("finished", Types.BOOLEAN));
+        expired = getRuntimeContext().getState(new ValueStateDescriptor<>("expired", Types.BOOLEAN));
         results = getRuntimeContext().getMapState(
                 new MapStateDescriptor<>("results", Types.INT, TypeInformation.of(Candidate.class)));
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("flowsql").addGroup("stage", stageName);
@@ -57,7 +64,10 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     @Override
     public void processElement(CandidateWork work, Context ctx, Collector<RequestContext> out) throws Exception {
         if (Boolean.TRUE.equals(finished.value())) {
-            return;
+            if (!work.isContext()) {
+                return; // a straggler of a fan-out already emitted
+            }
+            forget(ctx); // the request itself again (a record from before fan-out ids): gathered anew, never dropped
         }
         long now = ctx.timerService().currentProcessingTime();
         if (work.isContext()) {
@@ -76,7 +86,7 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
             ctx.timerService().registerProcessingTimeTimer(at);
             timer.update(at);
         }
-        if (context.value() != null && countResults() >= expected.value()) {
+        if (context.value() != null && (countResults() >= expected.value() || Boolean.TRUE.equals(expired.value()))) {
             emit(ctx, out, now);
         }
     }
@@ -85,9 +95,23 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<RequestContext> out) throws Exception {
         if (context.value() != null) {
             emit(ctx, out, timestamp);
-        } else {
+        } else if (Boolean.TRUE.equals(finished.value()) || Boolean.TRUE.equals(expired.value())) {
             clearAll();
+        } else {
+            // candidates came, their request record not yet: keep them, emit the request the moment it comes
+            expired.update(true);
+            long forgetAt = timestamp + ORPHAN_TIMEOUTS * gatherTimeoutMillis;
+            ctx.timerService().registerProcessingTimeTimer(forgetAt);
+            timer.update(forgetAt);
         }
+    }
+
+    private void forget(Context ctx) throws Exception {
+        Long pending = timer.value();
+        if (pending != null) {
+            ctx.timerService().deleteProcessingTimeTimer(pending);
+        }
+        clearAll();
     }
 
     private void emit(Context ctx, Collector<RequestContext> out, long now) throws Exception {
@@ -137,6 +161,7 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
         startedAt.clear();
         timer.clear();
         finished.clear();
+        expired.clear();
         results.clear();
     }
 }

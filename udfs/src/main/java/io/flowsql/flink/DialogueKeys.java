@@ -27,11 +27,19 @@ public final class DialogueKeys {
         }
     }
 
-    /** Candidate work by request. */
+    /** Answers read back, by their dialogue (a question without one is a dialogue of its own). */
+    public static final class OfAnswer implements KeySelector<io.flowsql.events.AnswerEvent, String> {
+        @Override
+        public String getKey(io.flowsql.events.AnswerEvent answer) {
+            return answer.dialogueId != null ? answer.dialogueId : answer.requestId;
+        }
+    }
+
+    /** Candidate work by request and fan-out ({@link CandidateWork#gatherKey()}). */
     public static final class OfRequest implements KeySelector<CandidateWork, String> {
         @Override
         public String getKey(CandidateWork work) {
-            return work.requestId;
+            return work.gatherKey();
         }
     }
 }

@@ -40,24 +40,19 @@ public final class StageInvoker {
         }
     }
 
-    /** Runs the stage if it applies; the future always completes normally. */
-    public CompletableFuture<RequestContext> invoke(RequestContext ctx) {
-        Stage stage = applicableStage(ctx);
-        if (stage == null) {
-            metrics.skipped();
-            return CompletableFuture.completedFuture(ctx);
-        }
-        return apply(stage, ctx);
-    }
-
-    /** Runs {@code stage}, already found by {@link #applicableStage}, on {@code ctx}; the future always completes normally. */
+    /**
+     * Runs {@code stage}, already found by {@link #applicableStage}, on {@code ctx}; the future always completes
+     * normally. The stage is started on the engine's work pool, so whatever it does before its first LLM call (SQL,
+     * an index build, reading files) never runs on the calling Flink task thread; what it chains on LLM calls runs
+     * on the engine's callback pool.
+     */
     public CompletableFuture<RequestContext> apply(Stage stage, RequestContext ctx) {
         long start = System.currentTimeMillis();
         int traceBefore = ctx.trace.size();
         CompletableFuture<RequestContext> running;
         try {
-            running = stage.apply(ctx);
-        } catch (RuntimeException e) {
+            running = CompletableFuture.supplyAsync(() -> stage.apply(ctx), stages.work()).thenCompose(f -> f);
+        } catch (RuntimeException e) { // the pool refused the task (the engine is closing)
             running = CompletableFuture.failedFuture(e);
         }
         return running.handle((result, error) -> {

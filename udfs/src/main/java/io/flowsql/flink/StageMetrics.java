@@ -22,6 +22,9 @@ public final class StageMetrics {
     private final Counter cachedPromptTokens;
     private final Counter completionTokens;
     private final Counter retries;
+    private final Counter journalHits;
+    private final Counter journalMisses;
+    private final Counter tokensSaved;
 
     public StageMetrics(MetricGroup operatorGroup, String stageName) {
         this.stageName = stageName;
@@ -36,6 +39,9 @@ public final class StageMetrics {
         this.cachedPromptTokens = group.counter("cachedPromptTokens");
         this.completionTokens = group.counter("completionTokens");
         this.retries = group.counter("retries");
+        this.journalHits = group.counter("journalHits");
+        this.journalMisses = group.counter("journalMisses");
+        this.tokensSaved = group.counter("tokensSaved");
     }
 
     public void skipped() {
@@ -61,6 +67,9 @@ public final class StageMetrics {
             cachedPromptTokens.inc(t.cachedPromptTokens);
             completionTokens.inc(t.completionTokens);
             retries.inc(t.retries);
+            journalHits.inc(t.journalHits);
+            journalMisses.inc(t.journalMisses);
+            tokensSaved.inc(t.tokensSaved);
         }
     }
 }

@@ -53,7 +53,7 @@ public final class CachingLlmClient implements LlmClient {
         CompletableFuture<ChatResponse> mine = new CompletableFuture<>();
         CompletableFuture<ChatResponse> shared = inFlight.putIfAbsent(key, mine);
         if (shared != null) {
-            return shared;
+            return shared.copy(); // a copy: one caller cancelling must not fail the others waiting on the same call
         }
         delegate.chat(request).whenComplete((response, error) -> {
             try {
@@ -71,7 +71,7 @@ public final class CachingLlmClient implements LlmClient {
                 mine.completeExceptionally(FailureClassifier.ofThrowable(error));
             }
         });
-        return mine;
+        return mine.copy();
     }
 
     @Override

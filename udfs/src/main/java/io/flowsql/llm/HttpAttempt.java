@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.asynchttpclient.AsyncHttpClient;
 import org.asynchttpclient.BoundRequestBuilder;
+import org.asynchttpclient.ListenableFuture;
 import org.asynchttpclient.Response;
 
 /**
@@ -37,8 +38,14 @@ final class HttpAttempt {
     }
 
     CompletableFuture<WireCompletion> send(ChatRequest resolved, long deadlineNanos) {
+        return send(resolved, deadlineNanos, new CallControl());
+    }
+
+    /** As above; cancelling {@code control} drops the wait for a permit or aborts the request (freeing its permit). */
+    CompletableFuture<WireCompletion> send(ChatRequest resolved, long deadlineNanos, CallControl control) {
         CompletableFuture<Void> permit = permits.acquire();
         if (!permit.isDone()) {
+            control.onCancel(() -> permit.completeExceptionally(CallControl.cancelledFailure()));
             long remaining = deadlineNanos - System.nanoTime();
             ScheduledFuture<?> guard = scheduler.schedule(() -> permit.completeExceptionally(new LlmException(
                     LlmErrorKind.RETRIES_EXHAUSTED, "call budget spent waiting for a connection slot")),
@@ -48,7 +55,8 @@ final class HttpAttempt {
         return permit.thenCompose(ok -> {
             CompletableFuture<WireCompletion> call;
             try {
-                call = post(resolved, deadlineNanos);
+                call = control.isCancelled() ? CompletableFuture.failedFuture(CallControl.cancelledFailure())
+                        : post(resolved, deadlineNanos, control);
             } catch (RuntimeException e) {
                 call = CompletableFuture.failedFuture(e);
             }
@@ -56,7 +64,7 @@ final class HttpAttempt {
         });
     }
 
-    private CompletableFuture<WireCompletion> post(ChatRequest resolved, long deadlineNanos) {
+    private CompletableFuture<WireCompletion> post(ChatRequest resolved, long deadlineNanos, CallControl control) {
         long remainingMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
         Duration timeout = Duration.ofMillis(Math.min(callTimeout.toMillis(), remainingMillis));
         BoundRequestBuilder request = http.preparePost(url)
@@ -67,8 +75,13 @@ final class HttpAttempt {
         if (authorization != null) {
             request.setHeader("Authorization", authorization);
         }
-        return request.execute().toCompletableFuture().handle((response, error) -> {
+        ListenableFuture<Response> inFlight = request.execute();
+        control.onCancel(() -> inFlight.abort(CallControl.cancelledFailure()));
+        return inFlight.toCompletableFuture().handle((response, error) -> {
             if (error != null) {
+                if (control.isCancelled()) {
+                    throw CallControl.cancelledFailure();
+                }
                 throw FailureClassifier.ofThrowable(error);
             }
             return read(response, resolved.model());

@@ -14,7 +14,9 @@ public enum LlmErrorKind {
     /** The prompt (plus the reply budget) does not fit the model's context: the configured one or the server's. */
     CONTEXT_OVERFLOW(false),
     /** The reply was cut at max_tokens (finish_reason "length") even after a re-ask with a larger budget. */
-    TRUNCATED_OUTPUT(false);
+    TRUNCATED_OUTPUT(false),
+    /** The caller cancelled the call (its stage timed out): the HTTP request was aborted and nothing is retried. */
+    CANCELLED(false);
 
     private final boolean transientFailure;
 

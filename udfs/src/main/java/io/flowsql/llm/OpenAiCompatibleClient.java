@@ -110,7 +110,14 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         CompletableFuture<ChatResponse> out = new CompletableFuture<>();
         Accumulator acc = new Accumulator();
-        collect(resolved, wanted, acc, 0, deadline).whenComplete((ignored, error) -> {
+        CallControl control = new CallControl();
+        // a caller cancelling the returned future (its stage timed out) aborts what is in flight and frees its permit
+        out.whenComplete((ignored, error) -> {
+            if (out.isCancelled()) {
+                control.cancel();
+            }
+        });
+        collect(resolved, wanted, acc, 0, deadline, control).whenComplete((ignored, error) -> {
             try {
                 finish(request.stage(), resolved.model(), wanted, acc, start, error, out);
             } catch (RuntimeException bug) {
@@ -169,24 +176,26 @@ public final class OpenAiCompatibleClient implements LlmClient {
      * or refuses n above its limit (llama.cpp: n up to --parallel), which is then remembered.
      */
     private CompletableFuture<Accumulator> collect(ChatRequest resolved, int wanted, Accumulator acc, int callIndex,
-            long deadline) {
+            long deadline, CallControl control) {
         int missing = wanted - acc.choices.size();
         ChatRequest call = callIndex == 0 ? resolved : followUp(resolved, callIndex);
-        return send(call, Math.min(missing, maxChoicesPerCall.get()), acc, deadline).thenCompose(ignored -> {
+        return send(call, Math.min(missing, maxChoicesPerCall.get()), acc, deadline, control).thenCompose(ignored -> {
             if (acc.choices.size() >= wanted || callIndex + 1 >= wanted) {
                 return CompletableFuture.completedFuture(acc);
             }
-            return collect(resolved, wanted, acc, callIndex + 1, deadline);
+            return collect(resolved, wanted, acc, callIndex + 1, deadline, control);
         });
     }
 
     /** One call (retried on transient failures) for {@code n} choices; adapts n and the reply format when refused. */
-    private CompletableFuture<Void> send(ChatRequest call, int n, Accumulator acc, long deadline) {
+    private CompletableFuture<Void> send(ChatRequest call, int n, Accumulator acc, long deadline, CallControl control) {
         ChatRequest thisCall = (structuredRefused && call.reply() != null ? call.withReply(null) : call)
                 .withSampling(call.temperature(), call.n() == null ? null : n);
         long promptEstimate = config.tokensPerMinute() > 0 ? tokens.countMessages(thisCall.messages()) : 0;
-        return retries.run(() -> limiter.acquire(promptEstimate, deadline)
-                        .thenCompose(ok -> attempt.send(thisCall, deadline)), deadline)
+        return retries.run(() -> control.isCancelled()
+                        ? CompletableFuture.<WireCompletion>failedFuture(CallControl.cancelledFailure())
+                        : limiter.acquire(promptEstimate, deadline).thenCompose(ok -> attempt.send(thisCall, deadline, control)),
+                        deadline)
                 .handle((retried, error) -> {
                     if (error == null) {
                         WireCompletion completion = retried.value();
@@ -201,14 +210,14 @@ public final class OpenAiCompatibleClient implements LlmClient {
                     if (failure.kind() == LlmErrorKind.INVALID_REQUEST && n > 1 && N_REFUSED.matcher(failure.detail()).find()) {
                         maxChoicesPerCall.set(Math.max(1, Math.min(n - 1, limitIn(failure.detail()))));
                         acc.failedAttempts(failure.attempts());
-                        return send(call, Math.min(n, maxChoicesPerCall.get()), acc, deadline);
+                        return send(call, Math.min(n, maxChoicesPerCall.get()), acc, deadline, control);
                     }
                     if (failure.kind() == LlmErrorKind.INVALID_REQUEST && thisCall.reply() != null
                             && config.structuredOutput() == StructuredOutput.AUTO
                             && FORMAT_REFUSED.matcher(failure.detail()).find()) {
                         structuredRefused = true;
                         acc.failedAttempts(failure.attempts());
-                        return send(call, n, acc, deadline);
+                        return send(call, n, acc, deadline, control);
                     }
                     return CompletableFuture.<Void>failedFuture(failure);
                 })

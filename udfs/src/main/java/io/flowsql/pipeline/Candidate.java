@@ -17,12 +17,28 @@ public class Candidate {
     public int votes;
     /** The first rows of the result, rendered as text, for the answer's preview. */
     public java.util.List<String> previewColumns = new java.util.ArrayList<>();
-    public java.util.List<java.util.List<String>> previewRows = new java.util.ArrayList<>();
+    /**
+     * The preview's rows. (Until state version v1 this was {@code previewRows}, a list of lists that Flink could only
+     * serialize with Kryo; a candidate restored from such a savepoint comes back without its preview rows.)
+     */
+    public java.util.List<PreviewRow> preview = new java.util.ArrayList<>();
 
     public Candidate() {}
 
     public Candidate(String source, String sql) {
         this.source = source;
         this.sql = sql;
+    }
+
+    /** The preview's rows as lists of cells (a copy). */
+    public java.util.List<java.util.List<String>> previewRows() {
+        java.util.List<java.util.List<String>> rows = new java.util.ArrayList<>();
+        preview.forEach(row -> rows.add(new java.util.ArrayList<>(row.cells)));
+        return rows;
+    }
+
+    public void setPreview(java.util.List<java.util.List<String>> rows) {
+        preview = new java.util.ArrayList<>();
+        rows.forEach(row -> preview.add(new PreviewRow(row)));
     }
 }

@@ -54,7 +54,7 @@ public final class CandidateRunner {
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();
         candidate.previewColumns = new ArrayList<>(result.columns());
-        candidate.previewRows = preview(result.rows());
+        candidate.setPreview(preview(result.rows()));
         String fingerprint = null;
         if (result.ok()) {
             try {
@@ -84,7 +84,7 @@ public final class CandidateRunner {
             return ExecutionResult.failed(recordedError(candidate.error), candidate.elapsedMicros);
         }
         List<List<Object>> rows = new ArrayList<>();
-        candidate.previewRows.forEach(row -> rows.add(new ArrayList<>(row)));
+        candidate.preview.forEach(row -> rows.add(new ArrayList<>(row.cells)));
         return new ExecutionResult(candidate.previewColumns, rows, candidate.rowCount,
                 candidate.rowCount > rows.size(), candidate.elapsedMicros, null);
     }

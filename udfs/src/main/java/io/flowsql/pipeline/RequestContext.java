@@ -25,9 +25,13 @@ public class RequestContext {
     /** Where the question came from, for tracing: topic/partition/offset or a file line. */
     public String origin;
     public long receivedAtMillis;
+    /** The request id whose stage journal this request reads and extends; null means its own (see {@link #journalId}). */
+    public String journalOf;
 
     // --- dialogue
     public List<DialogueTurn> history = new ArrayList<>();
+    /** True when the question brought its own history (the question event's {@code history}): the job's is not used. */
+    public boolean historySupplied;
 
     // --- findings of the stages
     public String questionType;
@@ -52,7 +56,15 @@ public class RequestContext {
     public String error;
     public List<StageTrace> trace = new ArrayList<>();
 
+    /** What the stage now working on this request started, for its timeout to cancel; never serialized. */
+    public transient Cancellation cancellation;
+
     public RequestContext() {}
+
+    /** The id the stage journal keeps this request's model replies under: {@link #journalOf} if set, else the request id. */
+    public String journalId() {
+        return journalOf != null && !journalOf.isBlank() ? journalOf : requestId;
+    }
 
     /** True once a stage settled the request (refused, failed, or answered without SQL); later stages skip it. */
     public boolean isSettled() {

@@ -1,5 +1,6 @@
 package io.flowsql.pipeline;
 
+import io.flowsql.journal.JournalScope;
 import io.flowsql.llm.LlmException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,6 +18,11 @@ public final class StageGuard {
     public static CompletableFuture<RequestContext> run(String stage, RequestContext ctx,
                                                         Function<StageTrace, CompletableFuture<?>> body) {
         StageTrace trace = new StageTrace(stage);
+        String journalId = ctx.journalId();
+        if (journalId != null) {
+            trace.journalUnder(new JournalScope(journalId, stage));
+        }
+        trace.cancellation = ctx.cancellation;
         long started = System.nanoTime();
         CompletableFuture<?> work;
         try {

@@ -1,6 +1,11 @@
 package io.flowsql.pipeline;
 
-/** What one stage did for one request: latency, LLM calls (failed ones too), tokens, retries, the last call error and a short note. */
+import io.flowsql.journal.JournalScope;
+
+/**
+ * What one stage did for one request: latency, LLM calls (failed ones too), tokens, retries, the last call error,
+ * the calls the stage journal answered instead of the model (and the tokens that saved), and a short note.
+ */
 public class StageTrace {
     public String stage;
     public String model;
@@ -12,13 +17,32 @@ public class StageTrace {
     public int completionTokens;
     public int retries;
     public boolean simulated;
+    /** Calls answered from the stage journal (not sent to the model, not in llmCalls or the token counts). */
+    public int journalHits;
+    /** Calls the journal was asked about and did not hold (sent to the model and journaled). */
+    public int journalMisses;
+    /** Prompt + completion tokens of the journal hits: what asking the model again would have cost. */
+    public int tokensSaved;
     public String note;
     /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
     public String error;
+
+    /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
+    private transient JournalScope journalScope;
+    /** The request's cancellation while its stage runs (LLM calls register with it); never serialized. */
+    public transient Cancellation cancellation;
 
     public StageTrace() {}
 
     public StageTrace(String stage) {
         this.stage = stage;
+    }
+
+    public JournalScope journalScope() {
+        return journalScope;
+    }
+
+    public void journalUnder(JournalScope scope) {
+        this.journalScope = scope;
     }
 }

@@ -2,6 +2,7 @@ package io.flowsql.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.PreviewRow;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
@@ -28,7 +29,7 @@ class EventSchemasTest {
         QuestionParse p = parse("""
                 {"request_id":"r1","dialogue_id":"d1","db_id":"concert_singer","question":"How many singers do we have?",
                  "evidence":"singer means a row of singer","sent_at":"2025-01-01T00:00:00Z",
-                 "options":{"strategy":"mag-sql","candidates":5,"disabled_stages":["sqlfix.review"]}}""");
+                 "options":{"strategy":"mag-sql","candidates":5,"disabled_stages":["sqlfix.review"],"journal_of":"r0"}}""");
         assertThat(p.isValid()).as(String.valueOf(p.reason())).isTrue();
         QuestionEvent q = p.question();
         assertThat(q.requestId).isEqualTo("r1");
@@ -43,6 +44,7 @@ class EventSchemasTest {
         assertThat(ctx.disabledStages).containsExactly("sqlfix.review");
         assertThat(ctx.notes).containsEntry(QuestionMapper.CANDIDATES_NOTE, "5");
         assertThat(ctx.origin).isEqualTo("questions/0@7");
+        assertThat(ctx.journalId()).as("options.journal_of names the journal the request reads").isEqualTo("r0");
     }
 
     @Test
@@ -102,7 +104,7 @@ class EventSchemasTest {
         chosen.rowCount = 30;
         chosen.previewColumns = List.of("name");
         for (int i = 0; i < 30; i++) {
-            chosen.previewRows.add(new ArrayList<>(List.of("singer " + i)));
+            chosen.preview.add(new PreviewRow(List.of("singer " + i)));
         }
         Candidate broken = new Candidate("magsql.generate#2", "SELECT nme FROM singer");
         broken.executed = true;

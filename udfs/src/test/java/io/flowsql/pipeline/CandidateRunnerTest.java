@@ -18,8 +18,8 @@ class CandidateRunnerTest {
         assertThat(c.error).isNull();
         assertThat(c.rowCount).isGreaterThan(10);
         assertThat(c.previewColumns).containsExactly("Name", "Population");
-        assertThat(c.previewRows).hasSize(10);
-        assertThat(c.previewRows.get(0)).containsExactly("Mumbai (Bombay)", "10500000");
+        assertThat(c.previewRows()).hasSize(10);
+        assertThat(c.previewRows().get(0)).containsExactly("Mumbai (Bombay)", "10500000");
         assertThat(c.resultFingerprint).isNotBlank();
         Candidate same = runner.run("world_1", new Candidate("x", "SELECT Population, Name FROM city"));
         assertThat(same.resultFingerprint).isEqualTo(c.resultFingerprint);

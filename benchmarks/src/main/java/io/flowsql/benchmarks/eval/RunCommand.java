@@ -2,6 +2,8 @@ package io.flowsql.benchmarks.eval;
 
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
+import io.flowsql.benchmarks.eval.run.EvalRunId;
+import io.flowsql.benchmarks.eval.run.GoldHistory;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
@@ -74,19 +76,31 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = {"-D", "--job-option"}, description = "--local: one more job option, key=value (docs/OPERATIONS.md); repeatable")
     Map<String, String> jobOptions = new LinkedHashMap<>();
 
+    @Option(names = "--history", defaultValue = "own", description = "Dialogue protocol: own (each turn sees the system's own "
+            + "earlier answers, as a user lives with it) or gold (each turn is sent with the gold questions, types and SQL of the "
+            + "turns before it, MMSQL's published protocol); default ${DEFAULT-VALUE}")
+    String history;
+
     @Option(names = "--deadline", defaultValue = "PT2H", description = "Stop waiting for answers after this (ISO-8601)")
     Duration deadline;
 
-
-
-
+    @Option(names = "--run-id", description = "The run's id, part of every request and dialogue id (default: a fresh one, "
+            + "printed at start). Resume an interrupted run by passing its run id and the same --answers file")
+    String runId;
 
     @Override
     public Integer call() throws Exception {
         Benchmark bench = choice.load();
+        GoldHistory gold = switch (history) {
+            case "gold" -> new GoldHistory(bench);
+            case "own" -> null;
+            default -> throw new IllegalArgumentException("--history must be gold or own, not '" + history + "'");
+        };
         if (limit > 0) {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
+        String run = EvalRunId.choose(runId, answers);
+        System.out.printf("run id: %s (resume with --run-id %s --answers %s)%n", run, run, answers);
         long started = System.nanoTime();
         KafkaBenchmarkRunner.RunResult result;
         if (local) {
@@ -96,13 +110,13 @@ public final class RunCommand implements Callable<Integer> {
             try (LocalStack stack = LocalStack.start(choice.data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
                     model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
                     localJobOptions())) {
-                result = runner(stack.bootstrapServers()).run(bench, answers, deadline);
+                result = runner(stack.bootstrapServers(), run, gold).run(bench, answers, deadline);
                 if (stack.simulated()) {
                     System.out.printf("simulated LLM requests: %d%n", stack.simulatedLlmRequests());
                 }
             }
         } else {
-            result = runner(bootstrapServers).run(bench, answers, deadline);
+            result = runner(bootstrapServers, run, gold).run(bench, answers, deadline);
         }
         int unanswered = result.unanswered();
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
@@ -110,7 +124,9 @@ public final class RunCommand implements Callable<Integer> {
         EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
                 ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
                 ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
-                report.priceCompletion);
+                report.priceCompletion).withProtocol(history.equals("gold")
+                ? "gold history (each turn sent with the gold questions, types and SQL of the turns before it)"
+                : "own history (each turn answered after the system's own earlier answers)");
         int status = ReportChoice.finish(summary, report.out);
         return status != 0 ? status : unanswered == 0 ? 0 : 2;
     }
@@ -125,7 +141,7 @@ public final class RunCommand implements Callable<Integer> {
         return options;
     }
 
-    private KafkaBenchmarkRunner runner(String servers) {
-        return new KafkaBenchmarkRunner(servers, questionsTopic, answersTopic, strategy);
+    private KafkaBenchmarkRunner runner(String servers, String run, GoldHistory gold) {
+        return new KafkaBenchmarkRunner(servers, questionsTopic, answersTopic, strategy, run, gold);
     }
 }

@@ -4,7 +4,8 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
-import io.flowsql.benchmarks.eval.report.ReportWriter;
+import io.flowsql.benchmarks.eval.rqs.GoldReplies;
+import io.flowsql.benchmarks.eval.rqs.RqsRun;
 import io.flowsql.benchmarks.eval.score.EfficiencyTimer;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
@@ -52,6 +53,13 @@ public final class ScoreCommand implements Callable<Integer> {
             description = "Budget per statement: its parse, execution, result encoding and comparison together")
     long timeoutMillis;
 
+    @Option(names = "--rqs-judge", description = "Dialogue benchmarks: base URL of an OpenAI-compatible LLM judge; adds MMSQL's "
+            + "response-quality score (RQS, 0-10) of the replies to unanswerable, ambiguous and improper turns (API key: RQS_API_KEY)")
+    String rqsJudge;
+
+    @Option(names = "--rqs-model", defaultValue = "gpt-4o", description = "The judge's model (default ${DEFAULT-VALUE})")
+    String rqsModel;
+
     @Option(names = "--parallel", description = "Questions scored at once on a bounded pool (default: processors, at least 2)")
     int parallel = defaultParallelism();
 
@@ -65,8 +73,16 @@ public final class ScoreCommand implements Callable<Integer> {
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
         Semantics semantics = report.semanticsFor(choice.benchmark);
-        EvaluationSummary summary = score(bench, read, predictions.toString(),
-                executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, semantics, vesRuns, report.pricePrompt, report.priceCompletion);
+        List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
+                semantics, vesRuns);
+        EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
+                outcomes, report.pricePrompt, report.priceCompletion);
+        if (rqsJudge != null) {
+            try (SqlExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
+                summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
+                        GoldReplies.load(choice.questionsFile()), outcomes, executor));
+            }
+        }
         return ReportChoice.finish(summary, report.out);
     }
 
@@ -100,7 +116,8 @@ public final class ScoreCommand implements Callable<Integer> {
         List<Prediction> out = new ArrayList<>(predictions.size());
         for (Prediction p : predictions) {
             BenchmarkItem item = runnable.get(p.ordinal());
-            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls(), p.unreadable()));
+            out.add(new Prediction(null, item.ordinal(), p.sql(), p.questionType(), p.stages(), p.readingSqls(), p.reply(),
+                    p.unreadable()));
         }
         return out;
     }
@@ -109,10 +126,16 @@ public final class ScoreCommand implements Callable<Integer> {
     static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqlExecutor executor,
                                    int parallel, Semantics semantics, int vesRuns, double pricePrompt,
                                    double priceCompletion) {
+        return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(),
+                outcomes(bench, predictions, executor, parallel, semantics, vesRuns), pricePrompt, priceCompletion);
+    }
+
+    /** Scores every runnable question on a bounded pool with a progress bar; closes the executor. */
+    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SqlExecutor executor, int parallel,
+                                      Semantics semantics, int vesRuns) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
             Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null, parallel);
-            List<ItemOutcome> outcomes = scorer.score(bench, predictions, bar::stepTo);
-            return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(), outcomes, pricePrompt, priceCompletion);
+            return scorer.score(bench, predictions, bar::stepTo);
         }
     }
 

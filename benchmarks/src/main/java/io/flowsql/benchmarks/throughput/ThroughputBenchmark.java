@@ -22,6 +22,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,7 +140,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         List<QuestionEvent> measured = BenchmarkQuestions.of(sharedData, preset, questions, preset + "-s" + s + "-stream-");
         TokenCounts tokensBefore = llm.tokenCounts();
         CpuAccount.Snapshot cpuBefore = cpu.snapshot();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long threadsBefore = threads.getTotalStartedThreadCount();
         RunFigures streaming = run.run("streaming job (Kafka→Flink→Kafka)", measured, llm::requestCount, Duration.ofMinutes(15));
+        long threadsStarted = threads.getTotalStartedThreadCount() - threadsBefore;
         Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
         TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
 
@@ -156,6 +161,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
         System.out.printf("%s, S=%d, L=%d ms:%n", preset, s, latencyMillis);
         System.out.println("  " + streaming.line(s, latencyMillis));
+        // every thread this JVM started during the measured run (job, broker, simulator, clients): an executor made
+        // per request or per statement would show as hundreds or thousands per 1,000 questions
+        System.out.printf("  threads started during the measured run: %d (%.1f per 1,000 questions; %d live at its end)%n",
+                threadsStarted, 1000.0 * threadsStarted / measured.size(), threads.getThreadCount());
         System.out.println("  " + sequential.line(s, latencyMillis));
         System.out.printf("  speed-up of streaming over one at a time: %.1fx%n",
                 streaming.questionsPerSecond() / sequential.questionsPerSecond());

@@ -31,14 +31,25 @@ public final class KafkaSources {
      * docs/ARCHITECTURE.md ("Dialogue context and the feedback loop").
      */
     public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
-        String group = config.get(JobOptions.GROUP_ID) + "-feedback";
+        return answers(config, config.get(JobOptions.GROUP_ID) + "-feedback", feedbackIsolation(config));
+    }
+
+    /**
+     * The answers topic as committed (read_committed, whatever dialogue.feedback-isolation says): an answer read
+     * here will never be written again, so its request's stage journal can be released.
+     */
+    public static KafkaSource<AnswerEvent> committedAnswers(JobConfig config) {
+        return answers(config, config.get(JobOptions.GROUP_ID) + "-journal-release", "read_committed");
+    }
+
+    private static KafkaSource<AnswerEvent> answers(JobConfig config, String group, String isolation) {
         return KafkaSource.<AnswerEvent>builder()
                 .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
                 .setTopics(config.get(JobOptions.ANSWERS_TOPIC))
                 .setGroupId(group)
                 .setClientIdPrefix(group)
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, feedbackIsolation(config))
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation)
                 .setDeserializer(new AnswerFeedbackDeserializer())
                 .build();
     }

@@ -11,7 +11,6 @@ import io.flowsql.flink.DialogueContextFunction;
 import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.FeedbackTurn;
 import io.flowsql.flink.FeedbackTurns;
-import io.flowsql.flink.LocalStageFunction;
 import io.flowsql.flink.StageBinding;
 import io.flowsql.flink.StagePlan;
 import io.flowsql.pipeline.RequestContext;
@@ -44,20 +43,20 @@ public final class AnswerTopology {
         DataStream<RequestContext> contexts = parallel(questions
                 .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
                 .connect(turns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
-                .process(new DialogueContextFunction(config.historyTtl, config.feedbackWait.toMillis()))
+                .process(new DialogueContextFunction(config.historyTtl, config.feedbackWait.toMillis(),
+                        config.historyLimits))
                 .uid(DIALOGUE_UID).name("dialogue context"), config);
         for (StagePlan stage : binding.plan()) {
             contexts = switch (stage.kind()) {
-                case LLM -> llmStage(contexts, stage, config);
-                case LOCAL -> parallel(contexts.map(new LocalStageFunction(binding, stage.name()))
-                        .uid(stage.uid()).name(stage.name()), config);
+                // local stages too: alignment reads the database, so no stage runs on the task thread
+                case LLM, LOCAL -> asyncStage(contexts, stage, config);
                 case EXECUTE_CANDIDATES -> candidateStage(contexts, stage, config);
             };
         }
         return parallel(contexts.map(new AnswerFunction()).uid(ANSWER_UID).name("answer"), config);
     }
 
-    private static DataStream<RequestContext> llmStage(DataStream<RequestContext> in, StagePlan stage, TopologyConfig config) {
+    private static DataStream<RequestContext> asyncStage(DataStream<RequestContext> in, StagePlan stage, TopologyConfig config) {
         long timeout = config.timeoutOf(stage.name()).toMillis();
         AsyncStageFunction function = new AsyncStageFunction(config.binding, stage.name(), timeout);
         int capacity = config.capacityOf(stage.name());

@@ -1,5 +1,6 @@
 package io.flowsql.job.topology;
 
+import io.flowsql.flink.HistoryLimits;
 import io.flowsql.flink.StageBinding;
 
 import java.io.Serializable;
@@ -39,6 +40,8 @@ public class TopologyConfig implements Serializable {
     public Duration gatherTimeout = Duration.ofSeconds(60);
     /** How long a dialogue's history is kept after its last change. */
     public Duration historyTtl = Duration.ofHours(24);
+    /** How many of a dialogue's turns (and bytes) are kept and carried with each request. */
+    public HistoryLimits historyLimits = HistoryLimits.defaults();
     /** How long a follow-up waits for the previous turn's answer to come back before it is released anyway. */
     public Duration feedbackWait = Duration.ofMinutes(5);
 

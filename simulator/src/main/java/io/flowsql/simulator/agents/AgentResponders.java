@@ -35,6 +35,8 @@ public final class AgentResponders {
                 Map.entry("mmsql.detect", new MmsqlDetectResponder()),
                 Map.entry("mmsql.decompose", new MmsqlDecomposeResponder()),
                 Map.entry("mmsql.refine.generate", new OriginalQuestionSqlResponder()),
-                Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()));
+                Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()),
+                // evaluation: MMSQL's RQS judge
+                Map.entry("eval.rqs", new EvalRqsResponder()));
     }
 }

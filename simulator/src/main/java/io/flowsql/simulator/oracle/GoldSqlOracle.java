@@ -79,18 +79,23 @@ public final class GoldSqlOracle {
         }
     }
 
-    /** CoSQL typed dialogues: a user turn is answered by the system turn that follows it. */
+    /** A user turn: CoSQL writes {@code isUser}, MMSQL's test suite {@code isuser}. */
+    private static boolean isUser(JsonNode turn) {
+        return turn.path("isUser").asBoolean(false) || turn.path("isuser").asBoolean(false);
+    }
+
+    /** CoSQL typed dialogues (and MMSQL's test suite): a user turn is answered by the system turn that follows it. */
     private static void readDialogue(JsonNode dialogue, Map<String, String> gold, Map<String, String> types) {
         String dbId = dialogue.has("db_name") ? dialogue.path("db_name").asText() : dialogue.path("db_id").asText();
         JsonNode turns = dialogue.path("turns");
         for (int i = 0; i + 1 < turns.size(); i++) {
             JsonNode turn = turns.get(i);
             String type = turn.path("type").asText("");
-            if (turn.path("isUser").asBoolean() && !type.isBlank() && !dbId.isBlank() && !turn.path("text").asText().isBlank()) {
+            if (isUser(turn) && !type.isBlank() && !dbId.isBlank() && !turn.path("text").asText().isBlank()) {
                 types.putIfAbsent(key(dbId, turn.path("text").asText()), type.strip().toLowerCase(Locale.ROOT));
             }
             JsonNode next = turns.get(i + 1);
-            if (turn.path("isUser").asBoolean() && !next.path("isUser").asBoolean(true)) {
+            if (isUser(turn) && !isUser(next)) {
                 put(gold, dbId, turn.path("text").asText(), next.path("query").asText(""));
             }
         }

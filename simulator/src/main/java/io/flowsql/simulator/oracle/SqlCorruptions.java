@@ -10,7 +10,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
@@ -47,8 +46,9 @@ final class SqlCorruptions {
 
     private static Optional<Statement> parse(String sql) {
         try {
-            return Optional.of(CCJSqlParserUtil.parse(sql));
-        } catch (JSQLParserException | RuntimeException e) {
+            // newParser(..).Statement() on this thread: CCJSqlParserUtil.parse(String) makes an executor per call
+            return Optional.of(CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true).Statement());
+        } catch (Exception e) {
             return Optional.empty();
         }
     }

@@ -6,6 +6,9 @@ import io.flowsql.llm.ChatResponse;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
+import io.flowsql.journal.JournaledCalls;
+import io.flowsql.journal.StageJournal;
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,15 +29,24 @@ public final class AgentCall {
     /** The least budget a re-ask after a cut reply gets. */
     private static final int MIN_REASK_BUDGET = 256;
 
-    private final LlmClient llm;
+    private final JournaledCalls calls;
     private final String reaskMessage;
 
     public AgentCall(LlmClient llm) {
-        this(llm, PromptTemplate.load(REASK_RESOURCE));
+        this(llm, StageJournal.NONE);
+    }
+
+    /** Calls journaled in {@code journal} (see {@link JournaledCalls}): a call the journal holds is not made again. */
+    public AgentCall(LlmClient llm, StageJournal journal) {
+        this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), journal), PromptTemplate.load(REASK_RESOURCE));
     }
 
     public AgentCall(LlmClient llm, PromptTemplate reask) {
-        this.llm = Objects.requireNonNull(llm, "llm");
+        this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), StageJournal.NONE), reask);
+    }
+
+    private AgentCall(JournaledCalls calls, PromptTemplate reask) {
+        this.calls = calls;
         this.reaskMessage = reask.render(Map.of());
     }
 
@@ -109,7 +121,13 @@ public final class AgentCall {
     }
 
     private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
-        return llm.chat(request).handle((response, error) -> {
+        CompletableFuture<JournaledCalls.Reply> call = calls.chat(request, trace == null ? null : trace.journalScope());
+        Cancellation cancellation = trace == null ? null : trace.cancellation;
+        if (cancellation != null) {
+            // the stage's timeout cancels the call: the client aborts the HTTP request and frees its permit
+            cancellation.onCancel(() -> call.cancel(false));
+        }
+        return call.handle((reply, error) -> {
             if (error != null) {
                 LlmException failure = error instanceof LlmException typed ? typed
                         : error.getCause() instanceof LlmException cause ? cause : null;
@@ -117,8 +135,8 @@ public final class AgentCall {
                 throw error instanceof java.util.concurrent.CompletionException c ? c
                         : new java.util.concurrent.CompletionException(error);
             }
-            record(trace, response);
-            return response;
+            record(trace, reply);
+            return reply.response();
         });
     }
 
@@ -129,11 +147,22 @@ public final class AgentCall {
         return request.withMessages(messages);
     }
 
-    private static void record(StageTrace trace, ChatResponse response) {
+    private static void record(StageTrace trace, JournaledCalls.Reply reply) {
         if (trace == null) {
             return;
         }
+        ChatResponse response = reply.response();
         synchronized (trace) {
+            if (reply.lookup() == JournaledCalls.Lookup.HIT) {
+                trace.journalHits++;
+                trace.tokensSaved += response.usage().totalTokens();
+                trace.model = response.model();
+                trace.simulated |= response.simulated();
+                return;
+            }
+            if (reply.lookup() == JournaledCalls.Lookup.MISS) {
+                trace.journalMisses++;
+            }
             trace.llmCalls++;
             trace.promptTokens += response.usage().promptTokens();
             trace.cachedPromptTokens += response.usage().cachedPromptTokens();

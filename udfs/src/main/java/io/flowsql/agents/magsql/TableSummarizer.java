@@ -5,6 +5,7 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
@@ -34,7 +35,18 @@ public final class TableSummarizer {
         CompletableFuture<Map<String, String>> summaries = cache.computeIfAbsent(schema.dbId(), id -> {
             ChatRequest request = ChatRequest.of(STEP, prompt.render(Map.of("db_id", id, "schema", schemaText))).withReply(prompt.reply().withStringProperties("",
                             schema.tables().stream().map(TableSchema::name).toList(), 200));
-            return call.ask(request, text -> parse(text, schema), trace);
+            // shared by every request of the database: one request's stage timeout must not cancel it for the others
+            Cancellation own = trace == null ? null : trace.cancellation;
+            if (trace != null) {
+                trace.cancellation = null;
+            }
+            try {
+                return call.ask(request, text -> parse(text, schema), trace);
+            } finally {
+                if (trace != null) {
+                    trace.cancellation = own;
+                }
+            }
         });
         return summaries.whenComplete((ok, error) -> {
             if (error != null) {

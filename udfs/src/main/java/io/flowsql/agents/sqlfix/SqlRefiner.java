@@ -119,7 +119,7 @@ public final class SqlRefiner {
         if (c.error != null) {
             return "error: " + QuestionFrame.oneLine(c.error);
         }
-        String rows = c.previewRows.stream().limit(3).map(r -> String.join(", ", r)).collect(Collectors.joining(") (", "(", ")"));
+        String rows = c.preview.stream().limit(3).map(r -> String.join(", ", r.cells)).collect(Collectors.joining(") (", "(", ")"));
         return c.rowCount + (c.rowCount == 1 ? " row: " : " rows, first: ") + QuestionFrame.oneLine(rows);
     }
 

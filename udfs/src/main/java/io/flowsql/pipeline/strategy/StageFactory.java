@@ -43,6 +43,7 @@ import io.flowsql.agents.sqlfix.SqlRefinerStage;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
 import io.flowsql.engine.Engine;
+import io.flowsql.journal.StageJournal;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.pipeline.FinalizeStage;
@@ -69,10 +70,16 @@ public final class StageFactory {
     private final ExampleLibrary examples;
 
     public StageFactory(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner) {
+        this(engine, settings, schema, runner, StageJournal.NONE);
+    }
+
+    /** A factory whose stages check every model call against {@code journal} and record it there (see {@link AgentCall}). */
+    public StageFactory(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
+                        StageJournal journal) {
         this.engine = engine;
         this.settings = settings;
         this.schema = schema;
-        this.call = new AgentCall(engine.llm());
+        this.call = new AgentCall(engine.llm(), journal);
         this.runner = runner;
         this.frames = ctx -> QuestionFrame.of(ctx, schema);
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()

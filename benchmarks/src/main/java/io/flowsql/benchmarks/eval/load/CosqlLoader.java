@@ -50,6 +50,25 @@ public final class CosqlLoader {
         return load(questionsFile, databaseRoot, "cosql-" + SpiderLoader.stem(questionsFile.getFileName().toString()));
     }
 
+    /** What {@link #eachUserTurn} hands over: the dialogue's position, the user turn's number in it, the turn, the turn after it (or null). */
+    @FunctionalInterface
+    public interface UserTurnVisitor {
+        void visit(int dialogue, int userTurn, JsonNode turn, JsonNode answer);
+    }
+
+    /** Walks every user turn of a file in the CoSQL/MMSQL layout, numbered as this loader numbers them ({@code d<dialogue>-<userTurn>}). */
+    public static void eachUserTurn(JsonNode root, UserTurnVisitor visitor) {
+        for (int d = 0; d < root.size(); d++) {
+            JsonNode turns = root.get(d).path("turns");
+            int userTurn = 0;
+            for (int i = 0; i < turns.size(); i++) {
+                if (isUser(turns.get(i))) {
+                    visitor.visit(d, userTurn++, turns.get(i), i + 1 < turns.size() ? turns.get(i + 1) : null);
+                }
+            }
+        }
+    }
+
     /** A user turn: CoSQL spells the flag {@code isUser}, MMSQL's test suite {@code isuser}. */
     public static boolean isUser(JsonNode turn) {
         return turn.path("isUser").asBoolean(false) || turn.path("isuser").asBoolean(false);

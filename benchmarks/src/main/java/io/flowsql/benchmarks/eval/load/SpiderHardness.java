@@ -1,6 +1,6 @@
 package io.flowsql.benchmarks.eval.load;
 
-import net.sf.jsqlparser.JSQLParserException;
+import io.flowsql.sql.SqlParsing;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
@@ -13,7 +13,6 @@ import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
@@ -42,8 +41,7 @@ public final class SpiderHardness {
         PlainSelect top;
         int component2;
         try {
-            Statement statement = CCJSqlParserUtil.parse(sql.strip().replaceAll(";+\\s*$", ""),
-                    parser -> parser.withSquareBracketQuotation(true));
+            Statement statement = SqlParsing.parse(sql.strip().replaceAll(";+\\s*$", "")).orElse(null);
             if (!(statement instanceof Select select)) {
                 return UNKNOWN;
             }
@@ -52,7 +50,7 @@ public final class SpiderHardness {
                 return UNKNOWN;
             }
             component2 = select instanceof SetOperationList ? 1 : 0;
-        } catch (JSQLParserException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return UNKNOWN;
         }
         Counts c = count(top);

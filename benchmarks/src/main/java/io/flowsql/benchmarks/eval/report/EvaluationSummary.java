@@ -6,6 +6,7 @@ import io.flowsql.benchmarks.eval.metrics.DialogueMetrics;
 import io.flowsql.benchmarks.eval.metrics.ExecutionAccuracy;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.metrics.MmsqlAccsMetrics;
+import io.flowsql.benchmarks.eval.rqs.RqsScores;
 import io.flowsql.benchmarks.eval.semantics.MmsqlAccsExec;
 import io.flowsql.benchmarks.eval.metrics.Percentiles;
 import io.flowsql.benchmarks.eval.metrics.PrecisionRecall;
@@ -25,6 +26,8 @@ import java.util.Map;
  * @param ves        NaN when efficiency was not measured
  * @param mmsql      MMSQL's own figures when scored with its semantics, else null
  * @param verdicts   one verdict per scored question, in benchmark order
+ * @param protocol   how the answers were produced (run: the dialogue history protocol), or null for a scored file
+ * @param rqs        MMSQL's response-quality score from an LLM judge, or null when no judge was asked
  */
 public record EvaluationSummary(
         String benchmark,
@@ -48,7 +51,9 @@ public record EvaluationSummary(
         TokenCost tokens,
         List<Integer> tokensPerQuestion,
         MmsqlAccsMetrics mmsql,
-        List<QuestionVerdict> verdicts) {
+        List<QuestionVerdict> verdicts,
+        String protocol,
+        RqsScores rqs) {
 
     /** A gold query that failed to run: reported apart, never counted against a prediction. */
     public record GoldError(String itemId, String dbId, String error) {}
@@ -73,11 +78,25 @@ public record EvaluationSummary(
                 DialogueMetrics.typeDetection(outcomes), StageLatency.of(outcomes),
                 TokenCost.of(outcomes, pricePerMillionPrompt, pricePerMillionCompletion),
                 outcomes.stream().map(o -> o.promptTokens() + o.completionTokens()).toList(), mmsql,
-                outcomes.stream().map(QuestionVerdict::of).toList());
+                outcomes.stream().map(QuestionVerdict::of).toList(), null, null);
     }
 
     public boolean measuredEfficiency() {
         return !Double.isNaN(ves);
+    }
+
+    /** The same figures, saying how the answers were produced. */
+    public EvaluationSummary withProtocol(String how) {
+        return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
+                missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, how, rqs);
+    }
+
+    /** The same figures with the RQS judge's scores. */
+    public EvaluationSummary withRqs(RqsScores scores) {
+        return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
+                missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, protocol, scores);
     }
 
     /** Questions left out because their database is not here. */

@@ -17,7 +17,14 @@ public final class Headline {
         } else {
             line.append(pct("EX", s.ex()));
         }
-        return line.append(" — ").append(counts(s)).toString();
+        if (s.rqs() != null) {
+            line.append(String.format(Locale.ROOT, ", RQS %.2f (judge %s)", s.rqs().overall(), s.rqs().judgeModel()));
+        }
+        line.append(" — ").append(counts(s));
+        if (s.protocol() != null) {
+            line.append("; protocol: ").append(s.protocol());
+        }
+        return line.toString();
     }
 
     /** What was scored and what was left out, and why. */

@@ -56,6 +56,7 @@ public final class HtmlReport {
               text.addEventListener('input', filter);
               verdict.addEventListener('change', filter);
               filter();
+              document.body.setAttribute('data-report-ready', 'yes');
             })();
             """;
 
@@ -75,6 +76,13 @@ public final class HtmlReport {
             if (s.dialogues()) {
                 dialogues(html, s);
             }
+        }
+        if (s.rqs() != null) {
+            html.append("<h2>RQS (LLM judge ").append(escape(s.rqs().judgeModel())).append(")</h2>\n<table><tr><th>type</th>"
+                    + "<th>turns</th><th>average RQS</th></tr>\n");
+            s.rqs().byType().forEach((t, v) -> html.append("<tr><td>").append(escape(t)).append("</td><td class=\"n\">")
+                    .append(s.rqs().turns().get(t)).append("</td><td class=\"n\">").append(f2(v)).append("</td></tr>\n"));
+            html.append("<tr><th>overall</th><td></td><td class=\"n\">").append(f2(s.rqs().overall())).append("</td></tr></table>\n");
         }
         if (s.measuredEfficiency()) {
             html.append("<h2>Efficiency</h2>\n<table><tr><th>VES</th><th>R-VES</th></tr><tr><td class=\"n\">")

@@ -20,6 +20,9 @@ public final class JsonReport {
         root.put("semantics", s.comparison());
         root.put("semantics_description", s.semanticsDescription());
         root.put("headline", Headline.of(s));
+        if (s.protocol() != null) {
+            root.put("protocol", s.protocol());
+        }
         root.put("question_count", s.questions());
         root.put("runnable", s.runnable());
         root.put("scored", s.runnable() - s.goldErrors().size());
@@ -50,6 +53,12 @@ public final class JsonReport {
             ObjectNode types = m.putObject("types");
             s.mmsql().types().forEach((t, p) -> types.putObject(t).put("precision", p.precision()).put("recall", p.recall())
                     .put("f1", p.f1()).put("support", p.support()));
+        }
+        if (s.rqs() != null) {
+            ObjectNode r = root.putObject("rqs").put("overall", s.rqs().overall()).put("judge_model", s.rqs().judgeModel())
+                    .put("judged", s.rqs().judged()).put("judge_errors", s.rqs().errors());
+            ObjectNode types = r.putObject("by_type");
+            s.rqs().byType().forEach((t, v) -> types.putObject(t).put("average", v).put("turns", s.rqs().turns().get(t)));
         }
         ObjectNode latency = root.putObject("latency_ms");
         s.latencyByStage().forEach((stage, p) -> latency.putObject(stage).put("count", p.count()).put("mean", p.mean())

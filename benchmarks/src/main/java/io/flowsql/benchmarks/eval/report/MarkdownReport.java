@@ -47,6 +47,13 @@ public final class MarkdownReport {
                         .append(f3(p.f1())).append(" |\n");
             }
         }
+        if (s.rqs() != null) {
+            md.append("\n## RQS (LLM judge ").append(s.rqs().judgeModel()).append(")\n\n| type | turns | average RQS |\n|---|---:|---:|\n");
+            s.rqs().byType().forEach((t, v) -> md.append("| ").append(t).append(" | ").append(s.rqs().turns().get(t)).append(" | ")
+                    .append(f2(v)).append(" |\n"));
+            md.append("| **overall** (mean of the types) | | ").append(f2(s.rqs().overall())).append(" |\n\n")
+                    .append(s.rqs().judged()).append(" replies judged, ").append(s.rqs().errors()).append(" without a score.\n");
+        }
         if (s.hasTrace()) {
             md.append("\n## Latency per stage (ms)\n\n| stage | n | mean | p50 | p90 | p95 | p99 | max |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (Map.Entry<String, Percentiles> e : s.latencyByStage().entrySet()) {

@@ -27,19 +27,40 @@ import java.util.Set;
 /**
  * Pushes a benchmark's questions to a running job's questions topic (dialogue turns in order, keyed by
  * dialogue id) and appends the committed answers to a JSONL file until every question is answered or
- * the deadline passes; questions already answered in that file are not sent again.
+ * the deadline passes; questions already answered in that file are not sent again. Every request and
+ * dialogue id carries the run id, so only this run's answers are collected (see {@link EvalRunId}).
  */
 public final class KafkaBenchmarkRunner {
     private final String bootstrapServers;
     private final String questionsTopic;
     private final String answersTopic;
     private final String strategy;
+    private final String runId;
+    private final GoldHistory goldHistory;
 
-    public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy) {
+    /** The system's own history: each turn is answered with the dialogue history the job kept. */
+    public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy,
+                                String runId) {
+        this(bootstrapServers, questionsTopic, answersTopic, strategy, runId, null);
+    }
+
+    /** @param goldHistory the gold protocol (each question event carries its gold history), or null for the system's own */
+    public KafkaBenchmarkRunner(String bootstrapServers, String questionsTopic, String answersTopic, String strategy,
+                                String runId, GoldHistory goldHistory) {
         this.bootstrapServers = bootstrapServers;
         this.questionsTopic = questionsTopic;
         this.answersTopic = answersTopic;
         this.strategy = strategy;
+        this.runId = RequestIds.checkRunId(runId);
+        this.goldHistory = goldHistory;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    private String requestId(Benchmark bench, BenchmarkItem item) {
+        return RequestIds.requestId(runId, bench.name(), item.id());
     }
 
     /** What one run did: questions sent, answers found already committed on the topic, questions left unanswered. */
@@ -53,9 +74,9 @@ public final class KafkaBenchmarkRunner {
     public RunResult run(Benchmark bench, Path answersPath, Duration deadline) {
         Set<String> done = AnswersFile.answeredRequestIds(answersPath);
         List<BenchmarkItem> todo = bench.runnableItems().stream()
-                .filter(i -> !done.contains(RequestIds.requestId(bench.name(), i.id()))).toList();
+                .filter(i -> !done.contains(requestId(bench, i))).toList();
         Set<String> pending = new HashSet<>();
-        todo.forEach(i -> pending.add(RequestIds.requestId(bench.name(), i.id())));
+        todo.forEach(i -> pending.add(requestId(bench, i)));
         int total = bench.runnableItems().size();
         try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-eval", false);
              AnswersFile out = AnswersFile.append(answersPath);
@@ -66,7 +87,7 @@ public final class KafkaBenchmarkRunner {
             readCommittedSoFar(consumer, pending, out, bar);
             int recovered = before - pending.size();
             List<BenchmarkItem> toSend = todo.stream()
-                    .filter(i -> pending.contains(RequestIds.requestId(bench.name(), i.id()))).toList();
+                    .filter(i -> pending.contains(requestId(bench, i))).toList();
             send(bench, toSend);
             Instant end = Instant.now().plus(deadline);
             while (!pending.isEmpty() && Instant.now().isBefore(end)) {
@@ -111,10 +132,13 @@ public final class KafkaBenchmarkRunner {
     private void send(Benchmark bench, List<BenchmarkItem> todo) {
         try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
             for (BenchmarkItem item : todo) {
-                String dialogue = RequestIds.dialogueId(bench.name(), item.dialogueId() != null ? item.dialogueId() : item.id());
-                QuestionEvent q = new QuestionEvent(RequestIds.requestId(bench.name(), item.id()), dialogue, item.dbId(), item.question());
+                String dialogue = RequestIds.dialogueId(runId, bench.name(), item.dialogueId() != null ? item.dialogueId() : item.id());
+                QuestionEvent q = new QuestionEvent(requestId(bench, item), dialogue, item.dbId(), item.question());
                 q.evidence = item.evidence().isEmpty() ? null : item.evidence();
                 q.sentAt = Instant.now().toString();
+                if (goldHistory != null && item.dialogueId() != null) {
+                    q.history = goldHistory.before(item);
+                }
                 if (strategy != null) {
                     q.options = new QuestionOptions();
                     q.options.strategy = strategy;

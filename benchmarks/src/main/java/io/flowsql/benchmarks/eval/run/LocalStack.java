@@ -99,6 +99,11 @@ public final class LocalStack implements AutoCloseable {
         return simulator == null ? 0 : simulator.requestCount();
     }
 
+    /** The chat requests the simulated server recorded so far (empty with a real endpoint). */
+    public java.util.List<io.flowsql.simulator.RecordedRequest> simulatedRequests() {
+        return simulator == null ? java.util.List.of() : simulator.requests();
+    }
+
     public boolean simulated() {
         return simulator != null;
     }

@@ -13,10 +13,11 @@ import java.util.List;
  * @param questionType   the type the system detected; null when the format has none
  * @param stages         per-stage cost from the answer's trace (answers files only)
  * @param readingSqls    for a clarification (ambiguous turn) without one SQL: the SQL of each reading it offered
+ * @param reply          the system's text answer (a clarification, a refusal), for the RQS judge; may be null
  * @param unreadable     why its line could not be read (not UTF-8, not JSON), naming the line; null when it was read
  */
 public record Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
-                         List<String> readingSqls, String unreadable) {
+                         List<String> readingSqls, String reply, String unreadable) {
 
     public Prediction {
         sql = sql == null ? "" : sql.strip();
@@ -27,16 +28,16 @@ public record Prediction(String key, int ordinal, String sql, String questionTyp
 
     public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages,
                       List<String> readingSqls) {
-        this(key, ordinal, sql, questionType, stages, readingSqls, null);
+        this(key, ordinal, sql, questionType, stages, readingSqls, null, null);
     }
 
     public Prediction(String key, int ordinal, String sql, String questionType, List<StageCost> stages) {
-        this(key, ordinal, sql, questionType, stages, List.of());
+        this(key, ordinal, sql, questionType, stages, List.of(), null, null);
     }
 
     /** A line that could not be read: scored wrong with this reason. */
     public static Prediction unreadable(String key, int ordinal, String reason) {
-        return new Prediction(key, ordinal, "", null, List.of(), List.of(), reason);
+        return new Prediction(key, ordinal, "", null, List.of(), List.of(), null, reason);
     }
 
     /** The type to score: the system's own, or answerable when it gave SQL and none otherwise. */

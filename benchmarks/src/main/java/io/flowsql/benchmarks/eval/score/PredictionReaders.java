@@ -86,23 +86,16 @@ public final class PredictionReaders {
                     + "{\"db_name\", \"turns\": [{\"isuser\": true, ...}, {\"predict\"|\"predict_sql\", \"predict_type\"}, ...]}");
         }
         List<Prediction> out = new ArrayList<>();
-        for (int d = 0; d < root.size(); d++) {
-            JsonNode turns = root.get(d).path("turns");
-            int userTurn = 0;
-            for (int i = 0; i < turns.size(); i++) {
-                if (!CosqlLoader.isUser(turns.get(i))) {
-                    continue;
-                }
-                JsonNode answer = i + 1 < turns.size() ? turns.get(i + 1) : null;
-                if (answer != null && !CosqlLoader.isUser(answer) && (answer.has("predict") || answer.has("predict_sql") || answer.has("predict_type"))) {
-                    String type = answer.path("predict_type").asText("");
-                    String sql = answer.hasNonNull("predict_sql") ? answer.get("predict_sql").asText()
-                            : io.flowsql.benchmarks.eval.semantics.MmsqlRewrites.sqlOf(answer.path("predict").asText(""));
-                    out.add(new Prediction("d" + d + "-" + userTurn, -1, sql, type.isBlank() ? "answerable" : type, List.of()));
-                }
-                userTurn++;
+        CosqlLoader.eachUserTurn(root, (d, userTurn, turn, answer) -> {
+            if (answer != null && !CosqlLoader.isUser(answer)
+                    && (answer.has("predict") || answer.has("predict_sql") || answer.has("predict_type"))) {
+                String type = answer.path("predict_type").asText("");
+                String sql = answer.hasNonNull("predict_sql") ? answer.get("predict_sql").asText()
+                        : io.flowsql.benchmarks.eval.semantics.MmsqlRewrites.sqlOf(answer.path("predict").asText(""));
+                out.add(new Prediction("d" + d + "-" + userTurn, -1, sql, type.isBlank() ? "answerable" : type, List.of(),
+                        List.of(), answer.path("predict").asText(""), null));
             }
-        }
+        });
         if (out.isEmpty()) {
             throw new IllegalArgumentException(file + ": no predictions: no system turn carries predict, predict_sql or predict_type");
         }
@@ -157,7 +150,7 @@ public final class PredictionReaders {
                     .map(t -> new StageCost(t.stage, t.latencyMs, t.promptTokens, t.completionTokens)).toList();
             List<String> readings = a.interpretations == null ? List.of()
                     : a.interpretations.stream().map(r -> r.sql).toList();
-            out.add(new Prediction(RequestIds.itemId(a.requestId), -1, a.sql, a.questionType, stages, readings));
+            out.add(new Prediction(RequestIds.itemId(a.requestId), -1, a.sql, a.questionType, stages, readings, a.response, null));
         }
         return out;
     }

@@ -86,7 +86,7 @@ public final class ExecutionCorrector {
         to.elapsedMicros = from.elapsedMicros;
         to.error = from.error;
         to.previewColumns = new ArrayList<>(from.previewColumns);
-        to.previewRows = new ArrayList<>(from.previewRows);
+        to.setPreview(from.previewRows());
     }
 
     private static int severity(Candidate c, String question) {
@@ -98,11 +98,11 @@ public final class ExecutionCorrector {
         if (c.error != null) {
             return "(error)";
         }
-        if (c.previewRows.isEmpty()) {
+        if (c.preview.isEmpty()) {
             return "(no rows)";
         }
         StringBuilder out = new StringBuilder(String.join(" | ", c.previewColumns));
-        c.previewRows.stream().limit(3).forEach(row -> out.append(" ; ").append(String.join(" | ", row)));
+        c.preview.stream().limit(3).forEach(row -> out.append(" ; ").append(String.join(" | ", row.cells)));
         return out.toString();
     }
 

@@ -30,7 +30,7 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
         if (c.rowCount == 0) {
             return Optional.of(new ExecutionProblem(ErrorClass.EMPTY, "the query returned no rows"));
         }
-        for (List<String> row : c.previewRows) {
+        for (List<String> row : c.previewRows()) {
             for (int col = 0; col < row.size(); col++) {
                 if ("NULL".equals(row.get(col))) {
                     String name = col < c.previewColumns.size() ? c.previewColumns.get(col) : "#" + (col + 1);
@@ -42,8 +42,8 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
     }
 
     private static Optional<ExecutionProblem> shape(Candidate c, String question) {
-        if (COUNT_QUESTION.matcher(question).find() && !c.previewRows.isEmpty()
-                && c.previewRows.get(0).stream().noneMatch(cell -> NUMBER.matcher(cell.strip()).matches())) {
+        if (COUNT_QUESTION.matcher(question).find() && !c.preview.isEmpty()
+                && c.preview.get(0).cells.stream().noneMatch(cell -> NUMBER.matcher(cell.strip()).matches())) {
             return Optional.of(new ExecutionProblem(ErrorClass.SHAPE,
                     "the question asks how many, but no column of the result is a number"));
         }

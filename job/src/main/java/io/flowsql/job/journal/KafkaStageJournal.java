@@ -1,0 +1,332 @@
+package io.flowsql.job.journal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.journal.JournalEntry;
+import io.flowsql.journal.StageJournal;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The stage journal on a compacted Kafka topic keyed by the entry key. Each instance (one per TaskManager
+ * engine) reads the whole topic into a local cache on a background thread, so {@link #find} is a map
+ * lookup; {@link #record} puts the entry into the cache at once and completes when the broker has
+ * acknowledged it (acks=all, idempotent producer); {@link #release} writes tombstones for a request's
+ * keys. The topic is created when missing with {@code cleanup.policy=compact,delete} and
+ * {@code retention.ms} = the configured retention, so entries nothing releases still go away in time.
+ */
+public final class KafkaStageJournal implements StageJournal {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaStageJournal.class);
+    private static final Duration CATCH_UP_LIMIT = Duration.ofSeconds(60);
+    private static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
+    private static final long SEGMENT_MS = Duration.ofHours(1).toMillis();
+
+    private final String topic;
+    private final long retentionMillis;
+    private final ObjectMapper json = new ObjectMapper();
+    private final Admin admin;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final List<TopicPartition> partitions;
+    private final Map<String, JournalEntry> entries = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> keysById = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+    private final Thread reader;
+    /** Completes the record futures off the producer's I/O thread (what follows is the stage's own work). */
+    private final ExecutorService completions = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "stage-journal-acks");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean running = true;
+
+    private KafkaStageJournal(KafkaJournalSource source, Admin admin) {
+        this.topic = source.topic();
+        this.retentionMillis = source.retention().toMillis();
+        this.admin = admin;
+        this.producer = new KafkaProducer<>(producerProperties(source.bootstrapServers()));
+        this.consumer = new KafkaConsumer<>(consumerProperties(source.bootstrapServers()));
+        this.partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        this.reader = new Thread(this::readLoop, "stage-journal-reader-" + topic);
+        reader.setDaemon(true);
+    }
+
+    /** Creates the topic if needed, starts reading it, and returns once everything already in it is cached. */
+    static KafkaStageJournal open(KafkaJournalSource source) {
+        Properties adminProps = new Properties();
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers());
+        Admin admin = Admin.create(adminProps);
+        KafkaStageJournal journal;
+        try {
+            ensureTopic(admin, source);
+            journal = new KafkaStageJournal(source, admin);
+        } catch (RuntimeException e) {
+            admin.close();
+            throw e;
+        }
+        journal.reader.start();
+        journal.catchUp();
+        LOG.info("stage journal on topic {}: {} entries cached", source.topic(), journal.entries.size());
+        return journal;
+    }
+
+    private static void ensureTopic(Admin admin, KafkaJournalSource source) {
+        Map<String, String> configs = Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(source.retention().toMillis()),
+                TopicConfig.SEGMENT_MS_CONFIG, Long.toString(Math.min(SEGMENT_MS, source.retention().toMillis())));
+        try {
+            admin.createTopics(List.of(new NewTopic(source.topic(), Optional.of(1), Optional.empty()).configs(configs)))
+                    .all().get(30, TimeUnit.SECONDS);
+            LOG.info("created stage journal topic {} ({})", source.topic(), configs);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create stage journal topic " + source.topic() + ": "
+                        + e.getCause().getMessage(), e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted creating the stage journal topic", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no answer from Kafka creating stage journal topic " + source.topic(), e);
+        }
+    }
+
+    @Override
+    public Optional<JournalEntry> find(String key) {
+        return Optional.ofNullable(entries.get(key));
+    }
+
+    @Override
+    public CompletableFuture<Void> record(String key, JournalEntry entry) {
+        byte[] value;
+        try {
+            value = json.writeValueAsBytes(entry);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new UncheckedIOException(e));
+        }
+        put(key, entry);
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) ->
+                    // Off the producer's I/O thread: what follows is the stage's own work.
+                    completions.execute(() -> {
+                        if (error == null) {
+                            durable.complete(null);
+                        } else {
+                            durable.completeExceptionally(error);
+                        }
+                    }));
+        } catch (RuntimeException e) {
+            durable.completeExceptionally(e);
+        }
+        return durable;
+    }
+
+    @Override
+    public void release(String journalId) {
+        Set<String> keys = keysById.remove(journalId);
+        if (keys == null) {
+            return;
+        }
+        for (String key : keys) {
+            entries.remove(key);
+            producer.send(new ProducerRecord<>(topic, key, null), (metadata, error) -> {
+                if (error != null) {
+                    LOG.warn("stage journal: tombstone for {} not written ({}); the topic's retention drops it", key,
+                            error.toString());
+                }
+            });
+        }
+    }
+
+    /** Waits (up to a minute) until the reader has passed the topic's end offsets as they are now. */
+    @Override
+    public void catchUp() {
+        Map<TopicPartition, Long> ends = endOffsets();
+        long deadline = System.nanoTime() + CATCH_UP_LIMIT.toNanos();
+        while (!reached(ends)) {
+            if (!running || System.nanoTime() > deadline) {
+                LOG.warn("stage journal {} did not catch up with {} (at {}); replayed calls may be asked again",
+                        topic, ends, positions);
+                return;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Entries in the local cache (for tests and logs). */
+    public int size() {
+        return entries.size();
+    }
+
+    private boolean reached(Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(e -> positions.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    private Map<TopicPartition, Long> endOffsets() {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(p -> latest.put(p, OffsetSpec.latest()));
+        try {
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e
+                    : admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).entrySet()) {
+                ends.put(e.getKey(), e.getValue().offset());
+            }
+            return ends;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the end offsets of stage journal topic " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        }
+    }
+
+    private void readLoop() {
+        long nextPrune = System.currentTimeMillis() + PRUNE_EVERY.toMillis();
+        try {
+            while (running) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    apply(r);
+                }
+                partitions.forEach(p -> positions.put(p, consumer.position(p)));
+                if (System.currentTimeMillis() > nextPrune) {
+                    prune(System.currentTimeMillis() - retentionMillis);
+                    nextPrune = System.currentTimeMillis() + PRUNE_EVERY.toMillis();
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            LOG.error("stage journal reader of {} stopped; entries written elsewhere are no longer seen here", topic, e);
+        } finally {
+            running = false;
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        if (r.key() == null) {
+            return;
+        }
+        if (r.value() == null) {
+            JournalEntry gone = entries.remove(r.key());
+            if (gone != null) {
+                Set<String> keys = keysById.get(gone.journalId());
+                if (keys != null) {
+                    keys.remove(r.key());
+                }
+            }
+            return;
+        }
+        try {
+            put(r.key(), json.readValue(r.value(), JournalEntry.class));
+        } catch (IOException e) {
+            LOG.warn("stage journal: unreadable entry {} at {}-{}@{} skipped", r.key(), r.topic(), r.partition(), r.offset());
+        }
+    }
+
+    /** The first entry of a key is kept (the decision); a later one for the same key (a late duplicate) is not. */
+    private void put(String key, JournalEntry entry) {
+        entries.putIfAbsent(key, entry);
+        keysById.computeIfAbsent(entry.journalId(), id -> ConcurrentHashMap.newKeySet()).add(key);
+    }
+
+    /** Drops cached entries older than the retention (the broker deletes them from the topic on its own schedule). */
+    private void prune(long oldestKept) {
+        entries.entrySet().removeIf(e -> {
+            if (e.getValue().writtenAtMillis() >= oldestKept) {
+                return false;
+            }
+            Set<String> keys = keysById.get(e.getValue().journalId());
+            if (keys != null) {
+                keys.remove(e.getKey());
+                if (keys.isEmpty()) {
+                    keysById.remove(e.getValue().journalId(), keys);
+                }
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            reader.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(10));
+        completions.shutdown();
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    private static Properties producerProperties(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        return p;
+    }
+
+    private static Properties consumerProperties(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return p;
+    }
+}

@@ -1,0 +1,92 @@
+package io.flowsql.flink;
+
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.pipeline.RequestContext;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The request-id operator alone: first question through, repeats dead-lettered once answered (waiting while in flight), across a restore. */
+class RequestIdFunctionTest {
+
+    private static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> harness()
+            throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), 2)),
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
+    }
+
+    private static RequestContext question(String id, long offset) {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = id;
+        ctx.dbId = "concert_singer";
+        ctx.question = "How many singers?";
+        ctx.origin = "questions/1@" + offset;
+        return ctx;
+    }
+
+    private static AnswerEvent answer(String id) {
+        AnswerEvent a = new AnswerEvent();
+        a.requestId = id;
+        a.status = "answered";
+        return a;
+    }
+
+    private static List<DeadLetterEvent> deadLetters(KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> h) {
+        var out = h.getSideOutput(RequestIdFunction.DUPLICATES);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).toList();
+    }
+
+    @Test
+    void aRepeatInFlightWaitsForTheFirstThenIsDeadLetteredAndSoIsALaterOne() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.open();
+            h.processElement1(question("r1", 10), 0);
+            h.processElement1(question("r1", 11), 0);
+            h.processElement1(question("r2", 12), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r1", "r2");
+            assertThat(deadLetters(h)).isEmpty();
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness()) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processElement2(answer("r1"), 0);
+            assertThat(deadLetters(h)).singleElement().satisfies(d -> {
+                assertThat(d.reason).startsWith("duplicate_request_id: request_id r1").contains("status answered");
+                assertThat(d.topic).isEqualTo("questions");
+                assertThat(d.partition).isEqualTo(1);
+                assertThat(d.offset).isEqualTo(11);
+                assertThat(d.raw).contains("\"request_id\":\"r1\"");
+            });
+            h.processElement1(question("r1", 13), 0);
+            assertThat(deadLetters(h)).hasSize(2);
+            assertThat(deadLetters(h).get(1).offset).isEqualTo(13);
+            assertThat(h.extractOutputValues()).isEmpty();
+        }
+    }
+
+    @Test
+    void repeatsBeyondTheWaitingBoundAreDeadLetteredAtOnce() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            for (int i = 0; i < 4; i++) {
+                h.processElement1(question("r1", i), 0);
+            }
+            assertThat(h.extractOutputValues()).hasSize(1);
+            assertThat(deadLetters(h)).singleElement().satisfies(d -> assertThat(d.reason).contains("still being answered"));
+            h.processElement2(answer("r1"), 0);
+            assertThat(deadLetters(h)).hasSize(3);
+        }
+    }
+}

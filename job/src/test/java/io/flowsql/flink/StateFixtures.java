@@ -1,0 +1,99 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.DialogueTurn;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Writes the operator snapshots {@link StateRestoreCompatibilityTest} restores: run once with the state classes of
+ * the version being frozen ({@code -Dflowsql.write-state-fixtures=v1}), and commit the files under
+ * src/test/resources/state/&lt;version&gt;/. Never overwrite a released version's files.
+ */
+class StateFixtures {
+    static final String RESOURCE_DIR = "state";
+    static final long FEEDBACK_WAIT = 60_000;
+    static final long GATHER_TIMEOUT = 5_000;
+
+    static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, FeedbackTurn, RequestContext> dialogueHarness()
+            throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new DialogueContextFunction(Duration.ofHours(1), FEEDBACK_WAIT)),
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfFeedback(), Types.STRING);
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<String, CandidateWork, RequestContext> gatherHarness() throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new CandidateGatherFunction("candidates.execute", GATHER_TIMEOUT)),
+                new DialogueKeys.OfRequest(), Types.STRING);
+    }
+
+    /** The fan-out id the gather fixture of a version uses (versions before v2 had none). */
+    static String batchOf(String version) {
+        return "v1".equals(version) ? null : "b1";
+    }
+
+    /** A request as far as the stages take it, with every kind of nested field filled. */
+    static RequestContext request(String requestId, String dialogueId, String question) {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = requestId;
+        ctx.dialogueId = dialogueId;
+        ctx.dbId = "concert_singer";
+        ctx.question = question;
+        ctx.strategy = "opensearch";
+        ctx.origin = "questions/0/" + requestId.length();
+        ctx.receivedAtMillis = 1_700_000_000_000L;
+        ctx.notes.put("k", "v");
+        ctx.linkedColumns.add("singer.name");
+        Candidate c = new Candidate("opensearch.generate#0", "SELECT count(*) FROM singer");
+        c.previewColumns.add("count(*)");
+        ctx.candidates.add(c);
+        ctx.candidates.add(new Candidate("opensearch.generate#1", "SELECT count(name) FROM singer"));
+        StageTrace trace = new StageTrace("opensearch.generate");
+        trace.llmCalls = 1;
+        ctx.trace.add(trace);
+        return ctx;
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "flowsql.write-state-fixtures", matches = "v\\d+")
+    void writeFixtures() throws Exception {
+        Path dir = Path.of("src/test/resources", RESOURCE_DIR, System.getProperty("flowsql.write-state-fixtures"));
+        Files.createDirectories(dir);
+        try (var h = dialogueHarness()) {
+            h.open();
+            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r0", "How many singers?", "answerable",
+                    "SELECT count(*) FROM singer", "answered, 1 rows: 6")), 0);
+            h.processElement1(request("r1", "d1", "And their names?"), 0);
+            h.processElement1(request("r2", "d1", "The oldest?"), 0);
+            OperatorSubtaskState state = h.snapshot(1, 1);
+            OperatorSnapshotUtil.writeStateHandle(state, dir.resolve("dialogue-context.snapshot").toString());
+        }
+        try (var h = gatherHarness()) {
+            h.open();
+            RequestContext ctx = request("q1", "q1", "How many singers?");
+            String batch = batchOf(System.getProperty("flowsql.write-state-fixtures"));
+            h.processElement(CandidateWork.ofContext(ctx, 2, batch), 0);
+            CandidateWork first = CandidateWork.ofCandidate(ctx, 0, batch);
+            first.candidate = new Candidate(first.candidate.source, first.candidate.sql);
+            first.candidate.executed = true;
+            first.candidate.resultFingerprint = "f0";
+            h.processElement(first, 0);
+            OperatorSubtaskState state = h.snapshot(1, 1);
+            OperatorSnapshotUtil.writeStateHandle(state, dir.resolve("candidate-gather.snapshot").toString());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.flowsql.engine;
+
+import io.flowsql.flink.BoundStages;
+import io.flowsql.flink.StageInvoker;
+import io.flowsql.flink.StageMetrics;
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.Stage;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A stage never runs on the thread that hands it the request (in the job: a Flink task thread): a stage that blocks
+ * in its synchronous part (as SQL, an index build or a file read does) leaves the caller free at once, and it runs on
+ * the engine's work pool.
+ */
+class EnginePoolsTest {
+
+    @Test
+    void aStageThatBlocksRunsOnTheWorkPoolNotOnTheCallersThread() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<String> ranOn = new AtomicReference<>();
+        Stage blocking = new Stage() {
+            @Override
+            public String name() {
+                return "test.blocking";
+            }
+
+            @Override
+            public CompletableFuture<RequestContext> apply(RequestContext ctx) {
+                ranOn.set(Thread.currentThread().getName());
+                try {
+                    release.await(10, TimeUnit.SECONDS); // a slow query
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return CompletableFuture.completedFuture(ctx);
+            }
+        };
+        try (EnginePools pools = EnginePools.of(2, 1)) {
+            StageInvoker invoker = new StageInvoker("test.blocking", "full", stagesOn(pools.work(), blocking),
+                    new StageMetrics(new UnregisteredMetricsGroup(), "test.blocking"));
+            // on the caller's thread, apply would return only after the stage's 10 s wait, with the result done
+            CompletableFuture<RequestContext> result = invoker.apply(blocking, new RequestContext());
+            assertThat(result).as("the caller is not held by the stage").isNotDone();
+            release.countDown();
+            assertThat(result.get(10, TimeUnit.SECONDS).isSettled()).isFalse();
+            assertThat(ranOn.get()).startsWith("flowsql-work-").isNotEqualTo(Thread.currentThread().getName());
+        }
+    }
+
+    private static BoundStages stagesOn(Executor work, Stage stage) {
+        return new BoundStages() {
+            @Override
+            public Stage find(String strategy, String stageName) {
+                return stage;
+            }
+
+            @Override
+            public Executor work() {
+                return work;
+            }
+
+            @Override
+            public void execute(String dbId, Candidate candidate) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}
