@@ -6,6 +6,7 @@
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
+#   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -15,9 +16,10 @@ case "${1:-}" in
   llm-servers) MAIN=io.flowsql.benchmarks.llm.StageServerBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
   replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote [args...]" >&2; exit 2 ;;
+  cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built
 CP="$(project_classpath benchmarks)" || exit 1
-exec java -Xmx6g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" "$MAIN" "$@"
+exec java -Xmx6g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -Dflowsql.project.dir="$PROJECT_DIR" -cp "$CP" "$MAIN" "$@"

@@ -1,6 +1,7 @@
 # Shared by the flink-cluster-*.sh and flink-submit.sh scripts (sourced after lib.sh): where the local standalone
 # cluster keeps its files, and small helpers over Flink's REST API (curl only; no jq needed).
-CLUSTER_DIR="$WORK_DIR/flink-cluster"
+# FLINK_CLUSTER_DIR moves everything (config, logs, PIDs, savepoints) elsewhere, e.g. a test's target/ folder.
+CLUSTER_DIR="${FLINK_CLUSTER_DIR:-$WORK_DIR/flink-cluster}"
 CLUSTER_CONF_DIR="$CLUSTER_DIR/conf"
 CLUSTER_LOG_DIR="$CLUSTER_DIR/log"
 CLUSTER_PID_DIR="$CLUSTER_DIR/pids"
@@ -34,4 +35,25 @@ json_string() {
 # The PID files of the local cluster's TaskManagers.
 taskmanager_pid_files() {
   compgen -G "$CLUSTER_PID_DIR/taskmanager-*.pid" || true
+}
+
+# The state of job $1 (RUNNING, FINISHED, ...; empty when the cluster does not know it), reported as ALL_RUNNING once
+# the job and every one of its tasks run: a job is RUNNING while its tasks still deploy and restore state, and a
+# savepoint can only be taken once they all run.
+job_state() {
+  local details state statuses
+  details="$(rest_get "/jobs/$1" || true)"
+  state="$(json_string "$details" state)"
+  if [[ "$state" == RUNNING ]]; then
+    statuses="$({ grep -o '"status":"[A-Z_]*"' <<< "$details" || true; } | sort -u)"
+    [[ "$statuses" == '"status":"RUNNING"' ]] && state=ALL_RUNNING
+  fi
+  printf '%s' "$state"
+}
+
+# One JSON string literal for the text $1.
+json_quote() {
+  local s="$1"
+  s="${s//\\/\\\\}"; s="${s//\"/\\\"}"; s="${s//$'\t'/\\t}"; s="${s//$'\n'/\\n}"; s="${s//$'\r'/\\r}"
+  printf '"%s"' "$s"
 }

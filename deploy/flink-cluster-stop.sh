@@ -2,7 +2,7 @@
 # Stops the local Flink session cluster started by flink-cluster-start.sh; does nothing when none runs.
 # Running jobs are cancelled first, so their exactly-once Kafka sinks abort their open transactions instead of
 # leaving them to time out (which would hold read_committed readers back). Then the TaskManagers, then the JobManager.
-# --clean also deletes work/flink-cluster (config, logs, uploaded jars).
+# --clean also deletes work/flink-cluster or FLINK_CLUSTER_DIR (config, logs, uploaded jars, savepoints).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -46,5 +46,5 @@ rm -f "$CLUSTER_DIR/rest.url"
 [[ $running == 1 ]] && log "Flink cluster stopped" || log "the Flink cluster is not running"
 if [[ "${1:-}" == "--clean" ]]; then
   rm -rf "$CLUSTER_DIR"
-  log "work/flink-cluster removed"
+  log "$CLUSTER_DIR removed"
 fi

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Submits the job's shaded jar to a running Flink session cluster over its REST API (upload, then run) with the
-# given program arguments, waits until the job runs, and prints the job id and its web UI address.
-#   deploy/flink-submit.sh -D kafka.bootstrap-servers=127.0.0.1:9092 -D llm.base-url=http://127.0.0.1:8000/v1 \
-#       -D job.parallelism=4
+# given program arguments, waits until the job and all its tasks run, and prints the job id and its web UI address.
+#   deploy/flink-submit.sh [--from-savepoint PATH [--allow-non-restored-state]] -D kafka.bootstrap-servers=127.0.0.1:9092 \
+#       -D llm.base-url=http://127.0.0.1:8000/v1 -D job.parallelism=4
+# --from-savepoint restores the job's state from a savepoint (or retained checkpoint), e.g. one flink-stop-savepoint.sh
+# printed, at whatever job.parallelism the arguments give; --allow-non-restored-state lets state of operators the job no
+# longer has be dropped instead of refusing the restore.
 # Env: FLINK_REST_URL (the local cluster's, else http://127.0.0.1:$FLINK_REST_PORT), FLOWSQL_JOB_JAR (the shaded jar
 #      job/target/flowsql-job-0.1.0-SNAPSHOT.jar, built when missing), FLINK_SUBMIT_TIMEOUT (120 s until RUNNING).
 set -euo pipefail
@@ -14,25 +17,30 @@ JAR="${FLOWSQL_JOB_JAR:-$PROJECT_DIR/job/target/flowsql-job-0.1.0-SNAPSHOT.jar}"
 TIMEOUT="${FLINK_SUBMIT_TIMEOUT:-120}"
 MAIN_CLASS="io.flowsql.job.FlowSqlJob"
 REST="$(cluster_rest_url)"
+SAVEPOINT=""
+ALLOW_NON_RESTORED=false
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --from-savepoint) [[ $# -ge 2 ]] || { log "--from-savepoint needs a path"; exit 2; }; SAVEPOINT="$2"; shift 2 ;;
+    --allow-non-restored-state) ALLOW_NON_RESTORED=true; shift ;;
+    *) break ;;
+  esac
+done
 
-# One JSON string literal for the text $1.
-json_quote() {
-  local s="$1"
-  s="${s//\\/\\\\}"; s="${s//\"/\\\"}"; s="${s//$'\t'/\\t}"; s="${s//$'\n'/\\n}"; s="${s//$'\r'/\\r}"
-  printf '"%s"' "$s"
-}
-
-# The run request's body: entry class and the program arguments as a JSON list.
+# The run request's body: entry class, the program arguments as a JSON list, and the savepoint to restore, if any.
 run_request_body() {
-  local args="" arg
+  local args="" arg restore=""
   for arg in "$@"; do args+="${args:+,}$(json_quote "$arg")"; done
-  printf '{"entryClass":"%s","programArgsList":[%s]}' "$MAIN_CLASS" "$args"
+  if [[ -n "$SAVEPOINT" ]]; then
+    restore=",\"savepointPath\":$(json_quote "$SAVEPOINT"),\"allowNonRestoredState\":$ALLOW_NON_RESTORED"
+  fi
+  printf '{"entryClass":"%s","programArgsList":[%s]%s}' "$MAIN_CLASS" "$args" "$restore"
 }
 
 rest_get /overview > /dev/null || { log "no Flink cluster answers at $REST (deploy/flink-cluster-start.sh starts one)"; exit 1; }
 if [[ ! -s "$JAR" ]]; then
-  log "building the job jar (mvn -q -DskipTests install -pl job -am) ..."
-  (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install -pl job -am) || { log "build failed"; exit 1; }
+  log "building the job jar (mvn -q -DskipTests package -pl job -am) ..."
+  (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests package -pl job -am) || { log "build failed"; exit 1; }
 fi
 
 started=$SECONDS
@@ -51,14 +59,19 @@ if [[ -z "$job_id" ]]; then
   log "the cluster refused the job:"; printf '%s\n' "$run" | sed 's/\\n/\n/g; s/\\t/\t/g' | head -40 >&2; exit 1
 fi
 
+[[ -n "$SAVEPOINT" ]] && log "job $job_id restores from $SAVEPOINT"
 state=""
 deadline=$((SECONDS + TIMEOUT))
 while (( SECONDS < deadline )); do
-  state="$(json_string "$(rest_get "/jobs/$job_id" || true)" state)"
-  [[ "$state" == RUNNING || "$state" == FAILED || "$state" == CANCELED || "$state" == FINISHED ]] && break
+  state="$(job_state "$job_id")"
+  [[ "$state" == ALL_RUNNING || "$state" == FAILED || "$state" == CANCELED || "$state" == FINISHED ]] && break
   sleep 0.5
 done
-log "job $job_id is ${state:-unknown} ($((SECONDS - started)) s after the upload started)"
+if [[ "$state" == ALL_RUNNING ]]; then
+  log "job $job_id is RUNNING, all its tasks too ($((SECONDS - started)) s after the upload started)"
+else
+  log "job $job_id is ${state:-unknown} after ${TIMEOUT} s (not all tasks running); see the web UI"
+fi
 echo "job id: $job_id"
 echo "web UI: $REST/#/job/running/$job_id/overview"
-[[ "$state" == RUNNING ]]
+[[ "$state" == ALL_RUNNING ]]

@@ -17,6 +17,8 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,6 +45,7 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String REQUEST_IDS_UID = "request-ids";
     /** Repeats of one request id held while the first is in flight; more are dead-lettered at once. */
     static final int MAX_WAITING_REPEATS = 16;
+    private static final Logger LOG = LoggerFactory.getLogger(FlowSqlJob.class);
 
     @Option(names = {"-c", "--config"}, description = "Properties file with job options (see docs/OPERATIONS.md).")
     Path configFile;
@@ -83,7 +86,8 @@ public final class FlowSqlJob implements Callable<Integer> {
     /**
      * Checkpointing (exactly-once answers are committed at checkpoints), parallelism, max parallelism (the number of
      * key groups: fixed for the life of the state), generic types off (every record and state type has a Flink
-     * serializer, no Kryo fallback that could not evolve) and checkpoint storage.
+     * serializer, no Kryo fallback that could not evolve) and checkpoint storage; warns when the checkpoints would
+     * live only in the JobManager's memory.
      */
     public static void configure(StreamExecutionEnvironment env, JobConfig config) {
         env.enableCheckpointing(config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis());
@@ -99,6 +103,7 @@ public final class FlowSqlJob implements Callable<Integer> {
             conf.setString("execution.checkpointing.dir", dir);
         }
         env.configure(conf);
+        CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
     }
 
     /** The production job: the topology answers. */

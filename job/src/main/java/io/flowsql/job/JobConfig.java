@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -83,17 +86,40 @@ public final class JobConfig implements Serializable {
         return out;
     }
 
-    /** Explicitly set values (file and overrides), for logging. The API key is masked. */
+    /** Explicitly set values (file and overrides), for logging. The API key and Kafka credentials are masked. */
     public Map<String, String> explicitValues() {
         Map<String, String> shown = new TreeMap<>(values);
-        shown.computeIfPresent(JobOptions.LLM_API_KEY.key(), (k, v) -> v.isEmpty() ? v : "***");
+        shown.replaceAll((k, v) -> v.isEmpty() || !isSecret(k) ? v : "***");
         return shown;
+    }
+
+    /** The values as the job's command-line arguments ({@code -D key=value} each), e.g. to submit it to a cluster. */
+    public List<String> asArguments() {
+        List<String> args = new ArrayList<>();
+        values.forEach((k, v) -> args.addAll(List.of("-D", k + "=" + v)));
+        return args;
+    }
+
+    /**
+     * The Kafka client properties passed through to every source and sink ({@code kafka.client.*} without the prefix:
+     * SASL, TLS, client tuning). The job's own settings (bootstrap servers, isolation level, transactions, group,
+     * serializers) are options of their own and cannot be overridden here.
+     */
+    public Properties kafkaClientProperties() {
+        Properties props = new Properties();
+        family(JobOptions.KAFKA_CLIENT_PREFIX).forEach(props::setProperty);
+        return props;
+    }
+
+    private static boolean isSecret(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return k.equals(JobOptions.LLM_API_KEY.key()) || k.contains("password") || k.contains("jaas") || k.contains("secret");
     }
 
     private void validate() {
         Set<String> known = JobOptions.all().stream().map(JobOption::key).collect(Collectors.toSet());
         for (String key : values.keySet()) {
-            boolean inFamily = JobOptions.STAGE_FAMILIES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
+            boolean inFamily = JobOptions.FAMILIES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
             if (!known.contains(key) && !inFamily) {
                 throw new IllegalArgumentException("unknown option '" + key + "' (see docs/OPERATIONS.md or --print-options)");
             }
@@ -110,6 +136,7 @@ public final class JobConfig implements Serializable {
             throw new IllegalArgumentException("kafka.transaction-timeout (" + txTimeout + ") must exceed job.checkpoint-interval ("
                     + checkpoint + "), or open transactions expire before they are committed");
         }
+        validateKafkaClient();
         validateLlm();
         validateBudgets();
         validateAgents();
@@ -117,6 +144,27 @@ public final class JobConfig implements Serializable {
         String offsets = get(JobOptions.STARTING_OFFSETS);
         if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
             throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
+        }
+    }
+
+    /** Client properties the job sets itself: passing them through would break exactly-once or the job's wiring. */
+    private static final Map<String, String> KAFKA_OWN_PROPERTIES = Map.of(
+            "bootstrap.servers", JobOptions.BOOTSTRAP_SERVERS.key(),
+            "group.id", JobOptions.GROUP_ID.key(),
+            "transactional.id", JobOptions.TRANSACTIONAL_ID_PREFIX.key(),
+            "transaction.timeout.ms", JobOptions.TRANSACTION_TIMEOUT.key(),
+            "isolation.level", "(read_committed for the questions, dialogue.feedback-isolation for the answers read back)",
+            "enable.idempotence", "(always on: exactly-once sinks)",
+            "key.deserializer", "(the job's own)", "value.deserializer", "(the job's own)",
+            "key.serializer", "(the job's own)", "value.serializer", "(the job's own)");
+
+    private void validateKafkaClient() {
+        for (String key : family(JobOptions.KAFKA_CLIENT_PREFIX).keySet()) {
+            String own = KAFKA_OWN_PROPERTIES.get(key);
+            if (own != null) {
+                throw new IllegalArgumentException(JobOptions.KAFKA_CLIENT_PREFIX + key + " cannot be passed through: the job sets "
+                        + key + " itself" + (own.startsWith("(") ? " " + own : "; use " + own));
+            }
         }
     }
 

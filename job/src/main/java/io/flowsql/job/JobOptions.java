@@ -183,6 +183,17 @@ public final class JobOptions {
     public static final List<String> STAGE_FAMILIES = List.of("llm.model.", "llm.max-tokens.", "stage.capacity.",
             "stage.timeout.");
 
+    /**
+     * Prefix of Kafka client properties passed through to the job's sources and sinks as they are, e.g.
+     * {@code kafka.client.security.protocol=SASL_SSL}, {@code kafka.client.sasl.jaas.config=...},
+     * {@code kafka.client.ssl.truststore.location=...} (see docs/OPERATIONS.md).
+     */
+    public static final String KAFKA_CLIENT_PREFIX = "kafka.client.";
+
+    /** Every prefix an option key may start with: the per-stage families and the Kafka client pass-through. */
+    public static final List<String> FAMILIES = java.util.stream.Stream.concat(STAGE_FAMILIES.stream(),
+            java.util.stream.Stream.of(KAFKA_CLIENT_PREFIX)).toList();
+
     public static List<JobOption<?>> all() {
         return List.of(BOOTSTRAP_SERVERS, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC, GROUP_ID, STARTING_OFFSETS,
                 MAX_RECORD_BYTES, DEAD_LETTER_EXCERPT_BYTES,

@@ -65,6 +65,31 @@ class JobConfigTest {
     }
 
     @Test
+    void kafkaClientPropertiesArePassedThroughWithoutThePrefixAndCredentialsAreMasked() {
+        JobConfig config = JobConfig.of(Map.of(
+                "kafka.client.security.protocol", "SASL_SSL",
+                "kafka.client.sasl.mechanism", "SCRAM-SHA-512",
+                "kafka.client.sasl.jaas.config", "ScramLoginModule required username=\"u\" password=\"p\";",
+                "kafka.client.ssl.truststore.password", "changeit"));
+        assertThat(config.kafkaClientProperties()).containsOnly(
+                Map.entry("security.protocol", "SASL_SSL"), Map.entry("sasl.mechanism", "SCRAM-SHA-512"),
+                Map.entry("sasl.jaas.config", "ScramLoginModule required username=\"u\" password=\"p\";"),
+                Map.entry("ssl.truststore.password", "changeit"));
+        assertThat(config.explicitValues()).containsEntry("kafka.client.security.protocol", "SASL_SSL")
+                .containsEntry("kafka.client.sasl.jaas.config", "***").containsEntry("kafka.client.ssl.truststore.password", "***");
+        assertThat(config.asArguments()).contains("-D", "kafka.client.ssl.truststore.password=changeit");
+    }
+
+    @Test
+    void kafkaClientPropertiesTheJobSetsItselfAreRefused() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.client.isolation.level", "read_uncommitted")))
+                .hasMessageContaining("kafka.client.isolation.level").hasMessageContaining("read_committed");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.client.bootstrap.servers", "x:9092")))
+                .hasMessageContaining("use kafka.bootstrap-servers");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.client.", "x"))).hasMessageContaining("unknown option");
+    }
+
+    @Test
     void everyOptionIsDocumentedInOperationsGuide() throws Exception {
         Path guide = Path.of(System.getProperty("flowsql.project.dir"), "docs", "OPERATIONS.md");
         String text = Files.readString(guide);

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 /**
  * Builds the exactly-once Kafka sinks: answers keyed by dialogue id, dead letters keyed by their source
  * partition. Records become visible to read_committed readers when the checkpoint that covers them completes.
+ * The kafka.client.* pass-through properties (SASL, TLS) are applied first, so the job's own settings win.
  */
 public final class KafkaSinks {
     private KafkaSinks() {}
@@ -27,6 +28,7 @@ public final class KafkaSinks {
 
     private static <T> KafkaSink<T> exactlyOnce(JobConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
         return KafkaSink.<T>builder()
+                .setKafkaProducerConfig(config.kafkaClientProperties())
                 .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
                 .setRecordSerializer(serializer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)

@@ -8,12 +8,16 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
-/** Builds the job's two Kafka sources from the configuration: the questions, and the answers read back (read_committed). */
+/**
+ * Builds the job's two Kafka sources from the configuration: the questions, and the answers read back (read_committed).
+ * The kafka.client.* pass-through properties (SASL, TLS) are applied first, so the job's own settings win.
+ */
 public final class KafkaSources {
     private KafkaSources() {}
 
     public static KafkaSource<RawRecord> questions(JobConfig config) {
         return KafkaSource.<RawRecord>builder()
+                .setProperties(config.kafkaClientProperties())
                 .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
                 .setTopics(config.get(JobOptions.QUESTIONS_TOPIC))
                 .setGroupId(config.get(JobOptions.GROUP_ID))
@@ -44,6 +48,7 @@ public final class KafkaSources {
 
     private static KafkaSource<AnswerEvent> answers(JobConfig config, String group, String isolation) {
         return KafkaSource.<AnswerEvent>builder()
+                .setProperties(config.kafkaClientProperties())
                 .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
                 .setTopics(config.get(JobOptions.ANSWERS_TOPIC))
                 .setGroupId(group)

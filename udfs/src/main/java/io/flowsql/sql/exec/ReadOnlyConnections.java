@@ -2,9 +2,9 @@ package io.flowsql.sql.exec;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.sqlite.JDBC;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -19,7 +19,11 @@ public final class ReadOnlyConnections {
         config.setOpenMode(SQLiteOpenMode.OPEN_URI);
         config.enableLoadExtension(false);
         String url = "jdbc:sqlite:file:" + file.toAbsolutePath().toUri().getRawPath() + "?mode=ro";
-        Connection connection = DriverManager.getConnection(url, config.toProperties());
+        // The driver itself, not DriverManager: on a Flink session cluster each job's classes come from its own class
+        // loader, and DriverManager only hands out drivers registered by a loader the caller sees. A TaskManager that
+        // ran an earlier job of this jar had its driver registered from that job's loader, so a later job got "No
+        // suitable driver found for jdbc:sqlite:..." (RescaleOnClusterIT found it after a resubmission).
+        Connection connection = JDBC.createConnection(url, config.toProperties());
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA query_only = 1");
         } catch (SQLException | RuntimeException e) {

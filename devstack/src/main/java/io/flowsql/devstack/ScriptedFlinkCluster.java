@@ -1,0 +1,214 @@
+package io.flowsql.devstack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A standalone Flink session cluster on 127.0.0.1 run by the project's own deploy scripts (flink-cluster-start.sh,
+ * flink-submit.sh, flink-stop-savepoint.sh, flink-cluster-stop.sh), each of its processes a separate JVM, on free
+ * ports, with everything it writes under {@code dir}. The scripts' output goes to this JVM's stdout (the test log).
+ * {@link #close} stops whatever the scripts started, and a shutdown hook does it too if the JVM is ended. Used by the
+ * job's cluster test and the cluster scaling benchmark.
+ */
+public final class ScriptedFlinkCluster implements AutoCloseable {
+    private static final Pattern JOB_ID = Pattern.compile("^job id: ([0-9a-f]{32})$", Pattern.MULTILINE);
+    private static final Pattern SAVEPOINT = Pattern.compile("^savepoint: (\\S+)$", Pattern.MULTILINE);
+    private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(6);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path projectDir;
+    private final Path dir;
+    private final Map<String, String> env = new HashMap<>();
+    private final String restUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final Thread stopOnExit = new Thread(this::stopQuietly, "stop-flink-cluster");
+
+    /**
+     * {@code mvn}: the Maven command the start script resolves the cluster's classpath with (it inherits the build's
+     * local repository and offline flag); {@code taskManagerMemory}: process size of each TaskManager.
+     */
+    public ScriptedFlinkCluster(Path projectDir, Path dir, String mvn, int slotsPerTaskManager, String taskManagerMemory) {
+        this.projectDir = projectDir;
+        this.dir = dir;
+        int restPort = FreePorts.next();
+        restUrl = "http://127.0.0.1:" + restPort;
+        env.put("FLINK_CLUSTER_DIR", dir.toString());
+        env.put("FLINK_REST_PORT", Integer.toString(restPort));
+        env.put("FLINK_RPC_PORT", Integer.toString(FreePorts.next()));
+        env.put("FLINK_SLOTS", Integer.toString(slotsPerTaskManager));
+        env.put("FLINK_TM_MEMORY", taskManagerMemory);
+        env.put("FLINK_REST_URL", restUrl);
+        env.put("MVN", mvn);
+        // Generous: on a loaded 2-core machine starting the JVMs and opening the job's tasks can take minutes.
+        env.put("FLINK_START_TIMEOUT", "300");
+        env.put("FLINK_SUBMIT_TIMEOUT", "300");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
+    }
+
+    /** Starts the JobManager if needed and TaskManagers until {@code taskManagers} run; waits until all registered. */
+    public void start(int taskManagers) {
+        run(Map.of("FLINK_TASKMANAGERS", Integer.toString(taskManagers)), "flink-cluster-start.sh");
+    }
+
+    /** Submits the job jar with {@code args}, restoring {@code savepoint} when present; returns the running job's id. */
+    public String submit(Path jobJar, Optional<String> savepoint, List<String> args) {
+        List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
+        savepoint.ifPresent(path -> command.addAll(List.of("--from-savepoint", path)));
+        command.addAll(args);
+        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), command.toArray(String[]::new)));
+    }
+
+    /** Stops the job with a savepoint (drain=false) and returns the savepoint's path. */
+    public String stopWithSavepoint(String jobId) {
+        return find(SAVEPOINT, run(Map.of(), "flink-stop-savepoint.sh", jobId));
+    }
+
+    /** The parallelism of every vertex of the job, by vertex name. */
+    public Map<String, Integer> vertexParallelism(String jobId) {
+        Map<String, Integer> out = new HashMap<>();
+        get("/jobs/" + jobId).path("vertices").forEach(v -> out.put(v.path("name").asText(), v.path("parallelism").asInt()));
+        return out;
+    }
+
+    /** The savepoint or checkpoint the job was restored from, as its checkpoint statistics name it (empty if none yet). */
+    public Optional<String> restoredFrom(String jobId) {
+        JsonNode restored = get("/jobs/" + jobId + "/checkpoints").path("latest").path("restored");
+        return restored.hasNonNull("external_path") ? Optional.of(restored.path("external_path").asText()) : Optional.empty();
+    }
+
+    /** Cancels the job and waits (up to 2 minutes) until it has stopped. */
+    public void cancel(String jobId) {
+        try {
+            http.send(HttpRequest.newBuilder(URI.create(restUrl + "/jobs/" + jobId + "?mode=cancel"))
+                    .method("PATCH", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (System.nanoTime() < deadline && !List.of("CANCELED", "FAILED", "FINISHED")
+                    .contains(get("/jobs/" + jobId).path("state").asText())) {
+                Thread.sleep(500);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cancelling " + jobId, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** CPU time (user + system) the cluster's running processes have used so far, as the OS counts it. */
+    public Duration cpuTime() {
+        Duration total = Duration.ZERO;
+        try (var pidFiles = Files.list(dir.resolve("pids"))) {
+            for (Path pidFile : pidFiles.toList()) {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                total = total.plus(ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the cluster's PID files", e);
+        }
+        return total;
+    }
+
+    /** Registered TaskManagers and their slots in all: {taskmanagers, slots-total}. */
+    public int[] overview() {
+        JsonNode overview = get("/overview");
+        return new int[] {overview.path("taskmanagers").asInt(), overview.path("slots-total").asInt()};
+    }
+
+    public JsonNode get(String path) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(restUrl + path))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("GET " + path + " → HTTP " + response.statusCode() + ": " + response.body());
+            }
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("GET " + restUrl + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Cancels running jobs and stops every process of the cluster (flink-cluster-stop.sh). */
+    @Override
+    public void close() {
+        try {
+            run(Map.of(), "flink-cluster-stop.sh");
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: nothing to remove
+            }
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            run(Map.of(), "flink-cluster-stop.sh");
+        } catch (RuntimeException e) {
+            System.err.println("stopping the Flink cluster failed: " + e.getMessage());
+        }
+    }
+
+    /** Runs deploy/{@code command[0]} with the rest as arguments; returns its stdout, fails on a non-zero exit. */
+    private String run(Map<String, String> extraEnv, String... command) {
+        List<String> line = new ArrayList<>(List.of("bash", projectDir.resolve("deploy").resolve(command[0]).toString()));
+        line.addAll(List.of(command).subList(1, command.length));
+        try {
+            Files.createDirectories(dir);
+            Path out = Files.createTempFile(dir, "script-", ".out");
+            ProcessBuilder builder = new ProcessBuilder(line).directory(projectDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().putAll(env);
+            builder.environment().putAll(extraEnv);
+            Process process = builder.start();
+            boolean done = process.waitFor(SCRIPT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            if (!done) {
+                process.destroyForcibly();
+            }
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            Files.delete(out);
+            System.out.print(stdout);
+            if (!done || process.exitValue() != 0) {
+                throw new IllegalStateException("deploy/" + String.join(" ", command) + (done ? " exited with "
+                        + process.exitValue() : " did not end within " + SCRIPT_TIMEOUT) + "; logs in " + dir.resolve("log"));
+            }
+            return stdout;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String find(Pattern pattern, String output) {
+        Matcher m = pattern.matcher(output);
+        if (!m.find()) {
+            throw new IllegalStateException("no " + pattern + " in the script's output:\n" + output);
+        }
+        return m.group(1);
+    }
+}
