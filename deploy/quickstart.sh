@@ -4,7 +4,9 @@
 # argument, prints each answer as it arrives, and stops everything it started.
 #   deploy/quickstart.sh ["How many singers are there?" ...]
 # Env: LLM_BASE_URL, LLM_API_KEY, LLM_MODEL (a real endpoint instead of the simulator); QUICKSTART_DB (concert_singer);
-#      QUICKSTART_COUNT (5 Spider questions); QUICKSTART_TIMEOUT (150s); FLOWSQL_SHARED_DATA (../shared/data).
+#      QUICKSTART_COUNT (5 Spider questions); QUICKSTART_TIMEOUT (150s); FLOWSQL_SHARED_DATA (../shared/data);
+#      QUICKSTART_JOB_OPTS (more job options, e.g. "-D llm.context-tokens=1024 -D llm.structured-output=grammar").
+# Exit code: 0 when every answer arrived, 4 when they arrived but some failed, non-zero otherwise.
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -66,7 +68,7 @@ log "starting the job on a local MiniCluster (log: work/quickstart-job.log) ..."
 java -Xmx1g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" io.flowsql.job.FlowSqlJob --local \
   -c "$DEPLOY_DIR/quickstart.properties" \
   -D kafka.bootstrap-servers="$BOOTSTRAP" -D llm.base-url="$BASE_URL" -D llm.model="$MODEL" -D llm.api-key="$API_KEY" \
-  -D data.shared="$SHARED_DATA" > "$WORK_DIR/quickstart-job.log" 2>&1 < /dev/null &
+  -D data.shared="$SHARED_DATA" ${QUICKSTART_JOB_OPTS:-} > "$WORK_DIR/quickstart-job.log" 2>&1 < /dev/null &
 echo $! > "$JOB_PID_FILE"
 
 IDS="$WORK_DIR/quickstart.ids"

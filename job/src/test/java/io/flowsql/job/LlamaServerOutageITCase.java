@@ -43,7 +43,7 @@ class LlamaServerOutageITCase {
             JobConfig config = topics.jobConfig(sharedData, server.baseUrl(), Map.of(
                     JobOptions.LLM_MODEL.key(), "tiny-random",
                     JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
-                    JobOptions.LLM_MAX_CONCURRENCY.key(), "4",
+                    JobOptions.LLM_SERVER_SLOTS.key(), "4",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);

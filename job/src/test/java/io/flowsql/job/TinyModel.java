@@ -7,6 +7,8 @@ import io.flowsql.devstack.llama.TinyGguf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -30,8 +32,8 @@ final class TinyModel {
         });
     }
 
-    /** The tiny model file, written on first use (per build: it lives under target/). */
-    static synchronized Path model() {
+    /** The tiny model, written on first use (per build: it lives under target/), and its server arguments. */
+    static synchronized TinyGguf.Model model() {
         try {
             return TinyGguf.forPrompts(Path.of(System.getProperty("flowsql.project.dir"), "job/target/llama/flowsql-tiny.gguf"));
         } catch (IOException e) {
@@ -42,6 +44,9 @@ final class TinyModel {
     /** Starts llama-server on the tiny model; the log goes under target/llama/. */
     static LlamaServer start(String name, String... args) throws IOException {
         Path log = Path.of(System.getProperty("flowsql.project.dir"), "job/target/llama/" + name + ".log");
-        return LlamaServer.start(binary(), model(), log, args);
+        TinyGguf.Model model = model();
+        List<String> all = new ArrayList<>(model.serverArgs());
+        all.addAll(List.of(args));
+        return LlamaServer.start(binary(), model.file(), log, all);
     }
 }

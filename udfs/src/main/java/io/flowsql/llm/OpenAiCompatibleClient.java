@@ -41,7 +41,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
     private static final int MIN_REPLY_TOKENS = 64;
     /** A refusal that names the n field (llama.cpp: "Field 'n': Value must be between 1 <= value <= 4"). */
     private static final java.util.regex.Pattern N_REFUSED = java.util.regex.Pattern.compile(
-            "(?i)(field\\s+'n'|\"n\"|'n'|\\bn\\b\\s*(must|should|>|<|=)|number of choices|\\bn\\b is)");
+            "(?i)(field\\s+'n'|\"n\"|'n'|n_cmpl|\\bn\\b\\s*(must|should|>|<|=)|number of choices|\\bn\\b is)");
     private static final java.util.regex.Pattern N_LIMIT = java.util.regex.Pattern.compile("<=?\\s*(\\d+)\\b(?!.*<=)");
     /** A refusal of the structured reply format. */
     private static final java.util.regex.Pattern FORMAT_REFUSED = java.util.regex.Pattern.compile(

@@ -56,9 +56,10 @@ public final class StageServerBenchmark {
         }
         Map<String, StageFigures> real;
         Path work = Path.of("work/llama");
-        Path model = TinyGguf.forPrompts(work.resolve("flowsql-tiny.gguf"));
-        try (LlamaServer server = LlamaServer.start(binary, model, work.resolve("bench-server.log"),
-                "-c", "16384", "--parallel", "4")) {
+        TinyGguf.Model model = TinyGguf.forPrompts(work.resolve("flowsql-tiny.gguf"));
+        List<String> serverArgs = new ArrayList<>(model.serverArgs());
+        serverArgs.addAll(List.of("-c", "16384", "--parallel", "4"));
+        try (LlamaServer server = LlamaServer.start(binary, model.file(), work.resolve("bench-server.log"), serverArgs)) {
             real = run(server.baseUrl(), preset, sharedData, questions);
         }
         System.out.printf("%-24s | %-44s | %-44s%n", "", "simulated (0.5B latency model)", "llama-server (tiny random model)");
@@ -78,7 +79,7 @@ public final class StageServerBenchmark {
                 JobOptions.LLM_BASE_URL.key(), baseUrl,
                 JobOptions.LLM_MODEL.key(), "bench",
                 JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
-                JobOptions.LLM_MAX_CONCURRENCY.key(), "4"));
+                JobOptions.LLM_SERVER_SLOTS.key(), "4"));
         Map<String, StageFigures> figures = new LinkedHashMap<>();
         try (EngineLease lease = EngineFactory.shared(EngineWiring.engineConfig(config))) {
             List<Stage> stages = new ArrayList<>();

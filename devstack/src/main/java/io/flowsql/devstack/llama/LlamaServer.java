@@ -73,8 +73,8 @@ public final class LlamaServer implements AutoCloseable {
      * Starts a server on {@code model} with the given llama-server arguments (e.g. {@code -c 8192 --parallel 4});
      * its output goes to {@code log}.
      */
-    public static LlamaServer start(Path binary, Path model, Path log, String... args) throws IOException {
-        LlamaServer server = new LlamaServer(binary, model, log, List.of(args));
+    public static LlamaServer start(Path binary, Path model, Path log, List<String> args) throws IOException {
+        LlamaServer server = new LlamaServer(binary, model, log, args);
         server.start();
         return server;
     }
@@ -85,7 +85,7 @@ public final class LlamaServer implements AutoCloseable {
             return;
         }
         List<String> command = new ArrayList<>(List.of(binary.toString(), "-m", model.toString(),
-                "--host", "127.0.0.1", "--port", String.valueOf(port), "--threads", "1", "--no-webui"));
+                "--host", "127.0.0.1", "--port", String.valueOf(port), "--threads", "1", "--no-webui", "--no-warmup"));
         command.addAll(extraArgs);
         Files.createDirectories(log.toAbsolutePath().getParent());
         process = new ProcessBuilder(command).redirectErrorStream(true)

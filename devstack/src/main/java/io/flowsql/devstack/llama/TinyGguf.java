@@ -38,6 +38,7 @@ public final class TinyGguf {
     private static final String CHAT_TEMPLATE = "{% for message in messages %}<|im_start|>{{ message['role'] }}\n"
             + "{{ message['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n"
             + "{% endif %}";
+    private static final int PROMPT_WORDS = 600;
     private static final Pattern WORD = Pattern.compile("[A-Za-z_]{2,}|[0-9]{2,}");
 
     private static final int TYPE_UINT32 = 4;
@@ -133,13 +134,39 @@ public final class TinyGguf {
     }
 
     /**
-     * Writes the model with a vocabulary from the project's prompts (the {@code prompts/} resources on the
-     * classpath, so the words the agents send are single pieces), unless {@code file} already exists.
+     * llama-server arguments that make the model terse: a strong logit bias on the pieces that close a JSON
+     * string or array ({@code "} and {@code ]}, with and without a leading space), so a schema-constrained reply
+     * is the shortest the schema allows (fast tests), while free text still never stops.
      */
-    public static Path forPrompts(Path file) throws IOException {
-        if (Files.isRegularFile(file)) {
-            return file;
+    public static List<String> terseArgs(String corpus, int words) {
+        Vocabulary vocab = Vocabulary.of(corpus, words);
+        // The built-in ChatML template, not Jinja: with Jinja this llama.cpp wraps a schema's grammar in its
+        // generic chat format for an unknown template, and the grammar sampler fails to start.
+        List<String> args = new ArrayList<>(List.of("--no-jinja"));
+        for (String piece : List.of("\"", SPACE + "\"", "]", SPACE + "]")) {
+            args.add("--logit-bias");
+            args.add(vocab.tokens.indexOf(piece) + "+40");
         }
+        return args;
+    }
+
+    /** The model written by {@link #forPrompts} and the server arguments that go with it. */
+    public record Model(Path file, List<String> serverArgs) {}
+
+    /**
+     * Writes the model with a vocabulary from the project's prompts (the {@code prompts/} resources on the
+     * classpath, so the words the agents send are single pieces), unless {@code file} already exists; the
+     * server arguments make it terse ({@link #terseArgs}).
+     */
+    public static Model forPrompts(Path file) throws IOException {
+        String corpus = promptsCorpus();
+        if (!Files.isRegularFile(file)) {
+            write(file, corpus, PROMPT_WORDS, 42L);
+        }
+        return new Model(file, terseArgs(corpus, PROMPT_WORDS));
+    }
+
+    private static String promptsCorpus() throws IOException {
         java.net.URL root = TinyGguf.class.getClassLoader().getResource("prompts");
         if (root == null) {
             throw new IOException("no prompts/ resources on the classpath (the udfs module)");
@@ -157,7 +184,7 @@ public final class TinyGguf {
         } catch (java.net.URISyntaxException e) {
             throw new IOException("unreadable prompts location " + root, e);
         }
-        return write(file, corpus.toString(), 600, 42L);
+        return corpus.toString();
     }
 
     private static void appendTexts(Path folder, StringBuilder corpus) throws IOException {
