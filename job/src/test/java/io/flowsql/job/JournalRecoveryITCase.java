@@ -102,22 +102,23 @@ class JournalRecoveryITCase {
         List<AnswerEvent> replayed = journaled.answers().stream().filter(a -> JournalRuns.hits(a) > 0).toList();
         long lastKill = journaled.kills().stream().mapToLong(Kill::atMillis).max().orElseThrow();
         List<String> decidedBeforeKill = new ArrayList<>();
-        List<String> decidedInFlight = new ArrayList<>();
+        List<String> decidedAfterKill = new ArrayList<>();
         // An answer shows its decision by the draw numbers in its SQL (an agent that rewrites the query without them,
         // e.g. a refiner that keeps the gold form, leaves nothing to compare: those are counted, not checked).
         List<AnswerEvent> withDraws = replayed.stream().filter(a -> !FreshDraws.drawsIn(a.sql).isEmpty()).toList();
         assertThat(withDraws.size()).as("replayed answers whose SQL shows its draw").isGreaterThan(replayed.size() / 2);
         for (AnswerEvent a : withDraws) {
             List<Long> used = FreshDraws.drawsIn(a.sql);
-            (journaled.journal().drawsOf(a.requestId, lastKill).containsAll(used) ? decidedBeforeKill : decidedInFlight)
+            (journaled.journal().drawsOf(a.requestId, lastKill).containsAll(used) ? decidedBeforeKill : decidedAfterKill)
                     .add(a.requestId);
         }
         System.out.printf("  replayed questions: %d answered with replies journaled before the last kill, %d with replies "
-                + "of calls in flight at a kill%n", decidedBeforeKill.size(), decidedInFlight.size());
+                + "of stages finished after it%n", decidedBeforeKill.size(), decidedAfterKill.size());
         assertThat(decidedBeforeKill).as("some questions were processed again after a kill and found their calls journaled")
                 .isNotEmpty();
-        assertThat((long) decidedInFlight.size()).as("answered from calls in flight at a kill: %s", decidedInFlight)
-                .isLessThanOrEqualTo(inFlightAtKills);
+        // A replayed question whose SQL comes from after the last kill re-used its earlier stages from the journal and
+        // asked the model for the stages it had not finished: legitimate. That no finished stage was decided twice is
+        // what the conflict bound below checks.
         for (AnswerEvent a : journaled.answers()) {
             assertThat(journaled.journal().drawsOf(a.requestId, Long.MAX_VALUE)).as("every answer comes from a journaled reply")
                     .containsAll(FreshDraws.drawsIn(a.sql));
