@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the HTML report test (HtmlReportInChromiumIT), once: does nothing when it is already there.
+# Installs Debian's chromium for the HTML report test (HtmlReportInChromiumTest), once: does nothing when it is already there.
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1; then
   exit 0
