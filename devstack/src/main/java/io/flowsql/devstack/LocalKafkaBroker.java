@@ -108,11 +108,29 @@ public final class LocalKafkaBroker implements AutoCloseable {
                     }
                 }
             }
+            awaitListed(admin, topics.stream().map(TopicSpec::name).toList());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("broker did not create topics within 90 s", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot list topics", e.getCause());
+        }
+    }
+
+    /**
+     * The controller accepts a topic before the broker's metadata lists it: wait until every name is listed, so a
+     * caller that creates topics and then lists or uses them never races the metadata update.
+     */
+    private static void awaitListed(Admin admin, List<String> names)
+            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!admin.listTopics().names().get(30, TimeUnit.SECONDS).containsAll(names)) {
+            if (System.nanoTime() > deadline) {
+                throw new java.util.concurrent.TimeoutException("topics " + names + " not listed within 30 s");
+            }
+            Thread.sleep(50);
         }
     }
 
