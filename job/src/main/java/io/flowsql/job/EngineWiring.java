@@ -2,9 +2,7 @@ package io.flowsql.job;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
-import io.flowsql.engine.EngineStageBinding;
 import io.flowsql.engine.LlmCacheSettings;
-import io.flowsql.flink.StageBinding;
 import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
@@ -13,13 +11,9 @@ import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
-/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) and its stage binding from the job options. */
+/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) from the job options. */
 public final class EngineWiring {
     private EngineWiring() {}
-
-    public static StageBinding binding(JobConfig config) {
-        return new EngineStageBinding(engineConfig(config));
-    }
 
     public static EngineConfig engineConfig(JobConfig config) {
         DatabaseLocator databases = JobDatabases.locator(config);

@@ -50,7 +50,7 @@ public final class SubSqlRefiner {
         vars.put("sql", SchemaContext.oneLine(sql));
         vars.put("problem", problem.get());
         vars.put("result", ResultProblem.preview(result, 3));
-        ChatRequest request = ChatRequest.of(StageNamesMag.REFINE, prompt.render(vars)).withReply(prompt.reply());
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
             if (normalize(revised).equals(normalize(sql))) {
                 return CompletableFuture.completedFuture(new Refined(sql, done + 1, problem));
