@@ -70,7 +70,7 @@ public final class FlowSqlJob implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (printOptions) {
-            System.out.print(JobOptions.markdownTable());
+            System.out.print(OptionsTable.markdown());
             return 0;
         }
         JobConfig config = JobConfig.load(configFile, overrides);
