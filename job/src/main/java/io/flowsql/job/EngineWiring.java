@@ -27,7 +27,7 @@ public final class EngineWiring {
                 .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
                 .withMaxRows(config.get(JobOptions.MAX_ROWS));
         return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
-                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(), llmCache(config),
+                ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
                 journal(config));
     }
 

@@ -6,7 +6,6 @@ import io.flowsql.job.journal.JournalReleaseSink;
 import io.flowsql.job.kafka.KafkaSources;
 import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.RequestIdFunction;
-import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.pipeline.RequestContext;
@@ -119,7 +118,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .fromSource(sources.questions(), WatermarkStrategy.noWatermarks(), "questions")
                 .uid(QUESTIONS_SOURCE_UID);
         SingleOutputStreamOperator<RequestContext> questions = raw
-                .process(new ParseAndValidate(KnownDatabases.of(JobDatabases.locator(config)),
+                .process(new ParseAndValidate(JobDatabases.locator(config),
                         config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
                 .uid(PARSE_UID).name("parse and validate");
         if (sourceParallelism > 0) {

@@ -9,7 +9,7 @@ import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +22,10 @@ import java.util.function.Function;
  */
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final Function<RequestContext, QuestionFrame> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;

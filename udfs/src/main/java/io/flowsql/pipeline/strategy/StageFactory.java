@@ -3,7 +3,7 @@ package io.flowsql.pipeline.strategy;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
-import io.flowsql.agents.common.RendererSchemaViews;
+import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.magsql.EntitySchemaLinker;
@@ -50,8 +50,6 @@ import io.flowsql.pipeline.FinalizeStage;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.sql.compare.ComparisonMode;
-import io.flowsql.sql.render.SchemaRenderer;
-import io.flowsql.sql.render.TokenCounter;
 import java.nio.file.Path;
 import java.util.function.Function;
 
@@ -96,7 +94,7 @@ public final class StageFactory {
      */
     public static StageFactory standard(Engine engine, AgentSettings settings) {
         SchemaContext schema = new SchemaContext(engine.catalog(),
-                new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), engine.sql())), new HistoryRenderer());
+                SchemaViews.over(engine.sql()), new HistoryRenderer());
         CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows);
         return new StageFactory(engine, settings, schema, runner);
     }
