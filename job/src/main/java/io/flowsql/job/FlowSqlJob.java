@@ -11,6 +11,7 @@ import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -73,6 +74,7 @@ public final class FlowSqlJob implements Callable<Integer> {
             return 0;
         }
         JobConfig config = JobConfig.load(configFile, overrides);
+        LOG.info("Job options set (the rest at their defaults, --print-options): {}", config.explicitValues());
         StreamExecutionEnvironment env = local
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
@@ -99,7 +101,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {
-            conf.setString("execution.checkpointing.dir", dir);
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);

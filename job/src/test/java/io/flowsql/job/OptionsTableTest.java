@@ -3,6 +3,13 @@ package io.flowsql.job;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -46,6 +53,24 @@ class OptionsTableTest {
             assertThat(keys).as("no option is also a member of %s", family.prefix()).noneMatch(family::contains);
         }
         assertThat(JobOptions.all()).contains(JobOptions.PARALLELISM, JobOptions.STAGE_TIMEOUT, JobOptions.AGENT_ALIGN_NULL_COMPARISON);
+    }
+
+    @Test
+    void printOptionsPrintsTheTableAndABadOptionStopsTheJobBeforeItStartsNamingTheKey() {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            assertThat(new CommandLine(new FlowSqlJob()).execute("--print-options")).isZero();
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo(OptionsTable.markdown());
+
+        StringWriter errors = new StringWriter();
+        CommandLine job = new CommandLine(new FlowSqlJob()).setErr(new PrintWriter(errors));
+        assertThat(job.execute("--local", "-D", "stage.timeout=soon")).isNotZero();
+        assertThat(errors.toString()).contains("stage.timeout: cannot read 'soon'");
     }
 
     @Test
