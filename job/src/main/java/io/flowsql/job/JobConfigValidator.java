@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.pipeline.strategy.StrategyCatalog;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.time.Duration;
@@ -99,6 +100,11 @@ final class JobConfigValidator {
     }
 
     private void llm() {
+        String strategy = get(JobOptions.STRATEGY);
+        if (!StrategyCatalog.presetNames().contains(strategy)) {
+            throw new IllegalArgumentException(JobOptions.STRATEGY.key() + " must be one of "
+                    + String.join(", ", StrategyCatalog.presetNames()) + ", not '" + strategy + "'");
+        }
         notBelow(JobOptions.LLM_TOTAL_BUDGET, JobOptions.LLM_TIMEOUT, "the budget of a call in all holds at least one attempt");
     }
 

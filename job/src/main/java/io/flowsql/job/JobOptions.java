@@ -6,6 +6,7 @@ import io.flowsql.job.kafka.StartingOffsets;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.StructuredOutput;
+import io.flowsql.pipeline.strategy.StrategyCatalog;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.kafka.common.IsolationLevel;
@@ -85,7 +86,8 @@ public final class JobOptions {
     // --- Engine
     public static final ConfigOption<String> STRATEGY = ConfigOptions.key("engine.strategy")
             .stringType().defaultValue("full")
-            .withDescription("Default strategy preset for questions without options.strategy (mag-sql, sqlfix, opensearch, mmsql, full).");
+            .withDescription("Default strategy preset for questions without options.strategy ("
+                    + String.join(", ", StrategyCatalog.presetNames()) + ").");
     public static final ConfigOption<String> LLM_BASE_URL = ConfigOptions.key("llm.base-url")
             .stringType().defaultValue("http://127.0.0.1:8000/v1")
             .withDescription("OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");

@@ -122,6 +122,8 @@ class JobConfigTest {
                 .hasMessageStartingWith("llm.max-tokens.opensearch.generate: cannot read '1k'");
         assertThatThrownBy(() -> JobConfig.of(Map.of("journal.release", "never")))
                 .hasMessage("journal.release must be one of on-commit, retain, not 'never'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("engine.strategy", "fastest")))
+                .hasMessageStartingWith("engine.strategy must be one of ").hasMessageContaining("opensearch");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeouts", "1min")))
                 .hasMessageContaining("unknown option 'stage.timeouts'");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.capacity.sqlfix.review", "0")))
