@@ -9,7 +9,6 @@ import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.FeedbackTurn;
 import io.flowsql.flink.FeedbackTurns;
 import io.flowsql.flink.RequestIdFunction;
-import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.job.topology.PresetChains;
@@ -17,6 +16,7 @@ import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -79,10 +79,11 @@ public final class FlowSqlJob implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (printOptions) {
-            System.out.print(JobOptions.markdownTable());
+            System.out.print(OptionsTable.markdown());
             return 0;
         }
         JobConfig config = JobConfig.load(configFile, overrides);
+        LOG.info("Job options set (the rest at their defaults, --print-options): {}", config.explicitValues());
         StreamExecutionEnvironment env = local
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
@@ -109,7 +110,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {
-            conf.setString("execution.checkpointing.dir", dir);
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
@@ -133,7 +134,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .fromSource(sources.questions(), WatermarkStrategy.noWatermarks(), "questions")
                 .uid(QUESTIONS_SOURCE_UID);
         SingleOutputStreamOperator<RequestContext> questions = records
-                .process(new ParseAndValidate(KnownDatabases.of(JobDatabases.locator(config)),
+                .process(new ParseAndValidate(JobDatabases.locator(config),
                         config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
                 .uid(PARSE_UID).name("parse and validate");
         int sourceParallelism = config.get(JobOptions.SOURCE_PARALLELISM);

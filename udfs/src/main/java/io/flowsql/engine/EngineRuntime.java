@@ -2,6 +2,7 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
@@ -56,7 +57,7 @@ public final class EngineRuntime implements AutoCloseable {
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
-        SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
+        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer());
         StageJournal journal;
         try {
             journal = config.journal().open();

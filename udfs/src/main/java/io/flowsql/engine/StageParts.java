@@ -3,8 +3,8 @@ package io.flowsql.engine;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
-import io.flowsql.agents.common.RendererSchemaViews;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
@@ -14,8 +14,6 @@ import io.flowsql.journal.StageJournal;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.compare.ComparisonMode;
-import io.flowsql.sql.render.SchemaRenderer;
-import io.flowsql.sql.render.TokenCounter;
 
 import java.nio.file.Path;
 import java.util.function.Function;
@@ -58,7 +56,7 @@ public final class StageParts {
      */
     public static StageParts standard(Engine engine, AgentSettings settings) {
         SchemaContext schema = new SchemaContext(engine.catalog(),
-                new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), engine.sql())), new HistoryRenderer());
+                SchemaViews.over(engine.sql()), new HistoryRenderer());
         CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows);
         return new StageParts(engine, settings, schema, runner, StageJournal.NONE);
     }

@@ -25,7 +25,6 @@ import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.replay.PredictionFile;
 import io.flowsql.simulator.replay.PredictionReplay;
 import io.flowsql.simulator.replay.ReplayResponder;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -80,7 +79,7 @@ public final class ReplayVoteBenchmark {
         Benchmark bench = new BenchmarkLoaders(data).load("spider-dev", null);
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         List<Row> rows = new ArrayList<>();
-        try (SqlExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
             Scorer scorer = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null);
             List<List<String>> perFile = new ArrayList<>();
             for (Path f : files) {

@@ -4,19 +4,20 @@ import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.catalog.DatabaseLocator;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +27,8 @@ class ParseAndValidateTest {
 
     private final List<RequestContext> questions = new ArrayList<>();
     private final List<DeadLetterEvent> dead = new ArrayList<>();
-    private final ParseAndValidate function = new ParseAndValidate(Set.of("concert_singer")::contains,
+    private final ParseAndValidate function = new ParseAndValidate(
+            DatabaseLocator.forSharedData(Path.of(System.getProperty("flowsql.shared.data"))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test

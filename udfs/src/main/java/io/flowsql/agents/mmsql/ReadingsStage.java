@@ -8,7 +8,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,10 +21,10 @@ import java.util.function.Function;
  */
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final Function<RequestContext, QuestionFrame> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;

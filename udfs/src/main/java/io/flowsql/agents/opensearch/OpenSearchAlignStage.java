@@ -6,15 +6,15 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.SchemaCatalog;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import java.util.concurrent.CompletableFuture;
 
 /** Aligns every candidate not yet executed (values and style) before execution, and notes which rules changed which candidate. */
 public final class OpenSearchAlignStage implements Stage.Local {
     private final ConsistencyAligner aligner;
-    private final SchemaCatalog catalog;
+    private final SqliteSchemaCatalog catalog;
 
-    public OpenSearchAlignStage(ConsistencyAligner aligner, SchemaCatalog catalog) {
+    public OpenSearchAlignStage(ConsistencyAligner aligner, SqliteSchemaCatalog catalog) {
         this.aligner = aligner;
         this.catalog = catalog;
     }

@@ -7,7 +7,7 @@ import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
-import io.flowsql.sql.ValueIndexProvider;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -23,13 +23,13 @@ public final class OpenSearchGenerateStage implements Stage {
     private final QuestionValues values;
     private final ExampleLibrary library;
 
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
                                    int valueMatches) {
         this(generator, schemas, values, valueMatches, null);
     }
 
     /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
                                    int valueMatches, ExampleLibrary library) {
         this.library = library;
         this.generator = generator;

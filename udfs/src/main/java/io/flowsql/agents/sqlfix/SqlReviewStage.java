@@ -6,7 +6,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +19,10 @@ import java.util.function.Function;
  */
 public final class SqlReviewStage implements Stage {
     private final SqlReviewer reviewer;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final Function<RequestContext, QuestionFrame> frames;
 
-    public SqlReviewStage(SqlReviewer reviewer, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public SqlReviewStage(SqlReviewer reviewer, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
         this.reviewer = reviewer;
         this.executor = executor;
         this.frames = frames;
