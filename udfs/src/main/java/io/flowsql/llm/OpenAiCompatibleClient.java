@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -62,11 +62,15 @@ public final class OpenAiCompatibleClient implements LlmClient {
         this.meter = builder.meter;
         this.callbacks = builder.callbacks;
         this.tokens = builder.tokens;
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "flowsql-llm-timer");
             thread.setDaemon(true);
             return thread;
         });
+        // every call schedules its budget and attempt timeouts and cancels them when it ends: drop them at once
+        // instead of keeping them queued until they would have fired (minutes, for every call of a busy client)
+        timerThread.setRemoveOnCancelPolicy(true);
+        this.timer = timerThread;
         // No per-host connection cap in async-http-client: AsyncPermits already bounds the calls in flight,
         // and AHC's cap blocks the calling thread (often the Netty event loop, when a timed-out call's
         // permit passes to the next waiter) until a closing channel frees its slot: the event loop then
