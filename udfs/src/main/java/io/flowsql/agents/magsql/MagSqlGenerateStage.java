@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.StageGuard;
 import io.flowsql.agents.common.StageNames;
@@ -7,7 +8,6 @@ import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -35,7 +35,7 @@ public final class MagSqlGenerateStage implements Stage {
     @Override
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
         return StageGuard.run(name(), ctx, trace -> {
-            Map<String, Object> fields = schemas.promptFields(ctx);
+            PromptFields fields = schemas.promptFields(ctx);
             List<String> subQuestions = ctx.subQuestions.isEmpty() ? List.of(ctx.question) : List.copyOf(ctx.subQuestions);
             int[] refinements = {0};
             CompletableFuture<SubSqlRefiner.Refined> chain = generator.first(fields, subQuestions.get(0), trace)

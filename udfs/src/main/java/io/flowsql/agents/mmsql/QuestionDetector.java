@@ -5,7 +5,7 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.StageNames;
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.StageTrace;
@@ -29,8 +29,8 @@ public final class QuestionDetector {
         this.prompt = PromptPair.load("mmsql/detect");
     }
 
-    public CompletableFuture<Detection> detect(QuestionFrame frame, StageTrace trace) {
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_DETECT, prompt.render(frame.vars())).withReply(prompt.reply()).withSampling(0.0, null);
+    public CompletableFuture<Detection> detect(PromptFields frame, StageTrace trace) {
+        ChatRequest request = ChatRequest.of(StageNames.MMSQL_DETECT, prompt.render(frame)).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, QuestionDetector::parse, trace);
     }
 

@@ -4,6 +4,7 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.magsql.EntitySchemaLinker;
@@ -36,7 +37,6 @@ import io.flowsql.agents.opensearch.ProgressiveGenerator;
 import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.sqlfix.QueryCrafter;
 import io.flowsql.agents.sqlfix.QueryCrafterStage;
-import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.agents.sqlfix.RepairMemory;
 import io.flowsql.agents.sqlfix.SqlRefiner;
 import io.flowsql.agents.sqlfix.SqlRefinerStage;
@@ -63,7 +63,7 @@ public final class StageFactory {
     private final SchemaContext schema;
     private final AgentCall call;
     private final CandidateRunner runner;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
     private final RepairMemory repairs;
     private final ExampleLibrary examples;
 
@@ -79,7 +79,7 @@ public final class StageFactory {
         this.schema = schema;
         this.call = new AgentCall(engine.llm(), journal);
         this.runner = runner;
-        this.frames = ctx -> QuestionFrame.of(ctx, schema);
+        this.frames = ctx -> PromptFields.of(ctx, schema);
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
         this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
