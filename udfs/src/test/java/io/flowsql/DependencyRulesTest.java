@@ -2,7 +2,6 @@ package io.flowsql;
 
 import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameStartingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -32,14 +31,13 @@ class DependencyRulesTest {
      */
     private static final Map<String, String> INTERFACES = Map.ofEntries(
             Map.entry("io.flowsql.pipeline.Stage", "about twenty stage classes"),
+            Map.entry("io.flowsql.pipeline.Stage$Local", "the stages without a model call (vote, align, few-shot, execute, finalize)"),
             Map.entry("io.flowsql.llm.LlmClient", "the HTTP client, the recording/replaying cache around it, scripted clients in agent tests"),
             Map.entry("io.flowsql.llm.UsageListener", "none implements it and nobody registers one: the LLM client's rewrite on Failsafe decides"),
             Map.entry("io.flowsql.journal.StageJournal", "the Kafka journal lives in the job module (udfs needs no Kafka client); NONE; an in-memory one in tests"),
             Map.entry("io.flowsql.journal.StageJournalSource", "opens the job module's Kafka journal where the engine runs; NONE"),
             Map.entry("io.flowsql.sql.ValueIndex", "the trigram index the engine uses and the LCS scan it is checked and benchmarked against"),
-            Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"),
-            Map.entry("io.flowsql.flink.StageBinding", "being replaced by the stage registry (issue 14, lead)"),
-            Map.entry("io.flowsql.flink.BoundStages", "being replaced by the stage registry (issue 14, lead)"));
+            Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"));
 
     private static JavaClasses mainClasses() {
         try {
@@ -54,7 +52,7 @@ class DependencyRulesTest {
     void layersAreUsedFromAboveOnly() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Flink functions").definedBy("io.flowsql.flink..")
-                .layer("Engine").definedBy("io.flowsql.engine..", "io.flowsql.pipeline.strategy..")
+                .layer("Engine").definedBy("io.flowsql.engine..")
                 .layer("Events").definedBy("io.flowsql.events..")
                 .layer("Agents").definedBy("io.flowsql.agents..")
                 .layer("Pipeline contracts").definedBy("io.flowsql.pipeline")
@@ -66,19 +64,12 @@ class DependencyRulesTest {
                 .whereLayer("Pipeline contracts").mayOnlyBeAccessedByLayers("Flink functions", "Engine", "Events", "Agents")
                 .whereLayer("SQL, LLM, journal")
                 .mayOnlyBeAccessedByLayers("Flink functions", "Engine", "Events", "Agents", "Pipeline contracts")
-                // the engine's binding to the Flink operators: goes with the stage registry (issue 14); drop this then
-                .ignoreDependency(nameStartingWith("io.flowsql.engine.EngineStageBinding"), resideInAPackage("io.flowsql.flink.."))
                 .check(UDFS);
     }
 
     @Test
     void noPackageCycles() {
-        slices().matching("io.flowsql.(**)").should().beFreeOfCycles()
-                // stage wiring split between engine and pipeline.strategy, and the engine implementing a Flink
-                // interface: both go with the stage registry (issue 14); drop these then
-                .ignoreDependency(resideInAPackage("io.flowsql.pipeline.strategy.."), resideInAPackage("io.flowsql.engine.."))
-                .ignoreDependency(resideInAPackage("io.flowsql.engine.."), resideInAPackage("io.flowsql.flink.."))
-                .check(UDFS);
+        slices().matching("io.flowsql.(**)").should().beFreeOfCycles().check(UDFS);
     }
 
     @Test

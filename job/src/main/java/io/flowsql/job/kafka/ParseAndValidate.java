@@ -8,7 +8,7 @@ import io.flowsql.events.QuestionMapper;
 import io.flowsql.events.QuestionParse;
 import io.flowsql.events.RejectKind;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -113,7 +113,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         if (q.options == null || q.options.disabledStages == null) {
             return null;
         }
-        List<String> valid = StrategyCatalog.canonicalOrder();
+        List<String> valid = StageRegistry.names();
         List<String> unknown = q.options.disabledStages.stream().filter(s -> !valid.contains(s)).distinct().toList();
         if (unknown.isEmpty()) {
             return null;

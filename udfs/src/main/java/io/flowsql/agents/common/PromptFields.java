@@ -1,6 +1,5 @@
 package io.flowsql.agents.common;
 
-import io.flowsql.pipeline.RequestContext;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,11 +27,6 @@ public final class PromptFields {
     /** No field at all (prompts without placeholders, or a start for {@link #with}). */
     public static PromptFields none() {
         return NONE;
-    }
-
-    /** The shared fields of a request, with the linked schema when a linking stage left one. */
-    public static PromptFields of(RequestContext ctx, SchemaContext schemas) {
-        return schemas.promptFields(ctx);
     }
 
     /** The shared fields from values in hand (each becomes one line; tests and callers outside a request). */

@@ -5,7 +5,6 @@ import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.concurrent.CompletableFuture;
 
@@ -24,7 +23,7 @@ public final class SubSqlGenerator {
 
     public CompletableFuture<String> first(PromptFields fields, String subQuestion, StageTrace trace) {
         PromptFields vars = fields.with("sub_question", SchemaContext.oneLine(subQuestion));
-        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_FIRST, first.render(vars)).withReply(first.reply()), ModelOutput::sql, trace);
+        return call.ask(first.request(vars), ModelOutput::sql, trace);
     }
 
     public CompletableFuture<String> next(PromptFields fields, String previousSubQuestion, String previousSql,
@@ -33,6 +32,6 @@ public final class SubSqlGenerator {
                 .with("previous_sub_question", SchemaContext.oneLine(previousSubQuestion))
                 .with("previous_sql", SchemaContext.oneLine(previousSql))
                 .with("sub_question", SchemaContext.oneLine(subQuestion));
-        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_NEXT, next.render(vars)).withReply(next.reply()), ModelOutput::sql, trace);
+        return call.ask(next.request(vars), ModelOutput::sql, trace);
     }
 }

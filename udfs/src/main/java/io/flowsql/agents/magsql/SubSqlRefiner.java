@@ -49,7 +49,7 @@ public final class SubSqlRefiner {
                 .with("sql", SchemaContext.oneLine(sql))
                 .with("problem", problem.get())
                 .with("result", ResultProblem.preview(result, 3));
-        ChatRequest request = ChatRequest.of(StageNamesMag.REFINE, prompt.render(vars)).withReply(prompt.reply());
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
             if (normalize(revised).equals(normalize(sql))) {
                 return CompletableFuture.completedFuture(new Refined(sql, done + 1, problem));

@@ -3,7 +3,6 @@ package io.flowsql.agents.mmsql;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
@@ -21,7 +20,7 @@ public final class ReadingSqlGenerator {
 
     public CompletableFuture<String> sqlFor(PromptFields frame, String reading, StageTrace trace) {
         PromptFields vars = frame.asking(reading).with("original_question", frame.question());
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_READINGS, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace);
     }
 }

@@ -6,7 +6,6 @@ import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
@@ -39,7 +38,7 @@ public final class QueryCrafter {
                 .with("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql)
                 .with("reasons", String.join("; ", reasons))
                 .with("k", k);
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".paraphrase", paraphrasePrompt.render(vars)).withReply(paraphrasePrompt.reply())
+        ChatRequest request = paraphrasePrompt.request(vars)
                 .withSampling(0.7, null);
         return call.ask(request, text -> paraphrases(text, k), trace)
                 .thenCompose(paraphrases -> generateAll(frame, paraphrases, reasons, trace));
@@ -60,7 +59,7 @@ public final class QueryCrafter {
         PromptFields vars = frame.asking(paraphrase)
                 .with("original_question", frame.question())
                 .with("reasons", String.join("; ", reasons));
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".generate", generatePrompt.render(vars)).withReply(generatePrompt.reply())
+        ChatRequest request = generatePrompt.request(vars)
                 .withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace)
                 .handle((sql, error) -> error == null ? new CraftedQuery(paraphrase, sql, null)

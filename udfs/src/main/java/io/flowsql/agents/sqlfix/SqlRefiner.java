@@ -5,7 +5,6 @@ import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.StageTrace;
@@ -24,6 +23,9 @@ import java.util.stream.Collectors;
  * A successful repair is remembered for later requests.
  */
 public final class SqlRefiner {
+    /** The source of the refiner's own attempts in the failure memory: this prefix and the attempt's number. */
+    public static final String ATTEMPT_SOURCE = "sqlfix.refine#";
+
     private static final List<String> TAGS = List.of("choice", "wrong");
     private static final int SIMILAR_REPAIRS = 3;
 
@@ -61,7 +63,7 @@ public final class SqlRefiner {
                 .with("candidates", candidates)
                 .with("failures", failures.render())
                 .with("repairs", similar);
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
             ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
             if (result.ok() && !result.isEmpty()) {
@@ -70,7 +72,7 @@ public final class SqlRefiner {
                 return CompletableFuture.completedFuture(Optional.of(done));
             }
             String why = result.ok() ? "no rows" : result.error().toString();
-            failures.add(new FailedAttempt(StageNames.SQLFIX_REFINE + "#" + number, answer.sql(), why));
+            failures.add(new FailedAttempt(ATTEMPT_SOURCE + number, answer.sql(), why));
             trace.note = "attempt " + number + " failed: " + SchemaContext.oneLine(why);
             return number < maxAttempts
                     ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)

@@ -1,10 +1,8 @@
 package io.flowsql.agents.opensearch.fewshot;
 
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.pipeline.StageKind;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +14,7 @@ import java.util.stream.Collectors;
  * ({@code spider-dev#12=0.83,...}), which {@code opensearch.generate} shows in its prompt. Without a library the
  * prompt keeps its two fixed examples and the stage notes so.
  */
-public final class FewShotStage implements Stage {
+public final class FewShotStage implements Stage.Local {
     public static final String NOTE = "fewshot.examples";
 
     private final ExampleLibrary library;
@@ -31,29 +29,17 @@ public final class FewShotStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_FEWSHOT;
-    }
-
-    @Override
-    public StageKind kind() {
-        return StageKind.LOCAL;
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.runLocal(name(), ctx, trace -> {
-            if (library == null || k <= 0) {
-                trace.note = "no example library: the prompt's fixed examples";
-                return;
-            }
-            String masked = QuestionMasker.mask(ctx.question, catalog.schema(ctx.dbId));
-            List<ExampleLibrary.Hit> hits = library.similar(masked, ctx.dbId, ctx.question, k);
-            ctx.notes.put(NOTE, hits.stream()
-                    .map(h -> h.example().id() + "=" + String.format(Locale.ROOT, "%.2f", h.similarity()))
-                    .collect(Collectors.joining(",")));
-            trace.note = hits.size() + " examples for \"" + masked + "\"";
-        });
+    public void runLocal(RequestContext ctx, StageTrace trace) {
+        if (library == null || k <= 0) {
+            trace.note = "no example library: the prompt's fixed examples";
+            return;
+        }
+        String masked = QuestionMasker.mask(ctx.question, catalog.schema(ctx.dbId));
+        List<ExampleLibrary.Hit> hits = library.similar(masked, ctx.dbId, ctx.question, k);
+        ctx.notes.put(NOTE, hits.stream()
+                .map(h -> h.example().id() + "=" + String.format(Locale.ROOT, "%.2f", h.similarity()))
+                .collect(Collectors.joining(",")));
+        trace.note = hits.size() + " examples for \"" + masked + "\"";
     }
 
     /** The examples a request retrieved, as the generator's prompt shows them; "(none)" when there are none. */
