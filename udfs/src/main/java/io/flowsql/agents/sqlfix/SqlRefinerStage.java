@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
@@ -17,9 +18,9 @@ import java.util.function.Function;
  */
 public final class SqlRefinerStage implements Stage {
     private final SqlRefiner refiner;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public SqlRefinerStage(SqlRefiner refiner, Function<RequestContext, QuestionFrame> frames) {
+    public SqlRefinerStage(SqlRefiner refiner, Function<RequestContext, PromptFields> frames) {
         this.refiner = refiner;
         this.frames = frames;
     }

@@ -14,7 +14,6 @@ import io.flowsql.pipeline.StageOutcome;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -104,9 +103,9 @@ class AgentCallTest {
     void templatesNameEveryMissingPlaceholder() {
         PromptTemplate template = PromptTemplate.of("t", "Database: {{db_id}}\nQuestion: {{question}} {{ evidence }}");
         assertThat(template.placeholders()).containsExactly("db_id", "question", "evidence");
-        assertThatThrownBy(() -> template.render(Map.of("db_id", "x")))
+        assertThatThrownBy(() -> template.render(PromptFields.none().with("db_id", "x")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[evidence, question]");
-        assertThat(template.render(Map.of("db_id", "a$1", "question", "q", "evidence", "e")))
+        assertThat(template.render(PromptFields.none().with("db_id", "a$1").with("question", "q").with("evidence", "e")))
                 .isEqualTo("Database: a$1\nQuestion: q e");
         assertThat(PromptPair.load("magsql/decompose").task()).isEqualTo("magsql.decompose");
     }
