@@ -1,6 +1,7 @@
 package io.flowsql.agents.sqlfix;
 
 import io.flowsql.agents.common.PromptFields;
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
@@ -55,7 +56,7 @@ public final class SqlRefinerStage implements Stage {
         } else if (!reviewedSqlFailed(ctx)) {
             trace.note = "attempts exhausted; kept the reviewed SQL";
         } else {
-            ctx.fail(trace.stage, "no working SQL after the refiner's attempts");
+            ctx.fail(trace.stage, FailureKind.NO_SQL, "no working SQL after the refiner's attempts");
         }
     }
 

@@ -8,7 +8,9 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
 import io.flowsql.llm.ScriptedLlmClient;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.FailureKind;
+import io.flowsql.pipeline.NamedStage;
+import io.flowsql.pipeline.StageOutcome;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;
@@ -64,14 +66,37 @@ class AgentCallTest {
     }
 
     @Test
-    void theStageGuardTurnsAFailureIntoAFailedContext() {
+    void aNamedStageTurnsAFailureIntoAFailedContextWithItsKind() {
         RequestContext ctx = new RequestContext();
-        StageGuard.run("magsql.decompose", ctx, trace -> CompletableFuture.failedFuture(
-                new LlmException(LlmErrorKind.UNPARSEABLE_OUTPUT, "bad"))).join();
+        new NamedStage("magsql.decompose", (c, trace) -> CompletableFuture.failedFuture(
+                new LlmException(LlmErrorKind.UNPARSEABLE_OUTPUT, "bad"))).apply(ctx).join();
         assertThat(ctx.status).isEqualTo("failed");
         assertThat(ctx.failedStage).isEqualTo("magsql.decompose");
+        assertThat(ctx.failure).isEqualTo(FailureKind.MODEL);
         assertThat(ctx.error).contains("UNPARSEABLE_OUTPUT");
-        assertThat(ctx.trace).singleElement().satisfies(t -> assertThat(t.stage).isEqualTo("magsql.decompose"));
+        assertThat(ctx.trace).singleElement().satisfies(t -> {
+            assertThat(t.stage).isEqualTo("magsql.decompose");
+            assertThat(t.outcome).isEqualTo(StageOutcome.FAILED);
+            assertThat(t.failure).isEqualTo(FailureKind.MODEL);
+            assertThat(t.modelError).isEqualTo(LlmErrorKind.UNPARSEABLE_OUTPUT);
+        });
+
+        RequestContext thrown = new RequestContext();
+        new NamedStage("opensearch.vote", (c, trace) -> {
+            throw new IllegalStateException("no candidates to vote on");
+        }).apply(thrown).join();
+        assertThat(thrown.failure).isEqualTo(FailureKind.INTERNAL);
+        assertThat(thrown.error).isEqualTo("IllegalStateException: no candidates to vote on");
+
+        RequestContext settled = new RequestContext();
+        new NamedStage("mmsql.detect", (c, trace) -> {
+            c.status = "unanswerable";
+            return CompletableFuture.completedFuture(null);
+        }).apply(settled).join();
+        new NamedStage("mmsql.readings", (c, trace) -> CompletableFuture.completedFuture(null)).apply(settled).join();
+        assertThat(settled.trace).extracting(t -> t.outcome)
+                .containsExactly(StageOutcome.SETTLED, StageOutcome.COMPLETED);
+        assertThat(settled.failure).isNull();
     }
 
     @Test
