@@ -1,6 +1,8 @@
 package io.flowsql.agents.mmsql;
 
 import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageSql;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.pipeline.AnswerStatus;
@@ -53,7 +55,7 @@ public final class ReadingsStage implements Stage {
                 if (reading.sql == null && reading.error == null) {
                     all.add(generator.sqlFor(frame, reading.reading, trace)
                             .handle((sql, error) -> {
-                                settle(ctx.dbId, reading, sql, error);
+                                settle(ctx.dbId, reading, sql, error, trace);
                                 return null;
                             }));
                 }
@@ -65,13 +67,13 @@ public final class ReadingsStage implements Stage {
         });
     }
 
-    private void settle(String dbId, Interpretation reading, String sql, Throwable error) {
+    private void settle(String dbId, Interpretation reading, String sql, Throwable error, StageTrace trace) {
         if (error != null) {
             reading.error = String.valueOf(error.getMessage());
             return;
         }
         reading.sql = sql;
-        ExecutionResult result = executor.execute(dbId, sql);
+        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         if (!result.ok()) {
             reading.error = result.error().toString();
         }

@@ -6,6 +6,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlExecutor;
@@ -61,7 +62,7 @@ public final class SqlRefiner {
         vars.put("repairs", similar);
         ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
-            ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
+            ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
                 remember(frame, flaggedSql, done);

@@ -1,6 +1,8 @@
 package io.flowsql.agents.sqlfix;
 
 import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageSql;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
@@ -44,7 +46,7 @@ public final class SqlReviewStage implements Stage {
                 return CompletableFuture.completedFuture(null);
             }
             ctx.finalSql = sql.get();
-            return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get()), trace)
+            return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get(), trace), trace)
                     .thenAccept(verdict -> {
                         ReviewNotes.write(ctx, sql.get(), verdict);
                         trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
@@ -53,10 +55,10 @@ public final class SqlReviewStage implements Stage {
     }
 
     /** The result the candidates already recorded for this SQL, else a fresh execution (e.g. a final SQL set by a stage). */
-    private ExecutionResult executionOf(RequestContext ctx, String sql) {
+    private ExecutionResult executionOf(RequestContext ctx, String sql, StageTrace trace) {
         return ctx.candidates.stream().filter(c -> c.executed && sql.equals(c.sql)).findFirst()
                 .map(CandidateRunner::recorded)
-                .orElseGet(() -> executor.execute(ctx.dbId, sql));
+                .orElseGet(() -> StageSql.execute(executor, ctx.dbId, sql, trace));
     }
 
     /** The final SQL when set, else the candidate with most votes, else the first one that ran without error. */
