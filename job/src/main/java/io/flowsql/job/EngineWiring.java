@@ -2,24 +2,18 @@ package io.flowsql.job;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
-import io.flowsql.engine.EngineStageBinding;
 import io.flowsql.engine.LlmCacheSettings;
-import io.flowsql.flink.StageBinding;
+import io.flowsql.job.journal.JournalRelease;
 import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
-import io.flowsql.llm.StructuredOutput;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
-/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) and its stage binding from the job options. */
+/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) from the job options. */
 public final class EngineWiring {
     private EngineWiring() {}
-
-    public static StageBinding binding(JobConfig config) {
-        return new EngineStageBinding(engineConfig(config));
-    }
 
     public static EngineConfig engineConfig(JobConfig config) {
         DatabaseLocator databases = JobDatabases.locator(config);
@@ -27,7 +21,7 @@ public final class EngineWiring {
                 .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
                 .withMaxRows(config.get(JobOptions.MAX_ROWS));
         return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
-                ComparisonMode.SPIDER_TEST_SUITE, 64, new RendererSchemaViewsSource(), llmCache(config),
+                ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
                 journal(config));
     }
 
@@ -40,11 +34,11 @@ public final class EngineWiring {
 
     /** Whether committed answers release their requests' journal entries (a journal is on and journal.release=on-commit). */
     public static boolean releasesJournalOnCommit(JobConfig config) {
-        return !config.get(JobOptions.JOURNAL_TOPIC).isBlank() && "on-commit".equals(config.get(JobOptions.JOURNAL_RELEASE));
+        return !config.get(JobOptions.JOURNAL_TOPIC).isBlank() && config.get(JobOptions.JOURNAL_RELEASE) == JournalRelease.ON_COMMIT;
     }
 
     static LlmCacheSettings llmCache(JobConfig config) {
-        return new LlmCacheSettings(config.get(JobOptions.LLM_CACHE_DIR).trim(), config.get(JobOptions.LLM_CACHE_MODE));
+        return new LlmCacheSettings(config.get(JobOptions.LLM_CACHE_DIR).trim(), config.get(JobOptions.LLM_CACHE_MODE).name());
     }
 
     static AgentSettings agents(JobConfig config) {
@@ -72,14 +66,7 @@ public final class EngineWiring {
     /** llm.max-concurrency when set, else derived from llm.server-slots (docs/LLM.md#concurrency). */
     public static int maxConcurrency(JobConfig config) {
         int explicit = config.get(JobOptions.LLM_MAX_CONCURRENCY);
-        if (explicit < 0) {
-            throw new IllegalArgumentException(JobOptions.LLM_MAX_CONCURRENCY.key() + " must be >= 0 (0 = derived)");
-        }
-        int slots = config.get(JobOptions.LLM_SERVER_SLOTS);
-        if (slots < 1) {
-            throw new IllegalArgumentException(JobOptions.LLM_SERVER_SLOTS.key() + " must be >= 1");
-        }
-        return explicit > 0 ? explicit : LlmClientConfig.concurrencyFor(slots);
+        return explicit > 0 ? explicit : LlmClientConfig.concurrencyFor(config.get(JobOptions.LLM_SERVER_SLOTS));
     }
 
     static LlmClientConfig llm(JobConfig config) {
@@ -93,11 +80,11 @@ public final class EngineWiring {
                 .tokensPerMinute(config.get(JobOptions.LLM_TOKENS_PER_MINUTE))
                 .totalBudget(config.get(JobOptions.LLM_TOTAL_BUDGET))
                 .retryWindow(config.get(JobOptions.LLM_RETRY_WINDOW))
-                .structuredOutput(StructuredOutput.parse(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)))
+                .structuredOutput(config.get(JobOptions.LLM_STRUCTURED_OUTPUT))
                 .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
                 .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
-        config.family("llm.model.").forEach(b::stageModel);
-        config.intFamily("llm.max-tokens.").forEach(b::stageMaxTokens);
+        config.get(JobOptions.LLM_MODEL_BY_STAGE).forEach(b::stageModel);
+        config.get(JobOptions.MAX_TOKENS_BY_STAGE).forEach(b::stageMaxTokens);
         return b.build();
     }
 }

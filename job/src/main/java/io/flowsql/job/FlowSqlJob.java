@@ -1,17 +1,22 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.job.journal.JournalReleaseSink;
 import io.flowsql.job.kafka.KafkaSources;
+import io.flowsql.flink.AnswerFunction;
+import io.flowsql.flink.DialogueContextFunction;
 import io.flowsql.flink.DialogueKeys;
+import io.flowsql.flink.FeedbackTurn;
+import io.flowsql.flink.FeedbackTurns;
 import io.flowsql.flink.RequestIdFunction;
-import io.flowsql.job.kafka.KnownDatabases;
 import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.kafka.RawRecord;
+import io.flowsql.job.topology.PresetChains;
+import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -27,6 +32,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 
 /**
  * The job's entry point: reads the configuration, wires Kafka in and out around the answering topology,
@@ -43,6 +49,9 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String JOURNAL_RELEASE_SOURCE_UID = "committed-answers-source";
     public static final String JOURNAL_RELEASE_UID = "journal-release";
     public static final String REQUEST_IDS_UID = "request-ids";
+    public static final String FEEDBACK_UID = "feedback-turns";
+    public static final String DIALOGUE_UID = "dialogue-context";
+    public static final String ANSWER_UID = "answer";
     /** Repeats of one request id held while the first is in flight; more are dead-lettered at once. */
     static final int MAX_WAITING_REPEATS = 16;
     private static final Logger LOG = LoggerFactory.getLogger(FlowSqlJob.class);
@@ -70,10 +79,11 @@ public final class FlowSqlJob implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (printOptions) {
-            System.out.print(JobOptions.markdownTable());
+            System.out.print(OptionsTable.markdown());
             return 0;
         }
         JobConfig config = JobConfig.load(configFile, overrides);
+        LOG.info("Job options set (the rest at their defaults, --print-options): {}", config.explicitValues());
         StreamExecutionEnvironment env = local
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
@@ -100,53 +110,75 @@ public final class FlowSqlJob implements Callable<Integer> {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {
-            conf.setString("execution.checkpointing.dir", dir);
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
     }
 
-    /** The production job: the topology answers. */
+    /** The production job. */
     public static void build(StreamExecutionEnvironment env, JobSources sources, JobSinks sinks, JobConfig config) {
-        build(env, sources, sinks, config, TopologyAnswering.from(config));
+        build(env, sources, sinks, config, TopologyConfig.from(config), UnaryOperator.identity());
     }
 
-    /** Wires sources → parse and validate (bad records → dead letters) → answering → sinks. */
+    /**
+     * The job graph, top to bottom as the data flows: questions are parsed and validated (bad records → dead letters),
+     * repeats of a request id are held or dead-lettered, the dialogue operator adds each question's history (and
+     * releases a follow-up once the previous answer is read back from the answers topic), each question is routed to
+     * its preset's chain of stages, and the answer is written exactly once. {@code beforeAnswersSink} is the tests'
+     * seam between the answer operator and its sink (the job passes the identity).
+     */
     public static void build(StreamExecutionEnvironment env, JobSources sources, JobSinks sinks, JobConfig config,
-                             Answering answering) {
-        int sourceParallelism = config.get(JobOptions.SOURCE_PARALLELISM);
-        SingleOutputStreamOperator<RawRecord> raw = env
+                             TopologyConfig topology, UnaryOperator<DataStream<AnswerEvent>> beforeAnswersSink) {
+        SingleOutputStreamOperator<RawRecord> records = env
                 .fromSource(sources.questions(), WatermarkStrategy.noWatermarks(), "questions")
                 .uid(QUESTIONS_SOURCE_UID);
-        SingleOutputStreamOperator<RequestContext> questions = raw
-                .process(new ParseAndValidate(KnownDatabases.of(JobDatabases.locator(config)),
+        SingleOutputStreamOperator<RequestContext> questions = records
+                .process(new ParseAndValidate(JobDatabases.locator(config),
                         config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
                 .uid(PARSE_UID).name("parse and validate");
+        int sourceParallelism = config.get(JobOptions.SOURCE_PARALLELISM);
         if (sourceParallelism > 0) {
-            raw.setParallelism(sourceParallelism);
+            records.setParallelism(sourceParallelism);
             questions.setParallelism(sourceParallelism);
         }
-        DataStream<AnswerEvent> feedback = env
+        DataStream<AnswerEvent> answersReadBack = env
                 .fromSource(sources.answersFeedback(), WatermarkStrategy.noWatermarks(), "answers feedback")
                 .uid(FEEDBACK_SOURCE_UID);
-        SingleOutputStreamOperator<RequestContext> firstOfEachId = questions
+
+        SingleOutputStreamOperator<RequestContext> firstOfEachId = parallel(questions
                 .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
-                .connect(feedback.keyBy(new DialogueKeys.OfAnswer(), Types.STRING))
+                .connect(answersReadBack.keyBy(new DialogueKeys.OfAnswer(), Types.STRING))
                 .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
-                .uid(REQUEST_IDS_UID).name("request-id check");
-        int parallelism = config.get(JobOptions.PARALLELISM);
-        if (parallelism > 0) {
-            firstOfEachId.setParallelism(parallelism);
-        }
+                .uid(REQUEST_IDS_UID).name("request-id check"), topology);
+
+        SingleOutputStreamOperator<FeedbackTurn> finishedTurns = answersReadBack
+                .map(new FeedbackTurns()).uid(FEEDBACK_UID).name("feedback turns");
+        SingleOutputStreamOperator<RequestContext> withHistory = parallel(firstOfEachId
+                .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
+                .connect(finishedTurns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
+                .process(new DialogueContextFunction(topology.historyTtl, topology.feedbackWait.toMillis(),
+                        topology.historyLimits))
+                .uid(DIALOGUE_UID).name("dialogue context"), topology);
+
+        DataStream<RequestContext> answered = PresetChains.attach(withHistory, topology);
+
+        SingleOutputStreamOperator<AnswerEvent> answers = parallel(answered
+                .map(new AnswerFunction()).uid(ANSWER_UID).name("answer"), topology);
+        beforeAnswersSink.apply(answers).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
         questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
                 .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
                 .sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
-        answering.attach(firstOfEachId, feedback).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
+
         if (EngineWiring.releasesJournalOnCommit(config)) {
             env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")
                     .uid(JOURNAL_RELEASE_SOURCE_UID)
-                    .sinkTo(new JournalReleaseSink(EngineWiring.engineConfig(config)))
+                    .sinkTo(new JournalReleaseSink(topology.engine))
                     .uid(JOURNAL_RELEASE_UID).name("release journal of committed answers");
         }
+    }
+
+    private static <T> SingleOutputStreamOperator<T> parallel(SingleOutputStreamOperator<T> op, TopologyConfig topology) {
+        return topology.parallelism > 0 ? op.setParallelism(topology.parallelism) : op;
     }
 }

@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
-import io.flowsql.engine.LlmCacheSettings;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -11,26 +12,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The job's configuration: defaults from {@link JobOptions}, then a properties file, then command-line
- * overrides; unknown keys and contradictory values fail at start, not in the middle of a run.
+ * The job's configuration: a Flink {@link Configuration} filled from the {@link JobOptions}' defaults, then a properties
+ * file, then command-line overrides, and read with {@code get(JobOptions.X)}. Values are parsed by Flink (durations such
+ * as {@code 500ms}, {@code 6 min} or {@code PT10S}); an unknown key, a value that does not parse or contradictory values
+ * fail at start naming the key ({@link JobConfigValidator}).
  */
 public final class JobConfig implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
+    /** The values as given (trimmed), for logging and for passing them on as arguments. */
     private final Map<String, String> values;
+    private final Configuration configuration;
 
-    private JobConfig(Map<String, String> values) {
-        this.values = new TreeMap<>(values);
-        validate();
+    private JobConfig(Map<String, String> given) {
+        this.values = new TreeMap<>();
+        given.forEach((k, v) -> values.put(k.trim(), v == null ? "" : v.trim()));
+        this.configuration = toConfiguration(values);
+        JobConfigValidator.validate(this);
     }
 
     public static JobConfig defaults() {
@@ -51,7 +58,7 @@ public final class JobConfig implements Serializable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read config file " + file, e);
             }
-            props.stringPropertyNames().forEach(k -> merged.put(k, props.getProperty(k).trim()));
+            props.stringPropertyNames().forEach(k -> merged.put(k, props.getProperty(k)));
         }
         merged.putAll(overrides);
         return new JobConfig(merged);
@@ -64,26 +71,39 @@ public final class JobConfig implements Serializable {
         return new JobConfig(merged);
     }
 
-    public <T> T get(JobOption<T> option) {
-        return option.parse(values.getOrDefault(option.key(), option.defaultValue()));
+    public <T> T get(ConfigOption<T> option) {
+        return configuration.get(option);
     }
 
-    /** Per-stage values of a family such as "stage.timeout.": stage name → raw value. */
+    /** A copy of the Flink configuration (every key as given, enum values in their canonical spelling). */
+    public Configuration configuration() {
+        return configuration.clone();
+    }
+
+    /** The members of a family that are set: name after the prefix → value. */
+    public <T> Map<String, T> get(OptionFamily<T> family) {
+        Map<String, T> out = new TreeMap<>();
+        values.keySet().stream().filter(family::contains).forEach(key -> {
+            String name = key.substring(family.prefix().length());
+            out.put(name, configuration.get(family.option(name)));
+        });
+        return out;
+    }
+
+    /** Per-stage values of a family such as "llm.model.": stage name → value as given. */
     public Map<String, String> family(String prefix) {
-        return values.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+        return values.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().length() > prefix.length())
                 .collect(Collectors.toMap(e -> e.getKey().substring(prefix.length()), Map.Entry::getValue, (a, b) -> b, TreeMap::new));
     }
 
+    /** Per-stage durations of a family such as "stage.timeout.", parsed as Flink durations. */
     public Map<String, Duration> durationFamily(String prefix) {
-        Map<String, Duration> out = new TreeMap<>();
-        family(prefix).forEach((stage, v) -> out.put(stage, JobOption.parseDuration(v)));
-        return out;
+        return get(OptionFamily.of(prefix, "<stage>", Duration.class, ""));
     }
 
+    /** Per-stage ints of a family such as "stage.capacity.". */
     public Map<String, Integer> intFamily(String prefix) {
-        Map<String, Integer> out = new TreeMap<>();
-        family(prefix).forEach((stage, v) -> out.put(stage, Integer.parseInt(v.trim())));
-        return out;
+        return get(OptionFamily.of(prefix, "<stage>", Integer.class, ""));
     }
 
     /** Explicitly set values (file and overrides), for logging. The API key and Kafka credentials are masked. */
@@ -107,8 +127,13 @@ public final class JobConfig implements Serializable {
      */
     public Properties kafkaClientProperties() {
         Properties props = new Properties();
-        family(JobOptions.KAFKA_CLIENT_PREFIX).forEach(props::setProperty);
+        get(JobOptions.KAFKA_CLIENT).forEach(props::setProperty);
         return props;
+    }
+
+    /** The keys given explicitly (file and overrides). */
+    Iterable<String> keys() {
+        return values.keySet();
     }
 
     private static boolean isSecret(String key) {
@@ -116,143 +141,46 @@ public final class JobConfig implements Serializable {
         return k.equals(JobOptions.LLM_API_KEY.key()) || k.contains("password") || k.contains("jaas") || k.contains("secret");
     }
 
-    private void validate() {
-        Set<String> known = JobOptions.all().stream().map(JobOption::key).collect(Collectors.toSet());
-        for (String key : values.keySet()) {
-            boolean inFamily = JobOptions.FAMILIES.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length());
-            if (!known.contains(key) && !inFamily) {
-                throw new IllegalArgumentException("unknown option '" + key + "' (see docs/OPERATIONS.md or --print-options)");
-            }
-        }
-        JobOptions.all().forEach(this::get);
-        durationFamily("stage.timeout.");
-        intFamily("stage.capacity.");
-        Duration checkpoint = get(JobOptions.CHECKPOINT_INTERVAL);
-        Duration txTimeout = get(JobOptions.TRANSACTION_TIMEOUT);
-        if (checkpoint.isZero() || checkpoint.isNegative()) {
-            throw new IllegalArgumentException("job.checkpoint-interval must be positive: exactly-once answers are committed at checkpoints");
-        }
-        if (txTimeout.compareTo(checkpoint) <= 0) {
-            throw new IllegalArgumentException("kafka.transaction-timeout (" + txTimeout + ") must exceed job.checkpoint-interval ("
-                    + checkpoint + "), or open transactions expire before they are committed");
-        }
-        validateKafkaClient();
-        validateLlm();
-        validateBudgets();
-        validateAgents();
-        validateJournal();
-        String offsets = get(JobOptions.STARTING_OFFSETS);
-        if (!Set.of("committed-or-earliest", "earliest", "latest").contains(offsets)) {
-            throw new IllegalArgumentException("kafka.starting-offsets must be committed-or-earliest, earliest or latest, not " + offsets);
-        }
-    }
-
-    /** Client properties the job sets itself: passing them through would break exactly-once or the job's wiring. */
-    private static final Map<String, String> KAFKA_OWN_PROPERTIES = Map.of(
-            "bootstrap.servers", JobOptions.BOOTSTRAP_SERVERS.key(),
-            "group.id", JobOptions.GROUP_ID.key(),
-            "transactional.id", JobOptions.TRANSACTIONAL_ID_PREFIX.key(),
-            "transaction.timeout.ms", JobOptions.TRANSACTION_TIMEOUT.key(),
-            "isolation.level", "(read_committed for the questions, dialogue.feedback-isolation for the answers read back)",
-            "enable.idempotence", "(always on: exactly-once sinks)",
-            "key.deserializer", "(the job's own)", "value.deserializer", "(the job's own)",
-            "key.serializer", "(the job's own)", "value.serializer", "(the job's own)");
-
-    private void validateKafkaClient() {
-        for (String key : family(JobOptions.KAFKA_CLIENT_PREFIX).keySet()) {
-            String own = KAFKA_OWN_PROPERTIES.get(key);
-            if (own != null) {
-                throw new IllegalArgumentException(JobOptions.KAFKA_CLIENT_PREFIX + key + " cannot be passed through: the job sets "
-                        + key + " itself" + (own.startsWith("(") ? " " + own : "; use " + own));
-            }
-        }
-    }
-
-    private void validateLlm() {
-        atLeast(JobOptions.LLM_REQUESTS_PER_MINUTE, 0);
-        atLeast(JobOptions.LLM_TOKENS_PER_MINUTE, 0);
-        Duration budget = get(JobOptions.LLM_TOTAL_BUDGET);
-        Duration call = get(JobOptions.LLM_TIMEOUT);
-        if (budget.compareTo(call) < 0) {
-            throw new IllegalArgumentException(JobOptions.LLM_TOTAL_BUDGET.key() + " (" + budget + ") must be at least "
-                    + JobOptions.LLM_TIMEOUT.key() + " (" + call + ")");
-        }
-        try {
-            LlmCacheSettings.modeOf(get(JobOptions.LLM_CACHE_MODE));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(JobOptions.LLM_CACHE_MODE.key() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private void validateJournal() {
-        String release = get(JobOptions.JOURNAL_RELEASE);
-        if (!Set.of("on-commit", "retain").contains(release)) {
-            throw new IllegalArgumentException(JobOptions.JOURNAL_RELEASE.key() + " must be on-commit or retain, not " + release);
-        }
-        Duration retention = get(JobOptions.JOURNAL_RETENTION);
-        if (retention.isZero() || retention.isNegative()) {
-            throw new IllegalArgumentException(JobOptions.JOURNAL_RETENTION.key() + " must be positive: " + retention);
-        }
-    }
-
     /**
-     * One budget rules each step, and the inner budget ends first so that what times out is cancelled by its own
-     * limit, not abandoned by an outer one: an LLM call's whole budget (its wait for a connection slot, its attempts
-     * and backoff) fits in its stage's timeout, so a stage that holds more requests than there are connection slots
-     * queues inside the calls' budget; a candidate's query ends by the executor's limit before the operator's; the
-     * gather waits at least that long; a follow-up waits for an answer longer than a checkpoint takes to commit it.
-     * Settings that cannot be met fail at start, naming the key.
+     * The Flink configuration of these values. Flink matches an enum value by its exact name (case aside), the options
+     * have always accepted dashes for underscores ({@code read-only}, {@code json-schema}): enum values are spelled as
+     * Flink expects here, and one that names no constant fails naming the key and the choices.
      */
-    private void validateBudgets() {
-        Duration llmBudget = get(JobOptions.LLM_TOTAL_BUDGET);
-        Map<String, Duration> stageTimeouts = new TreeMap<>();
-        stageTimeouts.put(JobOptions.STAGE_TIMEOUT.key(), get(JobOptions.STAGE_TIMEOUT));
-        durationFamily("stage.timeout.").forEach((stage, timeout) -> stageTimeouts.put("stage.timeout." + stage, timeout));
-        stageTimeouts.forEach((key, timeout) -> {
-            if (timeout.compareTo(llmBudget) < 0) {
-                throw new IllegalArgumentException(key + " (" + timeout + ") is shorter than "
-                        + JobOptions.LLM_TOTAL_BUDGET.key() + " (" + llmBudget + "): an LLM call (with its wait for one of "
-                        + JobOptions.LLM_MAX_CONCURRENCY.key() + " connection slots, retries and backoff) could outlive its "
-                        + "stage; raise " + key + " or lower " + JobOptions.LLM_TOTAL_BUDGET.key());
+    private static Configuration toConfiguration(Map<String, String> values) {
+        Map<String, String> flink = new TreeMap<>(values);
+        for (ConfigOption<?> option : JobOptions.all()) {
+            String raw = values.get(option.key());
+            if (raw != null && option.defaultValue() instanceof Enum<?> e) {
+                Class<?> type = e.getDeclaringClass();
+                Enum<?> value = EnumValues.find(type, raw).orElseThrow(() -> new IllegalArgumentException(option.key()
+                        + " must be one of " + EnumValues.choices(type) + ", not '" + raw + "'"));
+                flink.put(option.key(), value.toString());
             }
-        });
-        notBelow(JobOptions.EXECUTION_TIMEOUT, JobOptions.QUERY_TIMEOUT, "a candidate's query must end by the executor's limit first");
-        notBelow(JobOptions.GATHER_TIMEOUT, JobOptions.EXECUTION_TIMEOUT, "candidates would be counted as timed out before their own limit");
-        if (get(JobOptions.FEEDBACK_WAIT).compareTo(get(JobOptions.CHECKPOINT_INTERVAL)) <= 0) {
-            throw new IllegalArgumentException(JobOptions.FEEDBACK_WAIT.key() + " (" + get(JobOptions.FEEDBACK_WAIT)
-                    + ") must exceed " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + get(JobOptions.CHECKPOINT_INTERVAL)
-                    + "): an answer is read back only once its checkpoint commits");
         }
-        atLeast(JobOptions.HISTORY_MAX_TURNS, 0);
-        atLeast(JobOptions.HISTORY_MAX_BYTES, 0);
-        atLeast(JobOptions.MAX_PARALLELISM, Math.max(1, get(JobOptions.PARALLELISM)));
+        Configuration configuration = Configuration.fromMap(flink);
+        for (ConfigOption<?> option : JobOptions.all()) {
+            if (values.containsKey(option.key()) && option.defaultValue() instanceof List<?>) {
+                setItems(configuration, option, values.get(option.key()));
+            }
+        }
+        return configuration;
     }
 
-    private void notBelow(JobOption<Duration> outer, JobOption<Duration> inner, String why) {
-        if (get(outer).compareTo(get(inner)) < 0) {
-            throw new IllegalArgumentException(outer.key() + " (" + get(outer) + ") is shorter than " + inner.key() + " ("
-                    + get(inner) + "): " + why);
-        }
+    /** A list's items are separated by commas (as the options always were) or semicolons (Flink's separator). */
+    @SuppressWarnings("unchecked")
+    private static void setItems(Configuration configuration, ConfigOption<?> option, String raw) {
+        List<String> items = Arrays.stream(raw.split("[,;]")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        configuration.set((ConfigOption<List<String>>) option, items);
     }
 
-    private void validateAgents() {
-        atLeast(JobOptions.AGENT_CANDIDATES, 1);
-        atLeast(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0);
-        atLeast(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0);
-        atLeast(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS, 0);
-        atLeast(JobOptions.AGENT_FEWSHOT_EXAMPLES, 0);
-        atLeast(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1);
-        atLeast(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1);
-        double temperature = get(JobOptions.AGENT_TEMPERATURE);
-        if (!(temperature >= 0 && temperature <= 2)) {
-            throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
-        }
-    }
-
-    private void atLeast(JobOption<Integer> option, int min) {
-        int value = get(option);
-        if (value < min) {
-            throw new IllegalArgumentException(option.key() + " must be at least " + min + ", not " + value);
+    /** Reads {@code option}, naming the key and the value when it does not parse. */
+    <T> T read(ConfigOption<T> option) {
+        try {
+            return configuration.get(option);
+        } catch (IllegalArgumentException e) {
+            String why = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+            throw new IllegalArgumentException(option.key() + ": cannot read '" + configuration.toMap().get(option.key())
+                    + "': " + why, e);
         }
     }
 }

@@ -14,7 +14,10 @@ public final class JobDatabases {
         if (roots.isEmpty()) {
             return DatabaseLocator.forSharedData(Path.of(config.get(JobOptions.SHARED_DATA)));
         }
-        return new DatabaseLocator(roots.stream().map(Path::of).toList(),
-                config.get(JobOptions.TABLES_JSON).stream().map(Path::of).toList());
+        return new DatabaseLocator(paths(roots), paths(config.get(JobOptions.TABLES_JSON)));
+    }
+
+    private static List<Path> paths(List<String> items) {
+        return items.stream().map(Path::of).toList();
     }
 }

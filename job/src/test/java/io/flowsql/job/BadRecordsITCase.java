@@ -6,7 +6,7 @@ import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
 import io.flowsql.events.QuestionEvent;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageRegistry;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -95,7 +95,7 @@ class BadRecordsITCase {
     private static JobClient start(JobConfig config, String name) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         return env.executeAsync(name);
     }
 
@@ -126,7 +126,7 @@ class BadRecordsITCase {
                 new Bad(key, json.replace(model.requestId, tag + "-stage").replace("}",
                         ",\"options\":{\"disabled_stages\":[\"opensearch.algin\"]}}").getBytes(StandardCharsets.UTF_8),
                         "unknown_stage: options.disabled_stages names no stage: 'opensearch.algin'; valid stages: "
-                                + String.join(", ", StrategyCatalog.canonicalOrder())));
+                                + String.join(", ", StageRegistry.names())));
     }
 
     /** A valid question, then bad records, alternately, in one producer's order. */

@@ -54,7 +54,7 @@ class DialogueITCase {
                     JobOptions.FEEDBACK_WAIT.key(), "10min"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("dialogue");
             List<QuestionEvent> questions = dialogue.questions("cosql-" + db);
             List<AnswerEvent> answers;

@@ -51,7 +51,7 @@ class EndToEndITCase {
 
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, answering(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("end-to-end");
             try {
                 List<QuestionEvent> valid = SpiderQuestions.of(sharedData, "concert_singer", 6);
@@ -71,11 +71,6 @@ class EndToEndITCase {
                 job.cancel().get();
             }
         }
-    }
-
-    /** The production topology and engine, talking HTTP to the simulated LLM. */
-    private static Answering answering(JobConfig config) {
-        return TopologyAnswering.from(config);
     }
 
     private static void assertAnswers(List<QuestionEvent> valid, List<ConsumerRecord<byte[], byte[]>> records) throws Exception {

@@ -1,6 +1,6 @@
 package io.flowsql.job;
 
-import io.flowsql.agents.common.StageNames;
+import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,13 +72,13 @@ class HungLlmCallsITCase {
                     JobOptions.LLM_MAX_CONCURRENCY.key(), Integer.toString(HUNG),
                     JobOptions.LLM_TIMEOUT.key(), "5min",
                     JobOptions.LLM_TOTAL_BUDGET.key(), "5min"));
-            TopologyAnswering answering = TopologyAnswering.from(config);
+            TopologyConfig topology = TopologyConfig.from(config);
             // below the calls' own budget on purpose (start-up validation refuses it in a job's options): only the
             // stage timeout can end these calls
-            answering.topology().stageTimeout = Duration.ofSeconds(STAGE_TIMEOUT_SECONDS);
+            topology.stageTimeout = Duration.ofSeconds(STAGE_TIMEOUT_SECONDS);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, answering);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, topology, UnaryOperator.identity());
             JobClient job = env.executeAsync("hung-llm-calls");
             try {
                 topics.sendQuestions(hung);
@@ -92,7 +93,7 @@ class HungLlmCallsITCase {
                         .allSatisfy(a -> {
                             assertThat(a.status).isEqualTo("failed");
                             assertThat(a.error).contains("timed out after " + STAGE_TIMEOUT_SECONDS * 1000
-                                    + " ms in stage " + StageNames.MMSQL_SELECT);   // mmsql's first model call on a first turn
+                                    + " ms in stage mmsql.select");   // mmsql's first model call on a first turn
                         });
 
                 long started = System.nanoTime();

@@ -2,6 +2,7 @@ package io.flowsql.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.job.topology.TopologyConfig;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -16,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The Flink side the job ITCases share: a MiniCluster of one TaskManager with two slots (the parallelism
@@ -40,14 +42,14 @@ final class JobCluster {
 
     /** The production job (Kafka sources and sinks of {@code config}) running on the test's cluster. */
     static RunningJob start(String name, JobConfig config) throws Exception {
-        return start(name, config, TopologyAnswering.from(config));
+        return start(name, config, TopologyConfig.from(config));
     }
 
-    /** The job with the given answering (e.g. a topology whose timeouts a test changed). */
-    static RunningJob start(String name, JobConfig config, TopologyAnswering answering) throws Exception {
+    /** The job with the given topology settings (e.g. timeouts a test changed after start-up validation). */
+    static RunningJob start(String name, JobConfig config, TopologyConfig topology) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, answering);
+        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, topology, UnaryOperator.identity());
         return new RunningJob(env.executeAsync(name));
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,12 +91,43 @@ class JobConfigTest {
     }
 
     @Test
-    void everyOptionIsDocumentedInOperationsGuide() throws Exception {
-        Path guide = Path.of(System.getProperty("flowsql.project.dir"), "docs", "OPERATIONS.md");
-        String text = Files.readString(guide);
-        for (JobOption<?> option : JobOptions.all()) {
-            assertThat(text).as("docs/OPERATIONS.md documents " + option.key()).contains("`" + option.key() + "`");
-        }
+    void valuesAreReadByFlinkInEveryFormatTheDocsUse() {
+        JobConfig config = JobConfig.of(Map.of("job.checkpoint-interval", "750 ms", "stage.timeout", "PT7M",
+                "llm.retry-window", "2min", "journal.retention", "3d", "data.database-roots", "/a;/b",
+                "llm.cache-mode", "READ_ONLY", "llm.structured-output", "json-schema", "journal.release", "retain",
+                "kafka.starting-offsets", "latest", "dialogue.feedback-isolation", "read_uncommitted"));
+        assertThat(config.get(JobOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofMillis(750));
+        assertThat(config.get(JobOptions.STAGE_TIMEOUT)).isEqualTo(Duration.ofMinutes(7));
+        assertThat(config.get(JobOptions.LLM_RETRY_WINDOW)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(config.get(JobOptions.JOURNAL_RETENTION)).isEqualTo(Duration.ofDays(3));
+        assertThat(config.get(JobOptions.DATABASE_ROOTS)).containsExactly("/a", "/b");
+        assertThat(config.get(JobOptions.LLM_CACHE_MODE)).isEqualTo(io.flowsql.llm.CacheMode.READ_ONLY);
+        assertThat(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)).isEqualTo(io.flowsql.llm.StructuredOutput.JSON_SCHEMA);
+        assertThat(config.get(JobOptions.JOURNAL_RELEASE)).isEqualTo(io.flowsql.job.journal.JournalRelease.RETAIN);
+        assertThat(config.get(JobOptions.STARTING_OFFSETS)).isEqualTo(io.flowsql.job.kafka.StartingOffsets.LATEST);
+        assertThat(config.get(JobOptions.FEEDBACK_ISOLATION)).isEqualTo(org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED);
+        assertThat(config.explicitValues()).containsEntry("llm.cache-mode", "READ_ONLY");
+    }
+
+    @Test
+    void aValueThatDoesNotParseFailsNamingTheKeyAndTheValue() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeout", "6 minutes-ish")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("stage.timeout: cannot read '6 minutes-ish'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeout.magsql.generate", "soon")))
+                .hasMessageStartingWith("stage.timeout.magsql.generate: cannot read 'soon'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.capacity.mmsql.detect", "many")))
+                .hasMessageStartingWith("stage.capacity.mmsql.detect: cannot read 'many'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("llm.max-tokens.opensearch.generate", "1k")))
+                .hasMessageStartingWith("llm.max-tokens.opensearch.generate: cannot read '1k'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("journal.release", "never")))
+                .hasMessage("journal.release must be one of on-commit, retain, not 'never'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("engine.strategy", "fastest")))
+                .hasMessageStartingWith("engine.strategy must be one of ").hasMessageContaining("opensearch");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeouts", "1min")))
+                .hasMessageContaining("unknown option 'stage.timeouts'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("stage.capacity.sqlfix.review", "0")))
+                .hasMessageContaining("stage.capacity.sqlfix.review must be at least 1");
     }
 
     @Test

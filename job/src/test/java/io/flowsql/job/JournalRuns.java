@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.job.topology.TopologyConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
@@ -101,10 +102,9 @@ final class JournalRuns {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
             SpiderQuestions.restartOnFailure(env);
-            TopologyAnswering topology = TopologyAnswering.from(config);
-            Answering killing = (in, feedback) -> topology.attach(in, feedback)
-                    .map(new KillOnce(name, killOn)).uid("test-kill-once").name("kill once");
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, killing);
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyConfig.from(config),
+                    answers -> answers
+                            .map(new KillOnce(name, killOn)).uid("test-kill-once").name("kill once"));
             JobClient job = env.executeAsync("journal-" + name);
             List<AnswerEvent> answers;
             try {

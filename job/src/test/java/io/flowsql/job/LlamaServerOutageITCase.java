@@ -47,7 +47,7 @@ class LlamaServerOutageITCase {
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("llama-server outage");
             try {
                 List<QuestionEvent> questions = questions(sharedData);

@@ -2,14 +2,14 @@ package io.flowsql.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flowsql.agents.common.StageNames;
+import io.flowsql.engine.StageDeclaration;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.llama.LlamaServer;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
 import io.flowsql.events.TraceEntry;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ class LlamaServerPresetsITCase {
                     JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("llama-server presets");
             try {
                 List<QuestionEvent> questions = questions(sharedData);
@@ -94,8 +94,8 @@ class LlamaServerPresetsITCase {
                     // Every stage of the preset ran, up to the one that failed for a reason of its own (noise SQL
                     // that no refinement makes work ends a request, as it should).
                     List<String> expected = new ArrayList<>();
-                    for (String stage : StrategyCatalog.stagesOf(preset)) {
-                        if (stage.equals(StageNames.MMSQL_READINGS)) {
+                    for (String stage : StageRegistry.stagesOf(preset).stream().map(StageDeclaration::name).toList()) {
+                        if (stage.equals("mmsql.readings")) {
                             continue;   // runs only for a clarification (an ambiguous turn), left out of this check below
                         }
                         expected.add(stage);
@@ -129,7 +129,7 @@ class LlamaServerPresetsITCase {
     /** PER_PRESET Spider dev questions for each preset, from several databases. */
     private static List<QuestionEvent> questions(Path sharedData) throws Exception {
         List<QuestionEvent> out = new ArrayList<>();
-        List<String> presets = new ArrayList<>(StrategyCatalog.presetNames());
+        List<String> presets = new ArrayList<>(StageRegistry.presetNames());
         int needed = presets.size() * PER_PRESET;
         int perDatabase = (needed + DATABASES.size() - 1) / DATABASES.size();
         List<QuestionEvent> pool = new ArrayList<>();

@@ -70,7 +70,7 @@ class MetricsITCase {
                     JobOptions.FEEDBACK_WAIT.key(), "10min"));
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyAnswering.from(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("metrics");
             try {
                 topics.sendQuestions(questions);

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
@@ -60,11 +61,10 @@ class RecoveryITCase {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             FlowSqlJob.configure(env, config);
             SpiderQuestions.restartOnFailure(env);
-            TopologyAnswering topology = TopologyAnswering.from(config);
-            // The test's seam: FlowSqlJob.build takes the answering part, so the crashing map wraps the production topology.
-            Answering crashingTwice = (in, feedback) -> topology.attach(in, feedback)
-                    .map(new CrashOnce(CRASH_ON)).uid("test-crash-once").name("crash once");
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, crashingTwice);
+            // The test's seam: FlowSqlJob.build puts the crashing map between the answer operator and its sink.
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyConfig.from(config),
+                    answers -> answers
+                            .map(new CrashOnce(CRASH_ON)).uid("test-crash-once").name("crash once"));
             JobClient job = env.executeAsync("recovery");
             List<AnswerEvent> answers;
             try {

@@ -69,8 +69,7 @@ class TopologyFaultsITCase {
             Configuration noRestarts = new Configuration();
             noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
             env.configure(noRestarts);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config,
-                    TopologyAnswering.from(config));
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("topology-faults");
             try {
                 topics.sendQuestions(questions);

@@ -1,16 +1,16 @@
 package io.flowsql.engine;
 
 import io.flowsql.llm.LlmClient;
-import io.flowsql.sql.SchemaCatalog;
-import io.flowsql.sql.SqlExecutor;
-import io.flowsql.sql.ValueIndexProvider;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 
 /**
  * The shared components every agent and stage is built from: the LLM client, the safe executor, the
  * schema catalog and the value indexes. One per JVM in the Flink job (see EngineFactory), one per
  * test in unit tests; agents receive the parts they need through their constructors.
  */
-public record Engine(LlmClient llm, SqlExecutor sql, SchemaCatalog catalog, ValueIndexProvider values)
+public record Engine(LlmClient llm, SqliteSafeExecutor sql, SqliteSchemaCatalog catalog, CachingValueIndexProvider values)
         implements AutoCloseable {
 
     /** Closes the LLM client and the executor's connections; the executor is closed even when the client fails to. */

@@ -21,7 +21,6 @@ import java.util.Objects;
  * @param defaultStrategy the preset a request without its own runs
  * @param voteComparison which notion of "same result" the candidate fingerprints (and so the vote) use
  * @param cachedDatabases schemas and value indexes kept in memory at most
- * @param schemaViews makes the renderer that shows schemas to the model
  * @param llmCache whether the LLM client records and replays answers on disk
  * @param journal opens the stage journal every stage's model calls are checked against and recorded in
  */
@@ -33,7 +32,6 @@ public record EngineConfig(
         String defaultStrategy,
         ComparisonMode voteComparison,
         int cachedDatabases,
-        SchemaViewsSource schemaViews,
         LlmCacheSettings llmCache,
         StageJournalSource journal) implements Serializable {
 
@@ -46,7 +44,6 @@ public record EngineConfig(
         Objects.requireNonNull(agents, "agents");
         Objects.requireNonNull(defaultStrategy, "defaultStrategy");
         Objects.requireNonNull(voteComparison, "voteComparison");
-        Objects.requireNonNull(schemaViews, "schemaViews");
         Objects.requireNonNull(llmCache, "llmCache");
         Objects.requireNonNull(journal, "journal");
         if (cachedDatabases <= 0) {
@@ -57,35 +54,32 @@ public record EngineConfig(
     /** Without a stage journal. */
     public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
                         String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
-                        SchemaViewsSource schemaViews, LlmCacheSettings llmCache) {
-        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, schemaViews, llmCache,
+                        LlmCacheSettings llmCache) {
+        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, llmCache,
                 StageJournalSource.NONE);
     }
 
     /** Without an LLM response cache or stage journal. */
     public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
-                        String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
-                        SchemaViewsSource schemaViews) {
-        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, schemaViews,
-                LlmCacheSettings.none());
+                        String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases) {
+        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, LlmCacheSettings.none());
     }
 
     /** A copy whose LLM client records and replays answers as {@code cache} says. */
     public EngineConfig withLlmCache(LlmCacheSettings cache) {
         return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
-                schemaViews, cache, journal);
+                cache, journal);
     }
 
     /** A copy whose stages journal their model calls in the journal {@code source} opens. */
     public EngineConfig withJournal(StageJournalSource source) {
         return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
-                schemaViews, llmCache, source);
+                llmCache, source);
     }
 
     /** Default executor limits, agent settings, Spider's comparison, 64 cached databases, no LLM cache. */
-    public static EngineConfig of(LlmClientConfig llm, DatabaseLocator databases, String defaultStrategy,
-                                  SchemaViewsSource schemaViews) {
+    public static EngineConfig of(LlmClientConfig llm, DatabaseLocator databases, String defaultStrategy) {
         return new EngineConfig(llm, SqlExecutorConfig.defaults(), databases, AgentSettings.defaults(),
-                defaultStrategy, ComparisonMode.SPIDER_TEST_SUITE, 64, schemaViews);
+                defaultStrategy, ComparisonMode.SPIDER_TEST_SUITE, 64);
     }
 }

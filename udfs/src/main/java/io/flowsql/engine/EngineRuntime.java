@@ -2,6 +2,7 @@ package io.flowsql.engine;
 
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
@@ -9,9 +10,8 @@ import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.llm.ResponseCache;
 import io.flowsql.pipeline.CandidateRunner;
-import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.strategy.StageFactory;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.pipeline.NamedStage;
+import io.flowsql.pipeline.Strategy;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.catalog.ValueExamplePolicy;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -37,15 +37,15 @@ public final class EngineRuntime implements AutoCloseable {
     private final StageJournal journal;
     private final EnginePools pools;
     private final CandidateRunner runner;
-    private final StageFactory stages;
-    private final Map<String, Optional<Stage>> stageByName = new ConcurrentHashMap<>();
+    private final StageParts parts;
+    private final Map<String, Optional<NamedStage>> stageByName = new ConcurrentHashMap<>();
 
     EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, EnginePools pools, StageJournal journal) {
         this.engine = engine;
         this.pools = pools;
         this.journal = journal;
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
-        this.stages = new StageFactory(engine, config.agents(), schema, runner, journal);
+        this.parts = new StageParts(engine, config.agents(), schema, runner, journal);
     }
 
     static EngineRuntime build(EngineConfig config) {
@@ -57,7 +57,7 @@ public final class EngineRuntime implements AutoCloseable {
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
-        SchemaContext schema = new SchemaContext(catalog, config.schemaViews().create(engine.sql()), new HistoryRenderer());
+        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer());
         StageJournal journal;
         try {
             journal = config.journal().open();
@@ -105,19 +105,25 @@ public final class EngineRuntime implements AutoCloseable {
     }
 
     /**
-     * The stage with this name if the request's preset runs it and it is wired in this build; a stage
-     * the factory cannot build yet is logged once and then passed over like a stage of another preset.
+     * The registry's stage of this name, built once from this engine's parts; null when it cannot be built in this
+     * build (logged once; its operators then pass every request through).
+     * @throws IllegalArgumentException when the registry has no stage of this name
      */
-    public Stage stage(String strategy, String name) {
-        if (!StrategyCatalog.stagesOf(strategy).contains(name)) {
-            return null;
-        }
-        return stageByName.computeIfAbsent(name, this::create).orElse(null);
+    public NamedStage stage(String name) {
+        StageDeclaration declaration = StageRegistry.get(name);
+        return stageByName.computeIfAbsent(name, n -> create(declaration)).orElse(null);
     }
 
-    private Optional<Stage> create(String name) {
+    /** The preset's stages as this engine builds them, in order (for running a preset without Flink). */
+    public Strategy strategy(String preset) {
+        return new Strategy(preset, StageRegistry.stagesOf(preset).stream()
+                .map(d -> stage(d.name())).filter(java.util.Objects::nonNull).toList());
+    }
+
+    private Optional<NamedStage> create(StageDeclaration declaration) {
+        String name = declaration.name();
         try {
-            return Optional.of(stages.create(name));
+            return Optional.of(StageRegistry.build(declaration, parts));
         } catch (IllegalStateException e) {
             LOG.warn("stage {} is not available in this build and is skipped: {}", name, e.getMessage());
             return Optional.empty();

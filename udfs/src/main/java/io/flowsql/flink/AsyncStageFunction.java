@@ -1,8 +1,8 @@
 package io.flowsql.flink;
 
+import io.flowsql.engine.EngineConfig;
 import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.Stage;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -19,28 +19,29 @@ import java.util.List;
  * exception, which would restart the job). Retries live in the LLM client only.
  */
 public class AsyncStageFunction extends RichAsyncFunction<RequestContext, RequestContext> {
-    private final BoundStage stage;
+    private final EngineConfig engine;
+    private final String stageName;
     private final long timeoutMillis;
 
-    private transient StageInvoker invoker;
+    private transient OperatorStage stage;
     private transient TypeSerializer<RequestContext> copier;
 
-    public AsyncStageFunction(StageBinding binding, String stageName, long timeoutMillis) {
-        this.stage = new BoundStage(binding, stageName);
+    public AsyncStageFunction(EngineConfig engine, String stageName, long timeoutMillis) {
+        this.engine = engine;
+        this.stageName = stageName;
         this.timeoutMillis = timeoutMillis;
     }
 
     @Override
-    public void open(OpenContext openContext) throws Exception {
-        invoker = stage.open(getRuntimeContext());
+    public void open(OpenContext openContext) {
+        stage = OperatorStage.open(engine, stageName, getRuntimeContext());
         copier = getRuntimeContext().createSerializer(TypeInformation.of(RequestContext.class));
     }
 
     @Override
     public void asyncInvoke(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
-        Stage applicable = invoker.applicableStage(ctx);
-        if (applicable == null) {
-            invoker.metrics().skipped();
+        if (!stage.runsFor(ctx)) {
+            stage.metrics().skipped();
             resultFuture.complete(List.of(ctx));
             return;
         }
@@ -48,7 +49,7 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
         ctx.cancellation = cancellation;
         RequestContext work = copier.copy(ctx);
         work.cancellation = cancellation;
-        invoker.apply(applicable, work).thenAccept(out -> {
+        stage.run(work).thenAccept(out -> {
             out.cancellation = null;
             resultFuture.complete(List.of(out));
         });
@@ -58,8 +59,8 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
     public void timeout(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
         Cancellation running = ctx.cancellation;
         ctx.cancellation = null;
-        invoker.metrics().timedOut();
-        ctx.fail(stage.stageName(), "timed out after " + timeoutMillis + " ms in stage " + stage.stageName());
+        stage.metrics().timedOut();
+        ctx.fail(stageName, "timed out after " + timeoutMillis + " ms in stage " + stageName);
         resultFuture.complete(List.of(ctx));
         // after completing: cancelling makes the stage's own future fail at once, and its (ignored) result must not
         // be the one that completes the record
@@ -69,7 +70,10 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
     }
 
     @Override
-    public void close() throws Exception {
-        stage.close();
+    public void close() {
+        if (stage != null) {
+            stage.close();
+            stage = null;
+        }
     }
 }

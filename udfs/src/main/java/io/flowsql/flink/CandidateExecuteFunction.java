@@ -1,5 +1,8 @@
 package io.flowsql.flink;
 
+import io.flowsql.engine.EngineConfig;
+import io.flowsql.engine.EngineFactory;
+import io.flowsql.engine.EngineLease;
 import io.flowsql.pipeline.Candidate;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
@@ -19,22 +22,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  * once (the executor's progress handler sees the interrupt) or its wait for a connection, and frees the connection.
  */
 public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, CandidateWork> {
-    private final StageBinding binding;
+    private final EngineConfig engine;
     private final int poolSize;
     private final long timeoutMillis;
 
-    private transient BoundStages stages;
+    private transient EngineLease lease;
     private transient ExecutorService pool;
 
-    public CandidateExecuteFunction(StageBinding binding, int poolSize, long timeoutMillis) {
-        this.binding = binding;
+    public CandidateExecuteFunction(EngineConfig engine, int poolSize, long timeoutMillis) {
+        this.engine = engine;
         this.poolSize = poolSize;
         this.timeoutMillis = timeoutMillis;
     }
 
     @Override
     public void open(OpenContext openContext) throws Exception {
-        stages = binding.bind();
+        lease = EngineFactory.shared(engine);
         AtomicInteger threads = new AtomicInteger();
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         pool = Executors.newFixedThreadPool(poolSize, r -> {
@@ -53,9 +56,9 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
         Candidate candidate = work.candidate;
         work.run = pool.submit(() -> {
             try {
-                stages.execute(work.dbId, candidate);
+                lease.runtime().candidateRunner().run(work.dbId, candidate);
             } catch (RuntimeException error) {
-                markFailed(candidate, StageInvoker.describe(error));
+                markFailed(candidate, OperatorStage.describe(error));
             }
             work.run = null;
             resultFuture.complete(List.of(work));
@@ -85,8 +88,8 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
         if (pool != null) {
             pool.shutdownNow();
         }
-        if (stages != null) {
-            stages.close();
+        if (lease != null) {
+            lease.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.flink;
 
+import io.flowsql.engine.EngineConfig;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -16,23 +17,25 @@ import java.util.UUID;
  * in the carried request are left as they are; the gather puts the executed ones back in place.
  */
 public class CandidateFanOut extends RichFlatMapFunction<RequestContext, CandidateWork> {
-    private final BoundStage stage;
+    private final EngineConfig engine;
+    private final String stageName;
 
-    private transient StageInvoker invoker;
+    private transient OperatorStage stage;
 
-    public CandidateFanOut(StageBinding binding, String stageName) {
-        this.stage = new BoundStage(binding, stageName);
+    public CandidateFanOut(EngineConfig engine, String stageName) {
+        this.engine = engine;
+        this.stageName = stageName;
     }
 
     @Override
-    public void open(OpenContext openContext) throws Exception {
-        invoker = stage.open(getRuntimeContext());
+    public void open(OpenContext openContext) {
+        stage = OperatorStage.open(engine, stageName, getRuntimeContext());
     }
 
     @Override
     public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
         List<Integer> pending = new ArrayList<>();
-        if (invoker.applicableStage(ctx) != null) {
+        if (stage.runsFor(ctx)) {
             for (int i = 0; i < ctx.candidates.size(); i++) {
                 Candidate c = ctx.candidates.get(i);
                 if (!c.executed) {
@@ -40,7 +43,7 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
                 }
             }
         } else {
-            invoker.metrics().skipped();
+            stage.metrics().skipped();
         }
         String batch = UUID.randomUUID().toString();
         out.collect(CandidateWork.ofContext(ctx, pending.size(), batch));
@@ -50,7 +53,10 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
     }
 
     @Override
-    public void close() throws Exception {
-        stage.close();
+    public void close() {
+        if (stage != null) {
+            stage.close();
+            stage = null;
+        }
     }
 }

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
  * before a call is made, so that a request processed again (after a task failure, or when an evaluation
  * run resumes) re-uses the decisions already made and pays no tokens for them. Keys come from
  * {@link JournalScope#keyFor}.
+ * An interface because the durable implementation lives in the job module (its Kafka journal) so this module needs
+ * no store client; {@link #NONE} stands for "no journal"; tests use an in-memory one.
  */
 public interface StageJournal extends AutoCloseable {
 

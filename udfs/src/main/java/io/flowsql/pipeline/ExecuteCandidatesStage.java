@@ -7,40 +7,26 @@ import java.util.concurrent.CompletableFuture;
  * Executes every candidate not yet executed, so the vote, the reviewer and the answer can compare real
  * results; the job places it (kind EXECUTE_CANDIDATES) on its candidate-execution side operator.
  */
-public final class ExecuteCandidatesStage implements Stage {
-    private final String name;
+public final class ExecuteCandidatesStage implements Stage.Local {
     private final CandidateRunner runner;
 
-    public ExecuteCandidatesStage(String name, CandidateRunner runner) {
-        this.name = Objects.requireNonNull(name, "name");
+    public ExecuteCandidatesStage(CandidateRunner runner) {
         this.runner = Objects.requireNonNull(runner, "runner");
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public StageKind kind() {
-        return StageKind.EXECUTE_CANDIDATES;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.runLocal(name, ctx, trace -> {
-            int executed = 0;
-            int failed = 0;
-            for (Candidate candidate : ctx.candidates) {
-                if (!candidate.executed) {
-                    runner.run(ctx.dbId, candidate);
-                    executed++;
-                    if (candidate.error != null) {
-                        failed++;
-                    }
+    public void runLocal(RequestContext ctx, StageTrace trace) {
+        int executed = 0;
+        int failed = 0;
+        for (Candidate candidate : ctx.candidates) {
+            if (!candidate.executed) {
+                runner.run(ctx.dbId, candidate);
+                executed++;
+                if (candidate.error != null) {
+                    failed++;
                 }
             }
-            trace.note = "executed " + executed + ", failed " + failed;
-        });
+        }
+        trace.note = "executed " + executed + ", failed " + failed;
     }
 }

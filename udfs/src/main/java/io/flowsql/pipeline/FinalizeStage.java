@@ -10,42 +10,29 @@ import java.util.concurrent.CompletableFuture;
  * best candidate: runs cleanly with rows, then cleanly, then at all, latest first) becomes the answer;
  * without any SQL the request fails with the reason.
  */
-public final class FinalizeStage implements Stage {
-    public static final String NAME = "answer.finalize";
+public final class FinalizeStage implements Stage.Local {
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public StageKind kind() {
-        return StageKind.LOCAL;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.runLocal(NAME, ctx, trace -> {
-            Optional<Candidate> chosen = chosenCandidate(ctx);
-            if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
-                ctx.finalSql = chosen.map(c -> c.sql).orElse(null);
-            }
-            if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
-                ctx.finalSql = null;
-                ctx.fail(NAME, ctx.candidates.isEmpty()
-                        ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
-                trace.note = "no SQL";
-            } else {
-                ctx.status = AnswerStatus.ANSWERED.wireName();
-                chosen.ifPresent(c -> {
-                    ctx.notes.put("final.source", String.valueOf(c.source));
-                    if (c.error != null) {
-                        ctx.notes.put("final.error", c.error);
-                    }
-                });
-                trace.note = chosen.map(c -> "from " + c.source).orElse("final SQL without candidate");
-            }
-        });
+    public void runLocal(RequestContext ctx, StageTrace trace) {
+        Optional<Candidate> chosen = chosenCandidate(ctx);
+        if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
+            ctx.finalSql = chosen.map(c -> c.sql).orElse(null);
+        }
+        if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
+            ctx.finalSql = null;
+            ctx.fail(trace.stage, ctx.candidates.isEmpty()
+                    ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
+            trace.note = "no SQL";
+        } else {
+            ctx.status = AnswerStatus.ANSWERED.wireName();
+            chosen.ifPresent(c -> {
+                ctx.notes.put("final.source", String.valueOf(c.source));
+                if (c.error != null) {
+                    ctx.notes.put("final.error", c.error);
+                }
+            });
+            trace.note = chosen.map(c -> "from " + c.source).orElse("final SQL without candidate");
+        }
     }
 
     /** The candidate whose SQL is the final SQL, or the best candidate when no stage chose one. */

@@ -16,7 +16,7 @@ public final class Pipeline {
 
     public CompletableFuture<RequestContext> run(RequestContext ctx) {
         CompletableFuture<RequestContext> chain = CompletableFuture.completedFuture(ctx);
-        for (Stage stage : strategy.stages()) {
+        for (NamedStage stage : strategy.stages()) {
             chain = chain.thenCompose(c -> stage.appliesTo(c) ? stage.apply(c) : CompletableFuture.completedFuture(c));
         }
         return chain;

@@ -9,7 +9,7 @@ import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.simulator.LatencyModel;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
@@ -52,7 +52,7 @@ class MagSqlOpenSearchOverHttpTest {
         ctx.dbId = db;
         ctx.question = question;
         ctx.strategy = preset;
-        return new Pipeline(StrategyCatalog.build(preset, engine, settings)).run(ctx).join();
+        return new Pipeline(StageRegistry.build(preset, engine, settings)).run(ctx).join();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.flowsql.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flowsql.agents.common.RendererSchemaViews;
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.ChatResponse;
@@ -11,9 +10,6 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.sql.SpiderData;
-import io.flowsql.sql.SqlExecutor;
-import io.flowsql.sql.render.SchemaRenderer;
-import io.flowsql.sql.render.TokenCounter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +35,7 @@ class EngineLlmCacheTest {
     private static EngineConfig config(SimulatedLlmServer server, LlmCacheSettings cache) {
         LlmClientConfig llm = LlmClientConfig.builder(server.baseUrl()).defaultModel("test-model")
                 .callTimeout(Duration.ofSeconds(5)).totalBudget(Duration.ofSeconds(10)).build();
-        return EngineConfig.of(llm, SpiderData.locator(), "full", new Views()).withLlmCache(cache);
+        return EngineConfig.of(llm, SpiderData.locator(), "full").withLlmCache(cache);
     }
 
     private static ChatRequest request(String question) {
@@ -90,15 +86,5 @@ class EngineLlmCacheTest {
         assertThatThrownBy(() -> new LlmCacheSettings("x", "sometimes")).hasMessageContaining("read-write, read-only or off");
         assertThat(new LlmCacheSettings("x", "off").enabled()).isFalse();
         assertThat(new LlmCacheSettings(" ", "read-write").enabled()).isFalse();
-    }
-
-    /** The renderer the job's engines use, built where the engine is. */
-    private static final class Views implements SchemaViewsSource {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public io.flowsql.agents.common.SchemaViews create(SqlExecutor sql) {
-            return new RendererSchemaViews(new SchemaRenderer(new TokenCounter(), sql));
-        }
     }
 }

@@ -1,17 +1,12 @@
 package io.flowsql.engine;
 
-import io.flowsql.flink.BoundStages;
-import io.flowsql.flink.StageInvoker;
-import io.flowsql.flink.StageMetrics;
-import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.Stage;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -28,54 +23,22 @@ class EnginePoolsTest {
     void aStageThatBlocksRunsOnTheWorkPoolNotOnTheCallersThread() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<String> ranOn = new AtomicReference<>();
-        Stage blocking = new Stage() {
-            @Override
-            public String name() {
-                return "test.blocking";
-            }
-
-            @Override
-            public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-                ranOn.set(Thread.currentThread().getName());
-                try {
-                    release.await(10, TimeUnit.SECONDS); // a slow query
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return CompletableFuture.completedFuture(ctx);
+        Stage.Local blocking = (ctx, trace) -> {
+            ranOn.set(Thread.currentThread().getName());
+            try {
+                release.await(10, TimeUnit.SECONDS); // a slow query
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         };
         try (EnginePools pools = EnginePools.of(2, 1)) {
-            StageInvoker invoker = new StageInvoker("test.blocking", "full", stagesOn(pools.work(), blocking),
-                    new StageMetrics(new UnregisteredMetricsGroup(), "test.blocking"));
-            // on the caller's thread, apply would return only after the stage's 10 s wait, with the result done
-            CompletableFuture<RequestContext> result = invoker.apply(blocking, new RequestContext());
+            NamedStage stage = new NamedStage("test.blocking", blocking);
+            // on the caller's thread, applyOn would return only after the stage's 10 s wait, with the result done
+            CompletableFuture<RequestContext> result = stage.applyOn(pools.work(), new RequestContext());
             assertThat(result).as("the caller is not held by the stage").isNotDone();
             release.countDown();
             assertThat(result.get(10, TimeUnit.SECONDS).isSettled()).isFalse();
             assertThat(ranOn.get()).startsWith("flowsql-work-").isNotEqualTo(Thread.currentThread().getName());
         }
-    }
-
-    private static BoundStages stagesOn(Executor work, Stage stage) {
-        return new BoundStages() {
-            @Override
-            public Stage find(String strategy, String stageName) {
-                return stage;
-            }
-
-            @Override
-            public Executor work() {
-                return work;
-            }
-
-            @Override
-            public void execute(String dbId, Candidate candidate) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

@@ -62,10 +62,10 @@ class CandidateRunnerTest {
         ctx.candidates.add(new Candidate("a", "SELECT Name FROM singer WHERE Country = 'Mars'"));
         ctx.candidates.add(new Candidate("b", "SELECT Name FROM singer WHERE Country = 'France'"));
         ctx.candidates.add(new Candidate("c", "SELECT Nme FROM singer"));
-        new ExecuteCandidatesStage("candidates.execute", runner).apply(ctx).join();
+        new ExecuteCandidatesStage(runner).applyAs("candidates.execute", ctx).join();
         assertThat(done.error).isEqualTo("kept");
         assertThat(ctx.trace.get(0).note).isEqualTo("executed 3, failed 1");
-        new FinalizeStage().apply(ctx).join();
+        new FinalizeStage().applyAs("answer.finalize", ctx).join();
         assertThat(ctx.status).isEqualTo("answered");
         assertThat(ctx.finalSql).isEqualTo("SELECT Name FROM singer WHERE Country = 'France'");
         assertThat(ctx.notes).containsEntry("final.source", "b");
@@ -77,12 +77,12 @@ class CandidateRunnerTest {
         chosen.candidates.add(new Candidate("x", "SELECT 1"));
         chosen.candidates.add(new Candidate("y", "SELECT 2"));
         chosen.finalSql = "SELECT 1";
-        new FinalizeStage().apply(chosen).join();
+        new FinalizeStage().applyAs("answer.finalize", chosen).join();
         assertThat(chosen.finalSql).isEqualTo("SELECT 1");
         assertThat(chosen.notes).containsEntry("final.source", "x");
 
         RequestContext none = new RequestContext();
-        new FinalizeStage().apply(none).join();
+        new FinalizeStage().applyAs("answer.finalize", none).join();
         assertThat(none.status).isEqualTo("failed");
         assertThat(none.failedStage).isEqualTo("answer.finalize");
         assertThat(none.error).isEqualTo("no stage produced SQL");

@@ -11,7 +11,6 @@ import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -78,7 +77,7 @@ public final class ScoreCommand implements Callable<Integer> {
         EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
                 outcomes, report.pricePrompt, report.priceCompletion);
         if (rqsJudge != null) {
-            try (SqlExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
+            try (SqliteSafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
                 summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
                         GoldReplies.load(choice.questionsFile()), outcomes, executor));
             }
@@ -123,7 +122,7 @@ public final class ScoreCommand implements Callable<Integer> {
     }
 
     /** Scores with a progress bar and builds the summary; shared by {@code score} and {@code run}. */
-    static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqlExecutor executor,
+    static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqliteSafeExecutor executor,
                                    int parallel, Semantics semantics, int vesRuns, double pricePrompt,
                                    double priceCompletion) {
         return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(),
@@ -131,7 +130,7 @@ public final class ScoreCommand implements Callable<Integer> {
     }
 
     /** Scores every runnable question on a bounded pool with a progress bar; closes the executor. */
-    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SqlExecutor executor, int parallel,
+    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SqliteSafeExecutor executor, int parallel,
                                       Semantics semantics, int vesRuns) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
             Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null, parallel);
@@ -143,7 +142,7 @@ public final class ScoreCommand implements Callable<Integer> {
      * The scorer's executor: one connection per scoring thread and database (no statement waits for another), a
      * million rows and {@code maxResultBytes} of encoded result at most (SQLite refuses larger values outright).
      */
-    static SqlExecutor executorFor(Benchmark bench, long timeoutMillis, long maxResultBytes, int parallel) {
+    static SqliteSafeExecutor executorFor(Benchmark bench, long timeoutMillis, long maxResultBytes, int parallel) {
         DatabaseLocator locator = new DatabaseLocator(List.of(bench.databaseRoot()), List.of());
         return new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults().withTimeoutMillis(timeoutMillis)
                 .withMaxRows(1_000_000).withMaxBytes(maxResultBytes).withPoolSizePerDatabase(parallel));

@@ -15,7 +15,8 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageDeclaration;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import io.flowsql.simulator.LatencyModel;
 import io.flowsql.simulator.SimulatedLlmServer;
@@ -65,7 +66,7 @@ public final class StageServerBenchmark {
         System.out.printf("%-24s | %-44s | %-44s%n", "", "simulated (0.5B latency model)", "llama-server (tiny random model)");
         System.out.printf("%-24s | %6s %8s %8s %9s %9s | %6s %8s %8s %9s %9s%n", "stage", "calls", "p50 ms", "mean ms",
                 "prompt/q", "compl/q", "calls", "p50 ms", "mean ms", "prompt/q", "compl/q");
-        for (String stage : StrategyCatalog.stagesOf(preset)) {
+        for (String stage : StageRegistry.stagesOf(preset).stream().map(StageDeclaration::name).toList()) {
             System.out.printf("%-24s | %s | %s%n", stage, simulated.getOrDefault(stage, StageFigures.NONE).line(),
                     real.getOrDefault(stage, StageFigures.NONE).line());
         }
@@ -82,14 +83,7 @@ public final class StageServerBenchmark {
                 JobOptions.LLM_SERVER_SLOTS.key(), "4"));
         Map<String, StageFigures> figures = new LinkedHashMap<>();
         try (EngineLease lease = EngineFactory.shared(EngineWiring.engineConfig(config))) {
-            List<Stage> stages = new ArrayList<>();
-            for (String name : StrategyCatalog.stagesOf(preset)) {
-                Stage stage = lease.runtime().stage(preset, name);
-                if (stage != null) {
-                    stages.add(stage);
-                }
-            }
-            Pipeline pipeline = new Pipeline(new Strategy(preset, stages));
+            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
             for (QuestionEvent q : questions) {
                 RequestContext ctx = QuestionMapper.toContext(q, "bench", System.currentTimeMillis());
                 pipeline.run(ctx).get();

@@ -1,7 +1,6 @@
 package io.flowsql.benchmarks.replay;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
@@ -17,14 +16,15 @@ import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.pipeline.strategy.StageFactory;
+import io.flowsql.engine.StageParts;
+import io.flowsql.engine.StageRegistry;
+import io.flowsql.pipeline.NamedStage;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.replay.PredictionFile;
 import io.flowsql.simulator.replay.PredictionReplay;
 import io.flowsql.simulator.replay.ReplayResponder;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -49,6 +49,11 @@ import java.util.concurrent.TimeUnit;
  * Usage: ReplayVoteBenchmark [shared-data-dir (default ../shared/data)] [prediction files... (default the three)]
  */
 public final class ReplayVoteBenchmark {
+    /** OpenSearch-SQL's generation (replayed), alignment, execution, vote and answer: the stages a replay runs. */
+    private static final List<String> REPLAY_STAGES = List.of("opensearch.generate", "opensearch.align",
+            "candidates.execute", "opensearch.vote", "answer.finalize");
+    private static final List<String> REPLAY_STAGES_UNALIGNED = REPLAY_STAGES.stream()
+            .filter(s -> !s.equals("opensearch.align")).toList();
     private static final List<String> DEFAULT_FILES = List.of("DAIL-SQL+GPT-4.txt", "C3-ChatGPT.txt", "DIN-SQL-GPT-4.csv");
 
     public static void main(String[] args) throws Exception {
@@ -74,7 +79,7 @@ public final class ReplayVoteBenchmark {
         Benchmark bench = new BenchmarkLoaders(data).load("spider-dev", null);
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         List<Row> rows = new ArrayList<>();
-        try (SqlExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
             Scorer scorer = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null);
             List<List<String>> perFile = new ArrayList<>();
             for (Path f : files) {
@@ -91,7 +96,7 @@ public final class ReplayVoteBenchmark {
                 Engine engine = new Engine(client, executor, new SqliteSchemaCatalog(locator),
                         CachingValueIndexProvider.ngram(locator, LcsValueScorer.defaults(), 8));
                 for (Variant v : variants(files.size())) {
-                    List<RequestContext> answered = answerAll(bench, StageFactory.standard(engine, v.settings()), v.align());
+                    List<RequestContext> answered = answerAll(bench, StageParts.standard(engine, v.settings()), v.align());
                     for (int k = 0; v.perFile() && k < files.size(); k++) {
                         rows.add(new Row(files.get(k).getFileName() + " alone, aligned",
                                 ex(scorer, bench, candidateOf(answered, "opensearch#" + k))));
@@ -136,13 +141,10 @@ public final class ReplayVoteBenchmark {
     }
 
     /** Every runnable question through generate (replayed) → [align] → execute → vote → finalize, in order. */
-    private static List<RequestContext> answerAll(Benchmark bench, StageFactory factory, boolean align) throws Exception {
-        List<Stage> stages = new ArrayList<>();
-        for (String name : List.of(StageNames.OPENSEARCH_GENERATE, StageNames.OPENSEARCH_ALIGN,
-                StageNames.CANDIDATES_EXECUTE, StageNames.OPENSEARCH_VOTE, StageNames.ANSWER_FINALIZE)) {
-            if (align || !name.equals(StageNames.OPENSEARCH_ALIGN)) {
-                stages.add(factory.create(name));
-            }
+    private static List<RequestContext> answerAll(Benchmark bench, StageParts parts, boolean align) throws Exception {
+        List<NamedStage> stages = new ArrayList<>();
+        for (String name : align ? REPLAY_STAGES : REPLAY_STAGES_UNALIGNED) {
+            stages.add(StageRegistry.build(StageRegistry.get(name), parts));
         }
         Pipeline pipeline = new Pipeline(new Strategy("replay-vote", stages));
         List<RequestContext> out = new ArrayList<>();

@@ -9,7 +9,8 @@ import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageDeclaration;
+import io.flowsql.engine.StageRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,14 +29,7 @@ final class SequentialRun {
 
     RunFigures run(String name, String preset, List<QuestionEvent> questions, LongSupplier llmCalls) throws Exception {
         try (EngineLease lease = EngineFactory.shared(engine)) {
-            List<Stage> stages = new ArrayList<>();
-            for (String stageName : StrategyCatalog.stagesOf(preset)) {
-                Stage stage = lease.runtime().stage(preset, stageName);
-                if (stage != null) {
-                    stages.add(stage);
-                }
-            }
-            Pipeline pipeline = new Pipeline(new Strategy(preset, stages));
+            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
             List<Long> latencies = new ArrayList<>();
             long callsBefore = llmCalls.getAsLong();
             long start = System.currentTimeMillis();

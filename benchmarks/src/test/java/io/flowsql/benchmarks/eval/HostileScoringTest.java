@@ -9,9 +9,9 @@ import io.flowsql.benchmarks.eval.load.BirdLoader;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,7 +128,7 @@ class HostileScoringTest {
 
         long started = System.nanoTime();
         List<ItemOutcome> outcomes;
-        try (SqlExecutor executor = ScoreCommand.executorFor(bench, budgetMillis, 64L << 20, parallel)) {
+        try (SqliteSafeExecutor executor = ScoreCommand.executorFor(bench, budgetMillis, 64L << 20, parallel)) {
             outcomes = new Scorer(executor, new ResultComparator(ComparisonMode.BIRD_SET), null, parallel)
                     .score(bench, PredictionFormat.SQL_LINES.read(file), n -> {});
         }

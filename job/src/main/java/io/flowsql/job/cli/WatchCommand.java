@@ -54,7 +54,7 @@ final class WatchCommand implements Callable<Integer> {
         Set<String> wanted = idsFile == null ? Set.of() : new HashSet<>(Files.readAllLines(idsFile, StandardCharsets.UTF_8));
         wanted = new HashSet<>(wanted.stream().filter(s -> !s.isBlank()).toList());
         int target = !wanted.isEmpty() ? wanted.size() : count;
-        Duration limit = io.flowsql.job.JobOption.parseDuration(timeout);
+        Duration limit = org.apache.flink.util.TimeUtils.parseDuration(timeout);
         long deadline = limit.isZero() ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
         AnswerPrinter printer = new AnswerPrinter(System.out, rows);
         int shown = 0;

@@ -7,6 +7,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.IsolationLevel;
 
 /**
  * Builds the job's two Kafka sources from the configuration: the questions, and the answers read back (read_committed).
@@ -22,7 +23,7 @@ public final class KafkaSources {
                 .setTopics(config.get(JobOptions.QUESTIONS_TOPIC))
                 .setGroupId(config.get(JobOptions.GROUP_ID))
                 .setClientIdPrefix(config.get(JobOptions.GROUP_ID) + "-questions")
-                .setStartingOffsets(startingOffsets(config.get(JobOptions.STARTING_OFFSETS)))
+                .setStartingOffsets(config.get(JobOptions.STARTING_OFFSETS).initializer())
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .setDeserializer(new RawRecordDeserializer())
                 .build();
@@ -43,7 +44,7 @@ public final class KafkaSources {
      * here will never be written again, so its request's stage journal can be released.
      */
     public static KafkaSource<AnswerEvent> committedAnswers(JobConfig config) {
-        return answers(config, config.get(JobOptions.GROUP_ID) + "-journal-release", "read_committed");
+        return answers(config, config.get(JobOptions.GROUP_ID) + "-journal-release", IsolationLevel.READ_COMMITTED.toString());
     }
 
     private static KafkaSource<AnswerEvent> answers(JobConfig config, String group, String isolation) {
@@ -59,20 +60,8 @@ public final class KafkaSources {
                 .build();
     }
 
+    /** The consumer's isolation.level value (Kafka's IsolationLevel prints as read_committed / read_uncommitted). */
     static String feedbackIsolation(JobConfig config) {
-        String level = config.get(JobOptions.FEEDBACK_ISOLATION).trim();
-        if (!level.equals("read_committed") && !level.equals("read_uncommitted")) {
-            throw new IllegalArgumentException(JobOptions.FEEDBACK_ISOLATION.key()
-                    + " must be read_committed or read_uncommitted, not '" + level + "'");
-        }
-        return level;
-    }
-
-    static OffsetsInitializer startingOffsets(String name) {
-        return switch (name) {
-            case "earliest" -> OffsetsInitializer.earliest();
-            case "latest" -> OffsetsInitializer.latest();
-            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-        };
+        return config.get(JobOptions.FEEDBACK_ISOLATION).toString();
     }
 }

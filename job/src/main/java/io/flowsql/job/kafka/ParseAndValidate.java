@@ -8,7 +8,8 @@ import io.flowsql.events.QuestionMapper;
 import io.flowsql.events.QuestionParse;
 import io.flowsql.events.RejectKind;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.strategy.StrategyCatalog;
+import io.flowsql.engine.StageRegistry;
+import io.flowsql.sql.catalog.DatabaseLocator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -37,24 +38,25 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
 
     public static final OutputTag<DeadLetterEvent> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
-    private final KnownDatabases databases;
+    /** A question whose db_id names no database here is a dead letter, not a failed answer. */
+    private final DatabaseLocator databases;
     private final Clock clock;
     private final int maxRecordBytes;
     private final int excerptBytes;
 
-    public ParseAndValidate(KnownDatabases databases, int maxRecordBytes, int excerptBytes) {
+    public ParseAndValidate(DatabaseLocator databases, int maxRecordBytes, int excerptBytes) {
         this(databases, Clock.systemUTC(), maxRecordBytes, excerptBytes);
     }
 
-    public ParseAndValidate(KnownDatabases databases) {
+    public ParseAndValidate(DatabaseLocator databases) {
         this(databases, Clock.systemUTC(), DEFAULT_MAX_RECORD_BYTES, DeadLetters.DEFAULT_EXCERPT_BYTES);
     }
 
-    ParseAndValidate(KnownDatabases databases, Clock clock) {
+    ParseAndValidate(DatabaseLocator databases, Clock clock) {
         this(databases, clock, DEFAULT_MAX_RECORD_BYTES, DeadLetters.DEFAULT_EXCERPT_BYTES);
     }
 
-    ParseAndValidate(KnownDatabases databases, Clock clock, int maxRecordBytes, int excerptBytes) {
+    ParseAndValidate(DatabaseLocator databases, Clock clock, int maxRecordBytes, int excerptBytes) {
         if (maxRecordBytes <= 0 || excerptBytes <= 0) {
             throw new IllegalArgumentException("record and excerpt limits must be positive");
         }
@@ -100,7 +102,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
                     + DeadLetters.excerpt(key, 200) + "' is not the dialogue_id")
                     + "; key each question by its dialogue_id ('" + q.dialogueId + "') so a dialogue's turns stay in one partition, in order");
         }
-        if (!databases.contains(q.dbId)) {
+        if (databases.sqliteFile(q.dbId).isEmpty()) {
             return QuestionParse.rejected(RejectKind.UNKNOWN_DATABASE, "no database '" + q.dbId + "'");
         }
         return parsed;
@@ -111,7 +113,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         if (q.options == null || q.options.disabledStages == null) {
             return null;
         }
-        List<String> valid = StrategyCatalog.canonicalOrder();
+        List<String> valid = StageRegistry.names();
         List<String> unknown = q.options.disabledStages.stream().filter(s -> !valid.contains(s)).distinct().toList();
         if (unknown.isEmpty()) {
             return null;

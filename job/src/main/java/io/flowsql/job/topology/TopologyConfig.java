@@ -1,23 +1,31 @@
 package io.flowsql.job.topology;
 
+import io.flowsql.engine.EngineConfig;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.flink.HistoryLimits;
-import io.flowsql.flink.StageBinding;
+import io.flowsql.job.EngineWiring;
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobOptions;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The topology's knobs in one place (JobConfig embeds it and fills it from the config file and the
- * command line): where stages come from, operator parallelism, per-stage capacity and timeout, the
+ * The topology's knobs in one place, filled from the job options by {@link #from}: the engine every stage operator
+ * builds its stages from, the presets served (one chain of operators each), operator parallelism, per-stage capacity and timeout, the
  * candidate-execution pool, and the dialogue operator's history TTL and feedback wait.
  */
 public class TopologyConfig implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** Builds the stages inside each operator; required. */
-    public StageBinding binding;
+    /** What every stage operator builds its shared engine from, where it runs; required. */
+    public EngineConfig engine;
+    /** The presets the job has a chain of operators for (requests of another preset are failed at routing). */
+    public List<String> presets = new ArrayList<>(StageRegistry.presetNames());
     /** Parallelism of every topology operator; 0 or less keeps the environment's default. */
     public int parallelism = 0;
     /** Requests in flight per LLM stage operator instance, unless {@link #capacityByStage} says otherwise. */
@@ -47,8 +55,26 @@ public class TopologyConfig implements Serializable {
 
     public TopologyConfig() {}
 
-    public TopologyConfig(StageBinding binding) {
-        this.binding = binding;
+    public TopologyConfig(EngineConfig engine) {
+        this.engine = engine;
+    }
+
+    /** The topology as the job options configure it. */
+    public static TopologyConfig from(JobConfig config) {
+        TopologyConfig t = new TopologyConfig(EngineWiring.engineConfig(config));
+        t.parallelism = config.get(JobOptions.PARALLELISM);
+        t.stageCapacity = config.get(JobOptions.STAGE_CAPACITY);
+        t.capacityByStage.putAll(config.intFamily("stage.capacity."));
+        t.stageTimeout = config.get(JobOptions.STAGE_TIMEOUT);
+        t.timeoutByStage.putAll(config.durationFamily("stage.timeout."));
+        t.executionPoolSize = config.get(JobOptions.EXECUTION_POOL_SIZE);
+        t.executionCapacity = config.get(JobOptions.EXECUTION_CAPACITY);
+        t.executionTimeout = config.get(JobOptions.EXECUTION_TIMEOUT);
+        t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
+        t.historyTtl = config.get(JobOptions.HISTORY_TTL);
+        t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
+        t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
+        return t;
     }
 
     public int capacityOf(String stage) {

@@ -4,19 +4,20 @@ import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.catalog.DatabaseLocator;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +27,8 @@ class ParseAndValidateTest {
 
     private final List<RequestContext> questions = new ArrayList<>();
     private final List<DeadLetterEvent> dead = new ArrayList<>();
-    private final ParseAndValidate function = new ParseAndValidate(Set.of("concert_singer")::contains,
+    private final ParseAndValidate function = new ParseAndValidate(
+            DatabaseLocator.forSharedData(Path.of(System.getProperty("flowsql.shared.data"))),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
@@ -74,7 +76,7 @@ class ParseAndValidateTest {
         assertThat(dead.get(3).reason).startsWith("key_mismatch: the record has no key; key each question by its dialogue_id ('d1')");
         assertThat(dead.get(4).reason).startsWith("key_mismatch: the record key 'd2' is not the dialogue_id");
         assertThat(dead.get(5).reason).isEqualTo("unknown_stage: options.disabled_stages names no stage: 'opensearch.algin'; "
-                + "valid stages: " + String.join(", ", io.flowsql.pipeline.strategy.StrategyCatalog.canonicalOrder()));
+                + "valid stages: " + String.join(", ", io.flowsql.engine.StageRegistry.names()));
         assertThat(dead.get(5).reason).contains("opensearch.align, candidates.execute", "mmsql.refine");
         assertThat(dead.get(6).reason).startsWith("not_json: Duplicate field 'question'");
         assertThat(dead.get(7).reason).isEqualTo("not_json: not valid UTF-8");

@@ -39,7 +39,7 @@ public final class EntitySchemaLinker {
     public CompletableFuture<List<EntityLink>> link(Map<String, Object> fields, DatabaseSchema schema, StageTrace trace) {
         Map<String, Object> vars = new HashMap<>(fields);
         vars.put("columns_per_entity", columnsPerEntity);
-        ChatRequest request = ChatRequest.of(StageNamesMag.LINK, prompt.render(vars)).withReply(prompt.reply()
+        ChatRequest request = prompt.request(vars).withReply(prompt.reply()
                 .withEnum(COLUMN_ITEM, schema.tables().stream()
                         .flatMap(t -> t.columns().stream().map(c -> t.name() + "." + c.name())).toList())
                 .withNumber(COLUMNS, "minItems", Math.min(columnsPerEntity, schema.columnCount()))

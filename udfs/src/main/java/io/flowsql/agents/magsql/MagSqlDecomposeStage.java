@@ -1,10 +1,9 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,18 +18,13 @@ public final class MagSqlDecomposeStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MAGSQL_DECOMPOSE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> decomposer.decompose(schemas.promptFields(ctx), trace)
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return decomposer.decompose(schemas.promptFields(ctx), trace)
                 .thenAccept(d -> {
                     ctx.subQuestions = new ArrayList<>(d.subQuestions());
                     ctx.notes.put("magsql.targets", String.join(" | ", d.targets()));
                     ctx.notes.put("magsql.conditions", String.join(" | ", d.conditions()));
                     trace.note = d.subQuestions().size() + " sub-questions";
-                }));
+                });
     }
 }

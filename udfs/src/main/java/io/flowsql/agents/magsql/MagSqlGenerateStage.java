@@ -1,11 +1,10 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -28,33 +27,26 @@ public final class MagSqlGenerateStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MAGSQL_GENERATE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            Map<String, Object> fields = schemas.promptFields(ctx);
-            List<String> subQuestions = ctx.subQuestions.isEmpty() ? List.of(ctx.question) : List.copyOf(ctx.subQuestions);
-            int[] refinements = {0};
-            CompletableFuture<SubSqlRefiner.Refined> chain = generator.first(fields, subQuestions.get(0), trace)
-                    .thenCompose(sql -> refiner.refine(fields, subQuestions.get(0), sql, trace));
-            for (int i = 1; i < subQuestions.size(); i++) {
-                String previousQuestion = subQuestions.get(i - 1);
-                String subQuestion = subQuestions.get(i);
-                chain = chain.thenCompose(previous -> {
-                    refinements[0] += previous.rounds();
-                    return generator.next(fields, previousQuestion, previous.sql(), subQuestion, trace)
-                            .thenCompose(sql -> refiner.refine(fields, subQuestion, sql, trace));
-                });
-            }
-            return chain.thenAccept(last -> {
-                refinements[0] += last.rounds();
-                ctx.candidates.add(new Candidate(SOURCE, last.sql()));
-                trace.note = subQuestions.size() + " steps, " + refinements[0] + " refinements"
-                        + last.remainingProblem().map(p -> ", still: " + p).orElse("");
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        Map<String, Object> fields = schemas.promptFields(ctx);
+        List<String> subQuestions = ctx.subQuestions.isEmpty() ? List.of(ctx.question) : List.copyOf(ctx.subQuestions);
+        int[] refinements = {0};
+        CompletableFuture<SubSqlRefiner.Refined> chain = generator.first(fields, subQuestions.get(0), trace)
+                .thenCompose(sql -> refiner.refine(fields, subQuestions.get(0), sql, trace));
+        for (int i = 1; i < subQuestions.size(); i++) {
+            String previousQuestion = subQuestions.get(i - 1);
+            String subQuestion = subQuestions.get(i);
+            chain = chain.thenCompose(previous -> {
+                refinements[0] += previous.rounds();
+                return generator.next(fields, previousQuestion, previous.sql(), subQuestion, trace)
+                        .thenCompose(sql -> refiner.refine(fields, subQuestion, sql, trace));
             });
+        }
+        return chain.thenAccept(last -> {
+            refinements[0] += last.rounds();
+            ctx.candidates.add(new Candidate(SOURCE, last.sql()));
+            trace.note = subQuestions.size() + " steps, " + refinements[0] + " refinements"
+                    + last.remainingProblem().map(p -> ", still: " + p).orElse("");
         });
     }
 }

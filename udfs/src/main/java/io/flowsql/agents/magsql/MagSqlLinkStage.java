@@ -1,10 +1,9 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
 import java.util.concurrent.CompletableFuture;
 
 /** Runs MAG-SQL's Soft Schema Linker for a request and leaves the soft schema, linked columns and values in the context. */
@@ -18,18 +17,13 @@ public final class MagSqlLinkStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MAGSQL_LINK;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> linker.link(schemas.schema(ctx), schemas.promptFields(ctx), trace)
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return linker.link(schemas.schema(ctx), schemas.promptFields(ctx), trace)
                 .thenAccept(linked -> {
                     ctx.schemaText = linked.schemaText();
                     ctx.linkedColumns = new java.util.ArrayList<>(linked.linkedColumns().stream().map(Object::toString).toList());
                     ctx.matchedValues = new java.util.ArrayList<>(linked.matchedValues());
                     ctx.notes.put("magsql.link.skipped", String.valueOf(linked.skipped()));
-                }));
+                });
     }
 }

@@ -5,8 +5,8 @@ import io.flowsql.agents.common.ValueText;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.ValueIndexProvider;
 import io.flowsql.sql.ValueMatch;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,12 +22,12 @@ import java.util.stream.Collectors;
 public final class SoftSchemaLinker {
     private final TableSummarizer summarizer;
     private final EntitySchemaLinker linker;
-    private final ValueIndexProvider values;
+    private final CachingValueIndexProvider values;
     private final SchemaViews views;
     private final int skipThresholdColumns;
     private final int valueMatches;
 
-    public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, ValueIndexProvider values,
+    public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, CachingValueIndexProvider values,
                             SchemaViews views, int skipThresholdColumns, int valueMatches) {
         this.summarizer = summarizer;
         this.linker = linker;

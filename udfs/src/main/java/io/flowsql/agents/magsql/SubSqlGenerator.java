@@ -26,7 +26,7 @@ public final class SubSqlGenerator {
     public CompletableFuture<String> first(Map<String, Object> fields, String subQuestion, StageTrace trace) {
         Map<String, Object> vars = new HashMap<>(fields);
         vars.put("sub_question", SchemaContext.oneLine(subQuestion));
-        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_FIRST, first.render(vars)).withReply(first.reply()), ModelOutput::sql, trace);
+        return call.ask(first.request(vars), ModelOutput::sql, trace);
     }
 
     public CompletableFuture<String> next(Map<String, Object> fields, String previousSubQuestion, String previousSql,
@@ -35,6 +35,6 @@ public final class SubSqlGenerator {
         vars.put("previous_sub_question", SchemaContext.oneLine(previousSubQuestion));
         vars.put("previous_sql", SchemaContext.oneLine(previousSql));
         vars.put("sub_question", SchemaContext.oneLine(subQuestion));
-        return call.ask(ChatRequest.of(StageNamesMag.GENERATE_NEXT, next.render(vars)).withReply(next.reply()), ModelOutput::sql, trace);
+        return call.ask(next.request(vars), ModelOutput::sql, trace);
     }
 }

@@ -8,7 +8,7 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -21,11 +21,11 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class SubSqlRefiner {
     private final AgentCall call;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final int rounds;
     private final PromptPair prompt = PromptPair.load("magsql/refine");
 
-    public SubSqlRefiner(AgentCall call, SqlExecutor executor, int rounds) {
+    public SubSqlRefiner(AgentCall call, SqliteSafeExecutor executor, int rounds) {
         this.call = call;
         this.executor = executor;
         this.rounds = rounds;
@@ -51,7 +51,7 @@ public final class SubSqlRefiner {
         vars.put("sql", SchemaContext.oneLine(sql));
         vars.put("problem", problem.get());
         vars.put("result", ResultProblem.preview(result, 3));
-        ChatRequest request = ChatRequest.of(StageNamesMag.REFINE, prompt.render(vars)).withReply(prompt.reply());
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
             if (normalize(revised).equals(normalize(sql))) {
                 return CompletableFuture.completedFuture(new Refined(sql, done + 1, problem));

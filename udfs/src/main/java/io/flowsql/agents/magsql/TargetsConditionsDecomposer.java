@@ -29,7 +29,7 @@ public final class TargetsConditionsDecomposer {
     /** @param fields the shared prompt fields (db_id, question, evidence, history, schema) */
     public CompletableFuture<Decomposition> decompose(Map<String, Object> fields, StageTrace trace) {
         String question = String.valueOf(fields.get("question"));
-        ChatRequest request = ChatRequest.of(StageNamesMag.DECOMPOSE, prompt.render(fields)).withReply(prompt.reply());
+        ChatRequest request = prompt.request(fields);
         return call.ask(request, text -> parse(text, question), trace);
     }
 

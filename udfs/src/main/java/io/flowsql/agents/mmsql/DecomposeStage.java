@@ -5,11 +5,10 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * to {@code ctx.subQuestions}. A step without a readable query makes the answer unreadable (re-asked once).
  */
 public final class DecomposeStage implements Stage {
-    public static final String SOURCE = "mmsql.decompose";
+    public static final String SOURCE = "mmsql.decompose#1";
 
     /** One sub-question and its query. */
     record Step(String subQuestion, String sql) {}
@@ -36,19 +35,14 @@ public final class DecomposeStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MMSQL_DECOMPOSE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
                 DecomposeStage::parse, trace).thenAccept(steps -> {
             ctx.subQuestions.clear();
             steps.forEach(s -> ctx.subQuestions.add(s.subQuestion()));
             ctx.candidates.add(new Candidate(SOURCE, steps.get(steps.size() - 1).sql()));
             trace.note = steps.size() + " sub-questions";
-        }));
+        });
     }
 
     static Optional<List<Step>> parse(String text) {

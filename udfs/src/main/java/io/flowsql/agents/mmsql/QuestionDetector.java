@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.QuestionType;
@@ -30,7 +29,7 @@ public final class QuestionDetector {
     }
 
     public CompletableFuture<Detection> detect(QuestionFrame frame, StageTrace trace) {
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_DETECT, prompt.render(frame.vars())).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(frame.vars()).withSampling(0.0, null);
         return call.ask(request, QuestionDetector::parse, trace);
     }
 

@@ -1,12 +1,11 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -25,13 +24,8 @@ public final class QuestionDetectorStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MMSQL_DETECT;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> detector.detect(frames.apply(ctx), trace).thenAccept(d -> {
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return detector.detect(frames.apply(ctx), trace).thenAccept(d -> {
             ctx.questionType = d.type().wireName();
             trace.note = ctx.questionType + (d.reason().isEmpty() ? "" : ": " + d.reason());
             switch (d.type()) {
@@ -48,6 +42,6 @@ public final class QuestionDetectorStage implements Stage {
                     ctx.status = AnswerStatus.REFUSED.wireName();
                 }
             }
-        }));
+        });
     }
 }

@@ -3,7 +3,6 @@ package io.flowsql.agents.mmsql;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
@@ -23,7 +22,7 @@ public final class ReadingSqlGenerator {
     public CompletableFuture<String> sqlFor(QuestionFrame frame, String reading, StageTrace trace) {
         Map<String, Object> vars = frame.asking(reading).vars();
         vars.put("original_question", frame.question());
-        ChatRequest request = ChatRequest.of(StageNames.MMSQL_READINGS, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace);
     }
 }

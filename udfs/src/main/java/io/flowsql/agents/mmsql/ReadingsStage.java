@@ -1,17 +1,15 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.pipeline.StageSql;
-import io.flowsql.pipeline.StageTrace;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,46 +22,38 @@ import java.util.function.Function;
  */
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final Function<RequestContext, QuestionFrame> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;
     }
 
     @Override
-    public String name() {
-        return StageNames.MMSQL_READINGS;
-    }
-
-    @Override
     public boolean appliesTo(RequestContext ctx) {
-        return !ctx.disabledStages.contains(name())
-                && QuestionType.AMBIGUOUS.wireName().equals(ctx.questionType)
+        return QuestionType.AMBIGUOUS.wireName().equals(ctx.questionType)
                 && AnswerStatus.CLARIFICATION.wireName().equals(ctx.status)
                 && ctx.interpretations.stream().anyMatch(i -> i.sql == null && i.error == null);
     }
 
     @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            QuestionFrame frame = frames.apply(ctx);
-            List<CompletableFuture<Void>> all = new ArrayList<>();
-            for (Interpretation reading : ctx.interpretations) {
-                if (reading.sql == null && reading.error == null) {
-                    all.add(generator.sqlFor(frame, reading.reading, trace)
-                            .handle((sql, error) -> {
-                                settle(ctx.dbId, reading, sql, error, trace);
-                                return null;
-                            }));
-                }
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        QuestionFrame frame = frames.apply(ctx);
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (Interpretation reading : ctx.interpretations) {
+            if (reading.sql == null && reading.error == null) {
+                all.add(generator.sqlFor(frame, reading.reading, trace)
+                        .handle((sql, error) -> {
+                            settle(ctx.dbId, reading, sql, error, trace);
+                            return null;
+                        }));
             }
-            return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenRun(() -> {
-                long answered = ctx.interpretations.stream().filter(i -> i.sql != null && i.error == null).count();
-                trace.note = answered + " of " + ctx.interpretations.size() + " readings answered";
-            });
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            long answered = ctx.interpretations.stream().filter(i -> i.sql != null && i.error == null).count();
+            trace.note = answered + " of " + ctx.interpretations.size() + " readings answered";
         });
     }
 

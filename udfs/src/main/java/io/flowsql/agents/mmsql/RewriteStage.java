@@ -5,10 +5,9 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageTrace;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -28,21 +27,14 @@ public final class RewriteStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MMSQL_REWRITE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            if (ctx.history.isEmpty()) {
-                trace.note = "first turn: nothing to rewrite";
-                return CompletableFuture.completedFuture(null);
-            }
-            return call.ask(prompt.request(schemas.promptFields(ctx)), RewriteStage::parse, trace).thenAccept(r -> {
-                ctx.notes.put(MmsqlFields.REWRITTEN, r);
-                trace.note = r.equalsIgnoreCase(ctx.question.strip()) ? "unchanged" : "rewritten: " + r;
-            });
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        if (ctx.history.isEmpty()) {
+            trace.note = "first turn: nothing to rewrite";
+            return CompletableFuture.completedFuture(null);
+        }
+        return call.ask(prompt.request(schemas.promptFields(ctx)), RewriteStage::parse, trace).thenAccept(r -> {
+            ctx.notes.put(MmsqlFields.REWRITTEN, r);
+            trace.note = r.equalsIgnoreCase(ctx.question.strip()) ? "unchanged" : "rewritten: " + r;
         });
     }
 

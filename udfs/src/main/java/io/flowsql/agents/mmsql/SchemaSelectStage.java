@@ -5,10 +5,9 @@ import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ForeignKey;
@@ -43,13 +42,8 @@ public final class SchemaSelectStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.MMSQL_SELECT;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
                 SchemaSelectStage::parse, trace).thenAccept(keep -> {
             DatabaseSchema full = schemas.schema(ctx);
             Optional<DatabaseSchema> selected = select(full, keep);
@@ -62,7 +56,7 @@ public final class SchemaSelectStage implements Stage {
             ctx.notes.put(NOTE, tables);
             trace.note = selected.get().tables().size() + "/" + full.tables().size() + " tables, "
                     + selected.get().columnCount() + "/" + full.columnCount() + " columns: " + tables;
-        }));
+        });
     }
 
     static Optional<List<String>> parse(String text) {

@@ -1,53 +1,39 @@
 package io.flowsql.agents.opensearch;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.opensearch.align.ConsistencyAligner;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageKind;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.SchemaCatalog;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import java.util.concurrent.CompletableFuture;
 
 /** Aligns every candidate not yet executed (values and style) before execution, and notes which rules changed which candidate. */
-public final class OpenSearchAlignStage implements Stage {
+public final class OpenSearchAlignStage implements Stage.Local {
     private final ConsistencyAligner aligner;
-    private final SchemaCatalog catalog;
+    private final SqliteSchemaCatalog catalog;
 
-    public OpenSearchAlignStage(ConsistencyAligner aligner, SchemaCatalog catalog) {
+    public OpenSearchAlignStage(ConsistencyAligner aligner, SqliteSchemaCatalog catalog) {
         this.aligner = aligner;
         this.catalog = catalog;
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_ALIGN;
-    }
-
-    @Override
-    public StageKind kind() {
-        return StageKind.LOCAL;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.runLocal(name(), ctx, trace -> {
-            DatabaseSchema schema = catalog.schema(ctx.dbId);
-            int changed = 0;
-            for (Candidate candidate : ctx.candidates) {
-                if (candidate.executed || candidate.sql == null) {
-                    continue;
-                }
-                ConsistencyAligner.Aligned aligned = aligner.align(candidate.sql, schema);
-                if (aligned.changed()) {
-                    candidate.sql = aligned.sql();
-                    ctx.notes.put("align." + candidate.source, String.join(",", aligned.appliedRules()));
-                    changed++;
-                }
+    public void runLocal(RequestContext ctx, StageTrace trace) {
+        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        int changed = 0;
+        for (Candidate candidate : ctx.candidates) {
+            if (candidate.executed || candidate.sql == null) {
+                continue;
             }
-            trace.note = "aligned " + changed + " of " + ctx.candidates.size();
-        });
+            ConsistencyAligner.Aligned aligned = aligner.align(candidate.sql, schema);
+            if (aligned.changed()) {
+                candidate.sql = aligned.sql();
+                ctx.notes.put("align." + candidate.source, String.join(",", aligned.appliedRules()));
+                changed++;
+            }
+        }
+        trace.note = "aligned " + changed + " of " + ctx.candidates.size();
     }
 }

@@ -3,12 +3,11 @@ package io.flowsql.agents.opensearch;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.sql.ValueIndexProvider;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -24,13 +23,13 @@ public final class OpenSearchGenerateStage implements Stage {
     private final QuestionValues values;
     private final ExampleLibrary library;
 
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
                                    int valueMatches) {
         this(generator, schemas, values, valueMatches, null);
     }
 
     /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, ValueIndexProvider values,
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
                                    int valueMatches, ExampleLibrary library) {
         this.library = library;
         this.generator = generator;
@@ -39,26 +38,19 @@ public final class OpenSearchGenerateStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_GENERATE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            Map<String, Object> fields = schemas.promptFields(ctx);
-            fields.put("values", values.text(ctx));
-            fields.put("examples", FewShotStage.promptText(ctx, library));
-            return generator.generate(fields, trace).thenAccept(answers -> {
-                for (int i = 0; i < answers.size(); i++) {
-                    ProgressiveAnswer answer = answers.get(i);
-                    ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answer.sql()));
-                    // what the sample said it would use, for the adherence check
-                    ctx.notes.put(DECLARED_COLUMNS + SOURCE_PREFIX + i, answer.columns());
-                    ctx.notes.put(DECLARED_VALUES + SOURCE_PREFIX + i, answer.values());
-                }
-                trace.note = answers.size() + " candidates";
-            });
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        Map<String, Object> fields = schemas.promptFields(ctx);
+        fields.put("values", values.text(ctx));
+        fields.put("examples", FewShotStage.promptText(ctx, library));
+        return generator.generate(fields, trace).thenAccept(answers -> {
+            for (int i = 0; i < answers.size(); i++) {
+                ProgressiveAnswer answer = answers.get(i);
+                ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answer.sql()));
+                // what the sample said it would use, for the adherence check
+                ctx.notes.put(DECLARED_COLUMNS + SOURCE_PREFIX + i, answer.columns());
+                ctx.notes.put(DECLARED_VALUES + SOURCE_PREFIX + i, answer.values());
+            }
+            trace.note = answers.size() + " candidates";
         });
     }
 }

@@ -3,7 +3,6 @@ package io.flowsql.agents.opensearch;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;
@@ -31,7 +30,7 @@ public final class ProgressiveGenerator {
 
     /** @param fields the shared prompt fields plus {@code values} */
     public CompletableFuture<List<ProgressiveAnswer>> generate(Map<String, Object> fields, StageTrace trace) {
-        ChatRequest request = ChatRequest.of(StageNames.OPENSEARCH_GENERATE, prompt.render(fields)).withReply(prompt.reply())
+        ChatRequest request = prompt.request(fields)
                 .withSampling(temperature, samples);
         return call.askSamples(request, ProgressiveGenerator::parse, trace);
     }

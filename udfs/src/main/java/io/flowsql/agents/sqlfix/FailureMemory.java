@@ -64,9 +64,9 @@ public final class FailureMemory {
         return List.copyOf(attempts);
     }
 
-    /** Writes the refiner's own attempts (source sqlfix.refine*) back into the context's note. */
+    /** Writes the refiner's own attempts (source {@link SqlRefiner#ATTEMPT_SOURCE}n) back into the context's note. */
     public synchronized void saveTo(RequestContext ctx) {
-        List<FailedAttempt> own = attempts.stream().filter(a -> a.source() != null && a.source().startsWith("sqlfix.refine")).toList();
+        List<FailedAttempt> own = attempts.stream().filter(a -> a.source() != null && a.source().startsWith(SqlRefiner.ATTEMPT_SOURCE)).toList();
         try {
             ctx.notes.put(NOTE, JSON.writeValueAsString(own));
         } catch (JsonProcessingException e) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ public final class QueryCrafter {
         vars.put("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql);
         vars.put("reasons", String.join("; ", reasons));
         vars.put("k", k);
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".paraphrase", paraphrasePrompt.render(vars)).withReply(paraphrasePrompt.reply())
+        ChatRequest request = paraphrasePrompt.request(vars)
                 .withSampling(0.7, null);
         return call.ask(request, text -> paraphrases(text, k), trace)
                 .thenCompose(paraphrases -> generateAll(frame, paraphrases, reasons, trace));
@@ -59,7 +58,7 @@ public final class QueryCrafter {
         Map<String, Object> vars = frame.asking(paraphrase).vars();
         vars.put("original_question", frame.question());
         vars.put("reasons", String.join("; ", reasons));
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_CRAFT + ".generate", generatePrompt.render(vars)).withReply(generatePrompt.reply())
+        ChatRequest request = generatePrompt.request(vars)
                 .withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace)
                 .handle((sql, error) -> error == null ? new CraftedQuery(paraphrase, sql, null)

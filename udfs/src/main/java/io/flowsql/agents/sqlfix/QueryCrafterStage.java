@@ -1,10 +1,9 @@
 package io.flowsql.agents.sqlfix;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageTrace;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -12,7 +11,7 @@ import java.util.function.Function;
 /** The {@code sqlfix.craft} stage: for a flagged SQL, adds the crafter's candidates "sqlfix.craft#i" (one per paraphrase) for execution. */
 public final class QueryCrafterStage implements Stage {
     /** Candidate sources of this stage start with this. */
-    public static final String SOURCE = StageNames.SQLFIX_CRAFT + "#";
+    public static final String SOURCE = "sqlfix.craft#";
 
     private final QueryCrafter crafter;
     private final Function<RequestContext, QuestionFrame> frames;
@@ -28,20 +27,15 @@ public final class QueryCrafterStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.SQLFIX_CRAFT;
-    }
-
-    @Override
     public boolean appliesTo(RequestContext ctx) {
         return Stage.super.appliesTo(ctx) && ReviewNotes.flagged(ctx);
     }
 
     @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> crafter
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return crafter
                 .craft(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx), k, trace)
-                .thenAccept(crafted -> add(ctx, crafted, trace)));
+                .thenAccept(crafted -> add(ctx, crafted, trace));
     }
 
     private static void add(RequestContext ctx, List<CraftedQuery> crafted, io.flowsql.pipeline.StageTrace trace) {

@@ -3,13 +3,12 @@ package io.flowsql.agents.sqlfix;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,16 +22,19 @@ import java.util.stream.Collectors;
  * A successful repair is remembered for later requests.
  */
 public final class SqlRefiner {
+    /** The source of the refiner's own attempts in the failure memory: this prefix and the attempt's number. */
+    public static final String ATTEMPT_SOURCE = "sqlfix.refine#";
+
     private static final List<String> TAGS = List.of("choice", "wrong");
     private static final int SIMILAR_REPAIRS = 3;
 
     private final AgentCall call;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
 
-    public SqlRefiner(AgentCall call, SqlExecutor executor, RepairMemory repairs, int maxAttempts) {
+    public SqlRefiner(AgentCall call, SqliteSafeExecutor executor, RepairMemory repairs, int maxAttempts) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }
@@ -60,7 +62,7 @@ public final class SqlRefiner {
         vars.put("candidates", candidates);
         vars.put("failures", failures.render());
         vars.put("repairs", similar);
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REFINE, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
             ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
             if (result.ok() && !result.isEmpty()) {
@@ -69,7 +71,7 @@ public final class SqlRefiner {
                 return CompletableFuture.completedFuture(Optional.of(done));
             }
             String why = result.ok() ? "no rows" : result.error().toString();
-            failures.add(new FailedAttempt(StageNames.SQLFIX_REFINE + "#" + number, answer.sql(), why));
+            failures.add(new FailedAttempt(ATTEMPT_SOURCE + number, answer.sql(), why));
             trace.note = "attempt " + number + " failed: " + QuestionFrame.oneLine(why);
             return number < maxAttempts
                     ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)

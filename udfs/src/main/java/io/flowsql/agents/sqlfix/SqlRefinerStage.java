@@ -1,7 +1,5 @@
 package io.flowsql.agents.sqlfix;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
@@ -26,28 +24,21 @@ public final class SqlRefinerStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.SQLFIX_REFINE;
-    }
-
-    @Override
     public boolean appliesTo(RequestContext ctx) {
         return Stage.super.appliesTo(ctx) && ReviewNotes.flagged(ctx);
     }
 
     @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            List<Candidate> crafted = ctx.candidates.stream()
-                    .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
-            FailureMemory failures = FailureMemory.of(ctx);
-            return refiner.refine(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
-                            crafted, failures, trace)
-                    .thenAccept(refined -> {
-                        failures.saveTo(ctx);
-                        settle(ctx, refined, crafted, trace);
-                    });
-        });
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        List<Candidate> crafted = ctx.candidates.stream()
+                .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
+        FailureMemory failures = FailureMemory.of(ctx);
+        return refiner.refine(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
+                        crafted, failures, trace)
+                .thenAccept(refined -> {
+                    failures.saveTo(ctx);
+                    settle(ctx, refined, crafted, trace);
+                });
     }
 
     private void settle(RequestContext ctx, Optional<Refinement> refined, List<Candidate> crafted, StageTrace trace) {
@@ -63,7 +54,7 @@ public final class SqlRefinerStage implements Stage {
         } else if (!reviewedSqlFailed(ctx)) {
             trace.note = "attempts exhausted; kept the reviewed SQL";
         } else {
-            ctx.fail(name(), "no working SQL after the refiner's attempts");
+            ctx.fail(trace.stage, "no working SQL after the refiner's attempts");
         }
     }
 

@@ -1,15 +1,13 @@
 package io.flowsql.agents.sqlfix;
 
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.pipeline.StageSql;
-import io.flowsql.pipeline.StageTrace;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
+import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,36 +20,29 @@ import java.util.function.Function;
  */
 public final class SqlReviewStage implements Stage {
     private final SqlReviewer reviewer;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
     private final Function<RequestContext, QuestionFrame> frames;
 
-    public SqlReviewStage(SqlReviewer reviewer, SqlExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public SqlReviewStage(SqlReviewer reviewer, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
         this.reviewer = reviewer;
         this.executor = executor;
         this.frames = frames;
     }
 
     @Override
-    public String name() {
-        return StageNames.SQLFIX_REVIEW;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            Optional<String> sql = sqlUnderReview(ctx);
-            if (sql.isEmpty()) {
-                ReviewNotes.write(ctx, null, ReviewVerdict.flaggedByExecution("no SQL was produced"));
-                trace.note = "flagged: no SQL to review";
-                return CompletableFuture.completedFuture(null);
-            }
-            ctx.finalSql = sql.get();
-            return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get(), trace), trace)
-                    .thenAccept(verdict -> {
-                        ReviewNotes.write(ctx, sql.get(), verdict);
-                        trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
-                    });
-        });
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        Optional<String> sql = sqlUnderReview(ctx);
+        if (sql.isEmpty()) {
+            ReviewNotes.write(ctx, null, ReviewVerdict.flaggedByExecution("no SQL was produced"));
+            trace.note = "flagged: no SQL to review";
+            return CompletableFuture.completedFuture(null);
+        }
+        ctx.finalSql = sql.get();
+        return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get(), trace), trace)
+                .thenAccept(verdict -> {
+                    ReviewNotes.write(ctx, sql.get(), verdict);
+                    trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
+                });
     }
 
     /** The result the candidates already recorded for this SQL, else a fresh execution (e.g. a final SQL set by a stage). */

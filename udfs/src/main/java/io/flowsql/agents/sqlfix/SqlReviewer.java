@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
@@ -43,7 +42,7 @@ public final class SqlReviewer {
         Map<String, Object> vars = frame.vars();
         vars.put("sql", sql);
         vars.put("execution", ExecutionSummary.of(outcome));
-        ChatRequest request = ChatRequest.of(StageNames.SQLFIX_REVIEW, prompt.render(vars)).withReply(prompt.reply()).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlReviewer::parse, trace);
     }
 

@@ -3,7 +3,6 @@ package io.flowsql.sql.catalog;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.SchemaCatalog;
 import io.flowsql.sql.exec.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,7 +14,7 @@ import java.util.function.Supplier;
  * connection), cross-checked with tables.json and described from BIRD's CSVs; each database is read
  * once and kept in a Caffeine cache.
  */
-public final class SqliteSchemaCatalog implements SchemaCatalog {
+public final class SqliteSchemaCatalog {
 
     private final DatabaseLocator locator;
     private final SchemaReader reader;
@@ -41,7 +40,7 @@ public final class SqliteSchemaCatalog implements SchemaCatalog {
         this(locator, ValueExamplePolicy.defaults(), 256);
     }
 
-    @Override
+    /** @throws IllegalArgumentException when no database has this id */
     public DatabaseSchema schema(String dbId) {
         if (dbId == null) {
             throw new IllegalArgumentException("no database named null");
@@ -50,7 +49,7 @@ public final class SqliteSchemaCatalog implements SchemaCatalog {
         return cache.get(dbId);
     }
 
-    @Override
+    /** Whether a database with this id exists. */
     public boolean contains(String dbId) {
         return locator.sqliteFile(dbId).isPresent();
     }

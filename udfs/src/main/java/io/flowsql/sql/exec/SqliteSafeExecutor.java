@@ -2,7 +2,6 @@ package io.flowsql.sql.exec;
 
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import java.nio.file.Path;
@@ -19,8 +18,9 @@ import java.util.concurrent.ConcurrentMap;
  * deadline interrupts it (at its time limit, or at once when the caller cancels its budget or interrupts its
  * thread), and caps bound what it returns. One {@link StatementBudget} per statement bounds the guard's
  * parse, the execution and reading the result (encoded bytes, time) together; waiting for a free connection is not charged.
+ * Never throws for bad SQL: the result carries a typed {@link SqlError}.
  */
-public final class SqliteSafeExecutor implements SqlExecutor {
+public final class SqliteSafeExecutor implements AutoCloseable {
 
     /** A caller waits at most this many time limits for a free connection (others' queries end by then); not charged to its budget. */
     private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
@@ -49,17 +49,19 @@ public final class SqliteSafeExecutor implements SqlExecutor {
         return config;
     }
 
-    @Override
+    /** A fresh budget for one statement under this executor's time limit. */
     public StatementBudget newBudget() {
         return StatementBudget.startingNow(config.timeoutMillis());
     }
 
-    @Override
     public ExecutionResult execute(String dbId, String sql) {
         return execute(dbId, sql, newBudget());
     }
 
-    @Override
+    /**
+     * Runs the statement within a budget the caller keeps for the steps after it (comparing the result): every step
+     * here (guard parse, execution, reading the result) stops when the budget runs out.
+     */
     public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
         long start = System.nanoTime();
         GuardVerdict verdict = guard.check(sql, budget);

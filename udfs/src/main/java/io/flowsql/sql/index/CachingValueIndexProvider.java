@@ -3,12 +3,11 @@ package io.flowsql.sql.index;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.flowsql.sql.ValueIndex;
-import io.flowsql.sql.ValueIndexProvider;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import java.util.function.Function;
 
 /** Builds each database's value index on first use and keeps the most recently used ones (building costs seconds on big databases). */
-public final class CachingValueIndexProvider implements ValueIndexProvider {
+public final class CachingValueIndexProvider {
 
     /** Values of 3 to 100 characters: shorter ones match everywhere, longer ones are prose. */
     public static final int MIN_VALUE_LENGTH = 3;
@@ -30,7 +29,6 @@ public final class CachingValueIndexProvider implements ValueIndexProvider {
                 .orElseThrow(() -> new IllegalArgumentException("no database named " + dbId)), MIN_VALUE_LENGTH, MAX_VALUE_LENGTH);
     }
 
-    @Override
     public ValueIndex forDatabase(String dbId) {
         return cache.get(dbId);
     }

@@ -5,8 +5,8 @@ import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.ForeignKey;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.TableSchema;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -22,10 +22,10 @@ import java.util.stream.Collectors;
 public final class SchemaRenderer {
 
     private final TokenCounter tokens;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
 
     /** @param executor runs the sample-row queries of {@link #ddlWithRows} (through the safe path like any SQL) */
-    public SchemaRenderer(TokenCounter tokens, SqlExecutor executor) {
+    public SchemaRenderer(TokenCounter tokens, SqliteSafeExecutor executor) {
         this.tokens = tokens;
         this.executor = executor;
     }

@@ -32,7 +32,7 @@ class MagSqlAgentsTest {
     void smallSchemasSkipLinkingWithoutCallingTheModel() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("unused");
         RequestContext ctx = request("concert_singer", "What are the names of the singers from France?");
-        new MagSqlLinkStage(linker(llm, 100), SpiderAgentParts.SCHEMAS).apply(ctx).join();
+        new MagSqlLinkStage(linker(llm, 100), SpiderAgentParts.SCHEMAS).applyAs("magsql.link", ctx).join();
         assertThat(llm.requests()).isEmpty();
         assertThat(ctx.schemaText).contains("singer");
         assertThat(ctx.matchedValues).contains("singer.Country = 'France'");
@@ -48,7 +48,7 @@ class MagSqlAgentsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.respondsInOrder(summaries, tooFew, links, links);
         SoftSchemaLinker linker = linker(llm, 5);
         RequestContext ctx = request("concert_singer", "What are the names of the singers from France?");
-        new MagSqlLinkStage(linker, SpiderAgentParts.SCHEMAS).apply(ctx).join();
+        new MagSqlLinkStage(linker, SpiderAgentParts.SCHEMAS).applyAs("magsql.link", ctx).join();
 
         assertThat(ctx.status).isNull();
         assertThat(ctx.linkedColumns).startsWith("singer.Name", "singer.Country", "stadium.Name");
@@ -63,7 +63,7 @@ class MagSqlAgentsTest {
                 .contains("Question: What are the names of the singers from France?", "singer: Each row is a singer.",
                         "singer.Country = 'France'");
 
-        new MagSqlLinkStage(linker, SpiderAgentParts.SCHEMAS).apply(request("concert_singer", "How many singers?")).join();
+        new MagSqlLinkStage(linker, SpiderAgentParts.SCHEMAS).applyAs("magsql.link", request("concert_singer", "How many singers?")).join();
         assertThat(llm.requests()).extracting(ChatRequest::stage).containsOnlyOnce("magsql.link.summarize");
     }
 
@@ -74,7 +74,7 @@ class MagSqlAgentsTest {
                 "{\"targets\": [\"names\"], \"conditions\": [\"from France\", \"older than 40\"],"
                         + " \"sub_questions\": [\"What are the names of singers from France?\"]}");
         RequestContext ctx = request("concert_singer", question);
-        new MagSqlDecomposeStage(new TargetsConditionsDecomposer(new AgentCall(llm)), SpiderAgentParts.SCHEMAS).apply(ctx).join();
+        new MagSqlDecomposeStage(new TargetsConditionsDecomposer(new AgentCall(llm)), SpiderAgentParts.SCHEMAS).applyAs("magsql.decompose", ctx).join();
         assertThat(ctx.subQuestions).containsExactly("What are the names of singers from France?", question);
         assertThat(ctx.notes).containsEntry("magsql.conditions", "from France | older than 40");
         assertThat(llm.requests()).hasSize(2);
@@ -91,7 +91,7 @@ class MagSqlAgentsTest {
         ctx.subQuestions.add("What are the names of singers from France?");
         ctx.subQuestions.add(ctx.question);
         new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, SpiderAgentParts.EXECUTOR, 2),
-                SpiderAgentParts.SCHEMAS).apply(ctx).join();
+                SpiderAgentParts.SCHEMAS).applyAs("magsql.generate", ctx).join();
 
         assertThat(ctx.candidates).singleElement().satisfies(c -> {
             assertThat(c.source).isEqualTo("magsql");

@@ -43,7 +43,7 @@ class MmsqlAgentsTest {
         });
         AgentCall call = new AgentCall(llm);
         RequestContext ctx = ctx("What about the countries?");
-        new QuestionDetectorStage(new QuestionDetector(call), MmsqlAgentsTest::frame).apply(ctx).join();
+        new QuestionDetectorStage(new QuestionDetector(call), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(ctx.questionType).isEqualTo("ambiguous");
         assertThat(ctx.status).isEqualTo("clarification");
         assertThat(ctx.response).isEqualTo("Which one?");
@@ -52,7 +52,7 @@ class MmsqlAgentsTest {
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(SpiderData.locator(), SqlExecutorConfig.defaults())) {
             ReadingsStage readings = new ReadingsStage(new ReadingSqlGenerator(call), executor, MmsqlAgentsTest::frame);
             assertThat(readings.appliesTo(ctx)).isTrue();
-            readings.apply(ctx).join();
+            readings.applyAs("mmsql.readings", ctx).join();
         }
         assertThat(ctx.interpretations.get(0).sql).isEqualTo("SELECT count(DISTINCT country) FROM singer");
         assertThat(ctx.interpretations.get(0).error).isNull();
@@ -66,7 +66,7 @@ class MmsqlAgentsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(
                 "```json\n{\"type\": \"improper\", \"reason\": \"thanks\", \"response\": \"You are welcome!\", \"readings\": []}\n```");
         RequestContext ctx = ctx("Thanks!");
-        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).apply(ctx).join();
+        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(ctx.status).isEqualTo("refused");
         assertThat(ctx.response).isEqualTo("You are welcome!");
         assertThat(ctx.finalSql).isNull();
@@ -76,7 +76,7 @@ class MmsqlAgentsTest {
     void answerableTurnStaysOpenForTheGenerators() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("```json\n{\"type\": \"answerable\", \"reason\": \"ok\"}\n```");
         RequestContext ctx = ctx("How many concerts are there?");
-        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).apply(ctx).join();
+        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(ctx.questionType).isEqualTo("answerable");
         assertThat(ctx.isSettled()).isFalse();
     }
@@ -86,7 +86,7 @@ class MmsqlAgentsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(
                 "```json\n{\"type\": \"ambiguous\", \"reason\": \"r\", \"response\": \"Which?\", \"readings\": []}\n```");
         RequestContext ctx = ctx("What about it?");
-        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).apply(ctx).join();
+        new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(llm.requests()).hasSize(2);
         assertThat(ctx.status).isEqualTo("failed");
         assertThat(ctx.failedStage).isEqualTo("mmsql.detect");

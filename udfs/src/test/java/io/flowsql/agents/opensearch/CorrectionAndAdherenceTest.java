@@ -76,7 +76,7 @@ class CorrectionAndAdherenceTest {
         Candidate broken = ran("opensearch#0", "SELECT Name FROM singer WHERE Country = 'france' LIMIT");
         Candidate fine = ran("opensearch#1", "SELECT Name FROM singer WHERE Country = 'France'");
         RequestContext ctx = request(FRENCH, broken, fine);
-        correctStage(llm, 2).apply(ctx).join();
+        correctStage(llm, 2).applyAs("opensearch.correct", ctx).join();
 
         // round 1 fixes the syntax but comes back empty; round 2 uses the empty-result prompt
         assertThat(llm.requests()).extracting(ChatRequest::stage)
@@ -100,7 +100,7 @@ class CorrectionAndAdherenceTest {
         Candidate a = ran("opensearch#0", "SELECT Nme FROM singer");
         Candidate b = ran("opensearch#1", "SELECT  Nme FROM singer");
         RequestContext ctx = request(FRENCH, a, b);
-        correctStage(llm, 2).apply(ctx).join();
+        correctStage(llm, 2).applyAs("opensearch.correct", ctx).join();
 
         assertThat(llm.requests()).as("same SQL corrected once, two rounds").hasSize(2);
         assertThat(a.error).isNull();
@@ -115,14 +115,14 @@ class CorrectionAndAdherenceTest {
         ScriptedLlmClient silent = ScriptedLlmClient.alwaysResponds("I do not know.");
         Candidate a = ran("opensearch#0", "SELECT Nme FROM singer");
         RequestContext ctx = request(FRENCH, a);
-        correctStage(silent, 2).apply(ctx).join();
+        correctStage(silent, 2).applyAs("opensearch.correct", ctx).join();
         assertThat(silent.requests()).as("one ask and AgentCall's one re-ask").hasSize(2);
         assertThat(a.sql).isEqualTo("SELECT Nme FROM singer");
         assertThat(ctx.notes).containsEntry("correct.opensearch#0", "schema>kept");
         assertThat(ctx.status).as("the request goes on to the vote").isNull();
 
         ScriptedLlmClient unused = ScriptedLlmClient.alwaysResponds(fenced("SELECT 1"));
-        correctStage(unused, 0).apply(request(FRENCH, ran("opensearch#0", "SELECT Nme FROM singer"))).join();
+        correctStage(unused, 0).applyAs("opensearch.correct", request(FRENCH, ran("opensearch#0", "SELECT Nme FROM singer"))).join();
         assertThat(unused.requests()).isEmpty();
     }
 
@@ -148,7 +148,7 @@ class CorrectionAndAdherenceTest {
             ctx.notes.put(OpenSearchGenerateStage.DECLARED_COLUMNS + source, "singer.Name, singer.Country");
             ctx.notes.put(OpenSearchGenerateStage.DECLARED_VALUES + source, "singer.Country = 'France'");
         }
-        new AdherenceStage(new AgentCall(llm), SpiderAgentParts.SCHEMAS, VALUES).apply(ctx).join();
+        new AdherenceStage(new AgentCall(llm), SpiderAgentParts.SCHEMAS, VALUES).applyAs("opensearch.adherence", ctx).join();
 
         assertThat(llm.requests()).hasSize(1);
         assertThat(llm.requests().get(0).stage()).isEqualTo("opensearch.adherence");

@@ -112,13 +112,13 @@ class FewShotTest {
         RequestContext ctx = new RequestContext();
         ctx.dbId = q[1];
         ctx.question = q[2];
-        new FewShotStage(library, SpiderAgentParts.CATALOG, 2).apply(ctx).join();
+        new FewShotStage(library, SpiderAgentParts.CATALOG, 2).applyAs("opensearch.fewshot", ctx).join();
         assertThat(ctx.notes.get(FewShotStage.NOTE)).matches("spider-dev#\\d+=\\d\\.\\d\\d,spider-dev#\\d+=\\d\\.\\d\\d");
         assertThat(ctx.trace.get(0).stage).isEqualTo("opensearch.fewshot");
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL:\n```sql\nSELECT 1\n```");
         new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0), SpiderAgentParts.SCHEMAS,
-                SpiderAgentParts.VALUES, 6, library).apply(ctx).join();
+                SpiderAgentParts.VALUES, 6, library).applyAs("opensearch.generate", ctx).join();
         String prompt = llm.requests().get(0).messages().get(1).content();
         FewShotExample top = library.byId(ctx.notes.get(FewShotStage.NOTE).split("=")[0]).orElseThrow();
         assertThat(prompt).contains("Example question: " + top.question(), "Example SQL: " + top.sql().replaceAll("\\s+", " "));
@@ -127,7 +127,7 @@ class FewShotTest {
         RequestContext none = new RequestContext();
         none.dbId = q[1];
         none.question = q[2];
-        new FewShotStage(null, SpiderAgentParts.CATALOG, 2).apply(none).join();
+        new FewShotStage(null, SpiderAgentParts.CATALOG, 2).applyAs("opensearch.fewshot", none).join();
         assertThat(none.notes).doesNotContainKey(FewShotStage.NOTE);
         assertThat(FewShotStage.promptText(none, library)).isEqualTo("(none)");
     }

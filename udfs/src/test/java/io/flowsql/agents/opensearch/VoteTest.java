@@ -20,7 +20,7 @@ class VoteTest {
         for (int i = 0; i < sqls.length; i++) {
             ctx.candidates.add(new Candidate("opensearch#" + i, sqls[i]));
         }
-        new ExecuteCandidatesStage("candidates.execute", new CandidateRunner(SpiderAgentParts.EXECUTOR)).apply(ctx).join();
+        new ExecuteCandidatesStage(new CandidateRunner(SpiderAgentParts.EXECUTOR)).applyAs("candidates.execute", ctx).join();
         return ctx;
     }
 
@@ -31,7 +31,7 @@ class VoteTest {
                 "SELECT Name FROM singer WHERE Age >= 41",
                 "SELECT name FROM singer WHERE age > 40 ORDER BY Name",
                 "SELECT Name FROM singer WHERE Age > 30");
-        new OpenSearchVoteStage().apply(ctx).join();
+        new OpenSearchVoteStage().applyAs("opensearch.vote", ctx).join();
         assertThat(ctx.candidates).extracting(c -> c.votes).containsExactly(3, 3, 3, 1);
         assertThat(ctx.finalSql).isIn(ctx.candidates.get(0).sql, ctx.candidates.get(1).sql, ctx.candidates.get(2).sql);
         assertThat(ctx.notes).containsEntry("vote.agreement", "0.75")
@@ -44,7 +44,7 @@ class VoteTest {
                 SLOW_PREFIX + "SELECT count(*) FROM c",
                 "SELECT count(*) FROM singer");
         assertThat(ctx.candidates.get(0).elapsedMicros).isGreaterThan(ctx.candidates.get(1).elapsedMicros);
-        new OpenSearchVoteStage().apply(ctx).join();
+        new OpenSearchVoteStage().applyAs("opensearch.vote", ctx).join();
         assertThat(ctx.finalSql).isEqualTo("SELECT count(*) FROM singer");
         assertThat(ctx.notes).containsEntry("vote.winner", "opensearch#1").containsEntry("vote.agreement", "0.50");
     }
@@ -57,7 +57,7 @@ class VoteTest {
                 "SELECT Nme FROM singer",
                 "SELECT Nme FROM singer",
                 "SELECT Name FROM singer WHERE Country = 'France'");
-        new OpenSearchVoteStage().apply(ctx).join();
+        new OpenSearchVoteStage().applyAs("opensearch.vote", ctx).join();
         assertThat(ctx.finalSql).isEqualTo("SELECT Name FROM singer WHERE Country = 'France'");
         assertThat(ctx.candidates).extracting(c -> c.votes).containsExactly(2, 2, 0, 0, 1);
         assertThat(ctx.candidates.get(2).error).contains("INVALID_SQL");
@@ -66,7 +66,7 @@ class VoteTest {
     @Test
     void onlyFailedCandidatesStillNameAWinnerButNoVotes() {
         RequestContext ctx = executed("SELECT Nme FROM singer");
-        new OpenSearchVoteStage().apply(ctx).join();
+        new OpenSearchVoteStage().applyAs("opensearch.vote", ctx).join();
         assertThat(ctx.candidates.get(0).votes).isZero();
         assertThat(ctx.notes).containsEntry("vote.agreement", "0.00");
     }

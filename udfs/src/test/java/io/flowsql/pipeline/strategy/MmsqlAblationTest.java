@@ -78,10 +78,10 @@ class MmsqlAblationTest {
                 assertThat(o.stages()).as(label).contains("candidates.execute", "answer.finalize");
                 if (!"mmsql.decompose".equals(disabled)) {
                     assertThat(o.stages()).as(label).contains("mmsql.decompose");
-                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.decompose");
+                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.decompose#1");
                 } else {
                     assertThat(o.tasks()).as(label).contains("mmsql.refine.generate");
-                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.refine");
+                    assertThat(o.ctx().candidates).extracting(c -> c.source).containsExactly("mmsql.refine#1");
                 }
                 if (!"mmsql.select".equals(disabled)) {
                     assertThat(o.ctx().notes).as(label).containsKey("mmsql.selected");

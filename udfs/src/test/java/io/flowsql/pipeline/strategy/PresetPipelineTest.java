@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.sqlfix.ReviewNotes;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
@@ -102,11 +101,11 @@ class PresetPipelineTest {
             }
             Set<String> tasks = tasks(exact.requests());
             boolean linked = item.path("db_id").asText().equals(LINKED_DB);
-            if (stagesRun.contains(StageNames.MAGSQL_LINK)) {
+            if (stagesRun.contains("magsql.link")) {
                 assertThat(tasks.contains("magsql.link")).as(label + " links only the large schema").isEqualTo(linked);
                 assertThat(tasks).as(label).contains("magsql.decompose", "magsql.generate.first");
             }
-            if (stagesRun.contains(StageNames.SQLFIX_REVIEW)) {
+            if (stagesRun.contains("sqlfix.review")) {
                 assertThat(ctx.notes.get(ReviewNotes.VERDICT)).as(label).isEqualTo(ReviewNotes.CORRECT);
             }
             assertThat(tasks).as(label + " asks only its own stages")
@@ -118,7 +117,7 @@ class PresetPipelineTest {
     void ablationSwitchesSingleStagesOff() throws Exception {
         JsonNode item = dev.get(QUESTIONS.get(0));
         RequestContext ctx = request(item);
-        ctx.disabledStages.add(StageNames.OPENSEARCH_ALIGN);
+        ctx.disabledStages.add("opensearch.align");
         ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
         assertThat(stageNames(ctx)).containsExactly("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
@@ -126,7 +125,7 @@ class PresetPipelineTest {
 
         exact.clearRequests();
         RequestContext undecomposed = request(item);
-        undecomposed.disabledStages.add(StageNames.MAGSQL_DECOMPOSE);
+        undecomposed.disabledStages.add("magsql.decompose");
         undecomposed = exact.run("mag-sql", AgentSettings.defaults(), undecomposed);
         assertThat(stageNames(undecomposed)).containsExactly("magsql.link", "magsql.generate", "candidates.execute",
                 "answer.finalize");

@@ -3,6 +3,7 @@ package io.flowsql.pipeline.strategy;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.Engine;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
@@ -49,7 +50,7 @@ final class SimulatedEngine implements AutoCloseable {
     /** Runs one question through the preset as {@code new Pipeline(strategy)} does. */
     RequestContext run(String preset, AgentSettings settings, RequestContext ctx) throws Exception {
         ctx.strategy = preset;
-        return new Pipeline(StrategyCatalog.build(preset, engine, settings)).run(ctx).get(60, TimeUnit.SECONDS);
+        return new Pipeline(StageRegistry.build(preset, engine, settings)).run(ctx).get(60, TimeUnit.SECONDS);
     }
 
     List<RecordedRequest> requests() {

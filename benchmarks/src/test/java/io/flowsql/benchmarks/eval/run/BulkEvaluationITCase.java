@@ -9,7 +9,6 @@ import io.flowsql.benchmarks.eval.report.ReportWriter;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
@@ -88,7 +87,7 @@ class BulkEvaluationITCase {
             });
         }
 
-        try (SqlExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
                 SqlExecutorConfig.defaults())) {
             List<ItemOutcome> outcomes = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null)
                     .score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), n -> {});

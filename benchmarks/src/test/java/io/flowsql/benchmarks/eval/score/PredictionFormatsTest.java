@@ -4,7 +4,6 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BirdFixture;
 import io.flowsql.benchmarks.eval.load.BirdLoader;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
@@ -31,7 +30,7 @@ class PredictionFormatsTest {
     }
 
     private static List<ItemOutcome> score(List<Prediction> predictions) {
-        try (SqlExecutor executor = new SqliteSafeExecutor(
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
             return new Scorer(executor, new ResultComparator(ComparisonMode.BIRD_SET), null).score(bench, predictions, n -> {});
         }

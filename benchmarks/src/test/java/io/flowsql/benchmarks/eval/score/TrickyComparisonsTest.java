@@ -4,7 +4,6 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BirdFixture;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
@@ -34,7 +33,7 @@ class TrickyComparisonsTest {
     private static ItemOutcome score(ComparisonMode mode, String gold, Prediction prediction) {
         BenchmarkItem item = new BenchmarkItem("0", 0, BirdFixture.DB, "q", "", gold, "simple", null, 0, null);
         Benchmark bench = new Benchmark("fixture", List.of(item), folder.resolve("dev_databases"));
-        try (SqlExecutor executor = new SqliteSafeExecutor(
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
             return new Scorer(executor, new ResultComparator(mode), null).score(bench, List.of(prediction), n -> {}).get(0);
         }

@@ -8,7 +8,6 @@ import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.report.QuestionVerdict;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.Scorer;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -32,7 +31,7 @@ class BirdExecTest {
     private static ItemOutcome score(String gold, String predicted) {
         BenchmarkItem item = new BenchmarkItem("0", 0, BirdFixture.DB, "q", "", gold, "simple", null, 0, null);
         Benchmark bench = new Benchmark("bird-dev", List.of(item), folder.resolve("dev_databases"));
-        try (SqlExecutor executor = new SqliteSafeExecutor(
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
             return new Scorer(executor, new BirdExec(), null)
                     .score(bench, List.of(new Prediction(null, 0, predicted, null, List.of())), n -> {}).get(0);

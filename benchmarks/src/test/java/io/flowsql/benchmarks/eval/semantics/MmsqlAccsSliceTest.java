@@ -13,7 +13,6 @@ import io.flowsql.benchmarks.eval.metrics.PrecisionRecall;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -114,7 +113,7 @@ class MmsqlAccsSliceTest {
         assertThat(predictions).hasSize(19);
         List<ItemOutcome> outcomes;
         List<ItemOutcome> spiderOutcomes;
-        try (SqlExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
+        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
                 SqlExecutorConfig.defaults())) {
             outcomes = new Scorer(executor, new MmsqlAccsExec(), null).score(bench, predictions, n -> {});
             spiderOutcomes = new Scorer(executor, new SpiderTestSuiteExec(), null).score(bench, predictions, n -> {});

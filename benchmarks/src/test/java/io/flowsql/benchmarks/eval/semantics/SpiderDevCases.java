@@ -8,7 +8,6 @@ import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.Scorer;
-import io.flowsql.sql.SqlExecutor;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -22,7 +21,7 @@ import java.util.List;
 final class SpiderDevCases implements AutoCloseable {
     private final JsonNode dev;
     private final Path databases;
-    private final SqlExecutor executor;
+    private final SqliteSafeExecutor executor;
 
     SpiderDevCases() {
         Path spider = SharedData.root().resolve("spider");

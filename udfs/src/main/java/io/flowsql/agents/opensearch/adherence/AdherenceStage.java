@@ -3,7 +3,6 @@ package io.flowsql.agents.opensearch.adherence;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.ProgressiveAnswer;
 import io.flowsql.agents.opensearch.ProgressiveGenerator;
@@ -12,7 +11,6 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,35 +38,28 @@ public final class AdherenceStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_ADHERENCE;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            List<CompletableFuture<Void>> work = new ArrayList<>();
-            Map<String, Object> fields = null;
-            for (Candidate c : ctx.candidates) {
-                if (c.executed || !c.source.startsWith(OpenSearchGenerateStage.SOURCE_PREFIX)) {
-                    continue;
-                }
-                String columns = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, "");
-                String declared = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_VALUES + c.source, "");
-                List<String> missed = ExtractionAdherence.missed(c.sql, columns, declared);
-                if (missed.isEmpty()) {
-                    continue;
-                }
-                if (fields == null) {
-                    fields = schemas.promptFields(ctx);
-                    fields.put("values", values.text(ctx));
-                }
-                work.add(regenerate(ctx, fields, c, columns, declared, missed, trace));
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        List<CompletableFuture<Void>> work = new ArrayList<>();
+        Map<String, Object> fields = null;
+        for (Candidate c : ctx.candidates) {
+            if (c.executed || !c.source.startsWith(OpenSearchGenerateStage.SOURCE_PREFIX)) {
+                continue;
             }
-            int asked = work.size();
-            return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
-                    .thenRun(() -> trace.note = asked == 0 ? "every sample adheres" : asked + " samples re-generated");
-        });
+            String columns = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, "");
+            String declared = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_VALUES + c.source, "");
+            List<String> missed = ExtractionAdherence.missed(c.sql, columns, declared);
+            if (missed.isEmpty()) {
+                continue;
+            }
+            if (fields == null) {
+                fields = schemas.promptFields(ctx);
+                fields.put("values", values.text(ctx));
+            }
+            work.add(regenerate(ctx, fields, c, columns, declared, missed, trace));
+        }
+        int asked = work.size();
+        return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
+                .thenRun(() -> trace.note = asked == 0 ? "every sample adheres" : asked + " samples re-generated");
     }
 
     private CompletableFuture<Void> regenerate(RequestContext ctx, Map<String, Object> shared, Candidate c, String columns,

@@ -1,8 +1,8 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.sql.SqlExecutor;
-import io.flowsql.sql.ValueIndexProvider;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +10,7 @@ import java.util.List;
 public final class AlignmentRules {
     private AlignmentRules() {}
 
-    public static ConsistencyAligner fromSettings(AgentSettings settings, SqlExecutor executor, ValueIndexProvider values) {
+    public static ConsistencyAligner fromSettings(AgentSettings settings, SqliteSafeExecutor executor, CachingValueIndexProvider values) {
         List<AlignmentRule> rules = new ArrayList<>();
         if (settings.alignNullComparison) {
             rules.add(new NullComparison());

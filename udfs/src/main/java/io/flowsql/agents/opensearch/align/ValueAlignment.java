@@ -4,9 +4,9 @@ import io.flowsql.agents.common.ValueText;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlExecutor;
-import io.flowsql.sql.ValueIndexProvider;
 import io.flowsql.sql.ValueMatch;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,15 +23,15 @@ public final class ValueAlignment implements AlignmentRule {
     private static final JaroWinklerSimilarity SIMILARITY = new JaroWinklerSimilarity();
     private static final int DISTINCT_VALUE_CAP = 5000;
 
-    private final SqlExecutor executor;
-    private final ValueIndexProvider values;
+    private final SqliteSafeExecutor executor;
+    private final CachingValueIndexProvider values;
     private final double minSimilarity;
 
-    public ValueAlignment(SqlExecutor executor, ValueIndexProvider values) {
+    public ValueAlignment(SqliteSafeExecutor executor, CachingValueIndexProvider values) {
         this(executor, values, 0.85);
     }
 
-    public ValueAlignment(SqlExecutor executor, ValueIndexProvider values, double minSimilarity) {
+    public ValueAlignment(SqliteSafeExecutor executor, CachingValueIndexProvider values, double minSimilarity) {
         this.executor = executor;
         this.values = values;
         this.minSimilarity = minSimilarity;

@@ -1,12 +1,11 @@
 package io.flowsql.agents.opensearch.correct;
 
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,44 +33,37 @@ public final class OpenSearchCorrectStage implements Stage {
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_CORRECT;
-    }
-
-    @Override
-    public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name(), ctx, trace -> {
-            Map<String, List<Candidate>> bySql = new LinkedHashMap<>();
-            for (Candidate c : ctx.candidates) {
-                if (ExecutionProblem.of(c, ctx.question).isPresent()) {
-                    bySql.computeIfAbsent(c.sql.strip().replaceAll("\\s+", " "), k -> new ArrayList<>()).add(c);
-                }
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        Map<String, List<Candidate>> bySql = new LinkedHashMap<>();
+        for (Candidate c : ctx.candidates) {
+            if (ExecutionProblem.of(c, ctx.question).isPresent()) {
+                bySql.computeIfAbsent(c.sql.strip().replaceAll("\\s+", " "), k -> new ArrayList<>()).add(c);
             }
-            if (bySql.isEmpty()) {
-                trace.note = "nothing to correct";
-                return CompletableFuture.completedFuture(null);
-            }
-            Map<String, Object> fields = schemas.promptFields(ctx);
-            fields.put("values", values.text(ctx));
-            List<CompletableFuture<Void>> work = new ArrayList<>();
-            for (List<Candidate> same : bySql.values()) {
-                Candidate first = same.get(0);
-                work.add(corrector.correct(fields, ctx.question, ctx.dbId, first, trace).thenAccept(outcome -> {
-                    String note = outcome.classes().stream().map(ErrorClass::slug).collect(Collectors.joining(">"))
-                            + ">" + (outcome.fixed() ? "fixed" : outcome.best() == first ? "kept" : "improved");
-                    for (Candidate c : same) {
-                        if (outcome.best() != first) {
-                            ExecutionCorrector.adopt(outcome.best(), c);
-                        }
-                        ctx.notes.put(NOTE_PREFIX + c.source, note);
+        }
+        if (bySql.isEmpty()) {
+            trace.note = "nothing to correct";
+            return CompletableFuture.completedFuture(null);
+        }
+        Map<String, Object> fields = schemas.promptFields(ctx);
+        fields.put("values", values.text(ctx));
+        List<CompletableFuture<Void>> work = new ArrayList<>();
+        for (List<Candidate> same : bySql.values()) {
+            Candidate first = same.get(0);
+            work.add(corrector.correct(fields, ctx.question, ctx.dbId, first, trace).thenAccept(outcome -> {
+                String note = outcome.classes().stream().map(ErrorClass::slug).collect(Collectors.joining(">"))
+                        + ">" + (outcome.fixed() ? "fixed" : outcome.best() == first ? "kept" : "improved");
+                for (Candidate c : same) {
+                    if (outcome.best() != first) {
+                        ExecutionCorrector.adopt(outcome.best(), c);
                     }
-                }));
-            }
-            return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).thenRun(() -> {
-                long fixed = ctx.notes.entrySet().stream()
-                        .filter(e -> e.getKey().startsWith(NOTE_PREFIX) && e.getValue().endsWith(">fixed")).count();
-                trace.note = bySql.size() + " distinct SQL with a problem, " + fixed + " candidates fixed";
-            });
+                    ctx.notes.put(NOTE_PREFIX + c.source, note);
+                }
+            }));
+        }
+        return CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            long fixed = ctx.notes.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(NOTE_PREFIX) && e.getValue().endsWith(">fixed")).count();
+            trace.note = bySql.size() + " distinct SQL with a problem, " + fixed + " candidates fixed";
         });
     }
 }

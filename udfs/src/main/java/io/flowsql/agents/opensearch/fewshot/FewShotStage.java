@@ -1,11 +1,9 @@
 package io.flowsql.agents.opensearch.fewshot;
 
-import io.flowsql.agents.common.StageNames;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.StageGuard;
-import io.flowsql.pipeline.StageKind;
-import io.flowsql.sql.SchemaCatalog;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -16,44 +14,32 @@ import java.util.stream.Collectors;
  * ({@code spider-dev#12=0.83,...}), which {@code opensearch.generate} shows in its prompt. Without a library the
  * prompt keeps its two fixed examples and the stage notes so.
  */
-public final class FewShotStage implements Stage {
+public final class FewShotStage implements Stage.Local {
     public static final String NOTE = "fewshot.examples";
 
     private final ExampleLibrary library;
-    private final SchemaCatalog catalog;
+    private final SqliteSchemaCatalog catalog;
     private final int k;
 
     /** @param library null when no library is configured */
-    public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k) {
+    public FewShotStage(ExampleLibrary library, SqliteSchemaCatalog catalog, int k) {
         this.library = library;
         this.catalog = catalog;
         this.k = k;
     }
 
     @Override
-    public String name() {
-        return StageNames.OPENSEARCH_FEWSHOT;
-    }
-
-    @Override
-    public StageKind kind() {
-        return StageKind.LOCAL;
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.runLocal(name(), ctx, trace -> {
-            if (library == null || k <= 0) {
-                trace.note = "no example library: the prompt's fixed examples";
-                return;
-            }
-            String masked = QuestionMasker.mask(ctx.question, catalog.schema(ctx.dbId));
-            List<ExampleLibrary.Hit> hits = library.similar(masked, ctx.dbId, ctx.question, k);
-            ctx.notes.put(NOTE, hits.stream()
-                    .map(h -> h.example().id() + "=" + String.format(Locale.ROOT, "%.2f", h.similarity()))
-                    .collect(Collectors.joining(",")));
-            trace.note = hits.size() + " examples for \"" + masked + "\"";
-        });
+    public void runLocal(RequestContext ctx, StageTrace trace) {
+        if (library == null || k <= 0) {
+            trace.note = "no example library: the prompt's fixed examples";
+            return;
+        }
+        String masked = QuestionMasker.mask(ctx.question, catalog.schema(ctx.dbId));
+        List<ExampleLibrary.Hit> hits = library.similar(masked, ctx.dbId, ctx.question, k);
+        ctx.notes.put(NOTE, hits.stream()
+                .map(h -> h.example().id() + "=" + String.format(Locale.ROOT, "%.2f", h.similarity()))
+                .collect(Collectors.joining(",")));
+        trace.note = hits.size() + " examples for \"" + masked + "\"";
     }
 
     /** The examples a request retrieved, as the generator's prompt shows them; "(none)" when there are none. */

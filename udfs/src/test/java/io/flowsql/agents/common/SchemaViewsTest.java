@@ -9,9 +9,9 @@ import io.flowsql.sql.render.TokenCounter;
 import org.junit.jupiter.api.Test;
 
 /** The full rendering is made once per schema and is the renderer's own text. */
-class RendererSchemaViewsTest {
+class SchemaViewsTest {
     private final SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), SpiderAgentParts.EXECUTOR);
-    private final RendererSchemaViews views = new RendererSchemaViews(renderer);
+    private final SchemaViews views = new SchemaViews(renderer);
 
     @Test
     void fullRenderingIsTheRenderersAndIsMadeOncePerSchema() {

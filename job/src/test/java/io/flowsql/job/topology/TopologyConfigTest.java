@@ -1,6 +1,7 @@
-package io.flowsql.job;
+package io.flowsql.job.topology;
 
-import io.flowsql.job.topology.TopologyConfig;
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobOptions;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -9,7 +10,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every topology knob set in the job options reaches the topology's configuration. */
-class TopologyAnsweringTest {
+class TopologyConfigTest {
 
     @Test
     void jobOptionsReachTheTopologyConfig() {
@@ -30,7 +31,7 @@ class TopologyAnsweringTest {
                 Map.entry(JobOptions.HISTORY_MAX_BYTES.key(), "2000"),
                 Map.entry(JobOptions.FEEDBACK_WAIT.key(), "40s")));
 
-        TopologyConfig t = TopologyAnswering.from(config, null).topology();
+        TopologyConfig t = TopologyConfig.from(config);
 
         assertThat(t.parallelism).isEqualTo(3);
         assertThat(t.capacityOf("mmsql.detect")).isEqualTo(7);
@@ -43,6 +44,8 @@ class TopologyAnsweringTest {
         assertThat(t.gatherTimeout).isEqualTo(Duration.ofSeconds(13));
         assertThat(t.historyTtl).isEqualTo(Duration.ofHours(2));
         assertThat(t.feedbackWait).isEqualTo(Duration.ofSeconds(40));
+        assertThat(t.presets).containsExactly("mag-sql", "sqlfix", "opensearch", "mmsql", "full");
+        assertThat(t.engine.defaultStrategy()).isEqualTo(config.get(JobOptions.STRATEGY));
         assertThat(t.historyLimits).isEqualTo(new io.flowsql.flink.HistoryLimits(4, 2000));
     }
 }

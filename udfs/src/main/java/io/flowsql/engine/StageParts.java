@@ -1,0 +1,73 @@
+package io.flowsql.engine;
+
+import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.agents.opensearch.QuestionValues;
+import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.sqlfix.RepairMemory;
+import io.flowsql.journal.StageJournal;
+import io.flowsql.pipeline.CandidateRunner;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.compare.ComparisonMode;
+
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * What the registry's stage factories build stages from: the engine's shared parts, the agents' settings, the
+ * schema context, the journaled model call, the candidate runner, and the few shared agent companions (repair memory,
+ * example library). One per engine; every stage of every preset is built from the same parts.
+ */
+public final class StageParts {
+    final Engine engine;
+    final AgentSettings settings;
+    final SchemaContext schema;
+    final AgentCall call;
+    final CandidateRunner runner;
+    final Function<RequestContext, QuestionFrame> frames;
+    final RepairMemory repairs;
+    final ExampleLibrary examples;
+
+    /** Parts whose stages check every model call against {@code journal} and record it there (see {@link AgentCall}). */
+    public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
+                      StageJournal journal) {
+        this.engine = engine;
+        this.settings = settings;
+        this.schema = schema;
+        this.call = new AgentCall(engine.llm(), journal);
+        this.runner = runner;
+        this.frames = ctx -> QuestionFrame.of(ctx, schema);
+        Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
+                ? null : Path.of(settings.repairMemoryPath);
+        this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
+                ? null : ExampleLibrary.shared(Path.of(settings.fewShotLibraryPath));
+        this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
+                : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
+    }
+
+    /**
+     * Parts with the engine's usual companions and no journal: schemas shown through the database layer's renderer,
+     * candidates run and fingerprinted as Spider's test-suite evaluator compares results.
+     */
+    public static StageParts standard(Engine engine, AgentSettings settings) {
+        SchemaContext schema = new SchemaContext(engine.catalog(),
+                SchemaViews.over(engine.sql()), new HistoryRenderer());
+        CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows);
+        return new StageParts(engine, settings, schema, runner, StageJournal.NONE);
+    }
+
+    /** The question values matched in the database, as the OpenSearch stages show them. */
+    QuestionValues questionValues() {
+        return new QuestionValues(engine.values(), settings.valueMatches);
+    }
+
+    /** OpenSearch-SQL's correction by error class, shared by {@code opensearch.correct} and MMSQL's refiner. */
+    ExecutionCorrector corrector() {
+        return new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds);
+    }
+}

@@ -1,0 +1,192 @@
+package io.flowsql.engine;
+
+import io.flowsql.agents.magsql.EntitySchemaLinker;
+import io.flowsql.agents.magsql.MagSqlDecomposeStage;
+import io.flowsql.agents.magsql.MagSqlGenerateStage;
+import io.flowsql.agents.magsql.MagSqlLinkStage;
+import io.flowsql.agents.magsql.SoftSchemaLinker;
+import io.flowsql.agents.magsql.SubSqlGenerator;
+import io.flowsql.agents.magsql.SubSqlRefiner;
+import io.flowsql.agents.magsql.TableSummarizer;
+import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
+import io.flowsql.agents.mmsql.DecomposeStage;
+import io.flowsql.agents.mmsql.QuestionDetector;
+import io.flowsql.agents.mmsql.QuestionDetectorStage;
+import io.flowsql.agents.mmsql.ReadingSqlGenerator;
+import io.flowsql.agents.mmsql.ReadingsStage;
+import io.flowsql.agents.mmsql.RefineStage;
+import io.flowsql.agents.mmsql.RewriteStage;
+import io.flowsql.agents.mmsql.SchemaSelectStage;
+import io.flowsql.agents.opensearch.OpenSearchAlignStage;
+import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
+import io.flowsql.agents.opensearch.OpenSearchVoteStage;
+import io.flowsql.agents.opensearch.ProgressiveGenerator;
+import io.flowsql.agents.opensearch.adherence.AdherenceStage;
+import io.flowsql.agents.opensearch.align.AlignmentRules;
+import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
+import io.flowsql.agents.opensearch.fewshot.FewShotStage;
+import io.flowsql.agents.sqlfix.QueryCrafter;
+import io.flowsql.agents.sqlfix.QueryCrafterStage;
+import io.flowsql.agents.sqlfix.SqlRefiner;
+import io.flowsql.agents.sqlfix.SqlRefinerStage;
+import io.flowsql.agents.sqlfix.SqlReviewStage;
+import io.flowsql.agents.sqlfix.SqlReviewer;
+import io.flowsql.pipeline.ExecuteCandidatesStage;
+import io.flowsql.pipeline.FinalizeStage;
+import io.flowsql.pipeline.NamedStage;
+import io.flowsql.pipeline.Strategy;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.flowsql.engine.StageDeclaration.of;
+import static io.flowsql.pipeline.StageKind.EXECUTE_CANDIDATES;
+import static io.flowsql.pipeline.StageKind.LLM;
+import static io.flowsql.pipeline.StageKind.LOCAL;
+
+/**
+ * The one place a stage is declared (name, kind, prompts, presets, factory), in the one order every preset follows.
+ * The presets, the Flink job's graph (one chain of operators per preset), the plain-Java {@link io.flowsql.pipeline.Pipeline},
+ * the metrics and the docs' stage table all come from here; a test fails if a stage is named anywhere else in the
+ * main code. Adding a stage = its declaration here, its class, its prompts, its test (and a simulator responder
+ * for each of its prompts' tasks, which a test checks against these declarations).
+ */
+public final class StageRegistry {
+    public static final String MAG_SQL = "mag-sql";
+    public static final String SQLFIX = "sqlfix";
+    public static final String OPENSEARCH = "opensearch";
+    public static final String MMSQL = "mmsql";
+    /** Every stage, in order. */
+    public static final String FULL = "full";
+
+    /** The presets, in the order the documentation lists them. */
+    private static final List<String> PRESETS = List.of(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL, FULL);
+
+    private static final List<StageDeclaration> STAGES = List.of(
+            of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema))
+                    .prompts("mmsql/rewrite").in(MMSQL),
+            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema))
+                    .prompts("mmsql/select").in(MMSQL),
+            of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
+                    .prompts("mmsql/detect").in(MMSQL),
+            of("magsql.link", LLM, p -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(p.call),
+                    new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.engine.values(), p.schema.views(),
+                    p.settings.linkSkipColumnThreshold, p.settings.valueMatches), p.schema))
+                    .prompts("magsql/summarize", "magsql/link").in(MAG_SQL),
+            of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
+                    .prompts("magsql/decompose").in(MAG_SQL),
+            of("magsql.generate", LLM, p -> new MagSqlGenerateStage(new SubSqlGenerator(p.call),
+                    new SubSqlRefiner(p.call, p.engine.sql(), p.settings.magRefineRounds), p.schema))
+                    .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine").in(MAG_SQL),
+            of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
+                    .prompts("mmsql/decompose").in(MMSQL),
+            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
+                    .in(OPENSEARCH),
+            // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
+            of("opensearch.generate", LLM, p -> new OpenSearchGenerateStage(
+                    new ProgressiveGenerator(p.call, p.settings.candidates, p.settings.temperature), p.schema,
+                    p.engine.values(), p.settings.valueMatches, p.examples))
+                    .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX),
+            of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues()))
+                    .prompts("opensearch/adherence").in(OPENSEARCH),
+            of("opensearch.align", LOCAL, p -> new OpenSearchAlignStage(
+                    AlignmentRules.fromSettings(p.settings, p.engine.sql(), p.engine.values()), p.engine.catalog()))
+                    .in(OPENSEARCH),
+            of("candidates.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner))
+                    .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
+            of("opensearch.correct", LLM, p -> new OpenSearchCorrectStage(p.corrector(), p.schema, p.questionValues()))
+                    .prompts("opensearch/correct_syntax", "opensearch/correct_schema", "opensearch/correct_failed",
+                            "opensearch/correct_empty", "opensearch/correct_nulls", "opensearch/correct_shape")
+                    .in(OPENSEARCH),
+            // MMSQL's refiner repairs with OpenSearch's corrector (its opensearch/correct_* prompts) and writes
+            // directly with its own prompt when the decomposer was switched off.
+            of("mmsql.refine", LLM, p -> new RefineStage(p.call, p.schema, p.runner, p.corrector()))
+                    .prompts("mmsql/generate").in(MMSQL),
+            of("opensearch.vote", LOCAL, p -> new OpenSearchVoteStage()).in(OPENSEARCH),
+            of("sqlfix.review", LLM, p -> new SqlReviewStage(new SqlReviewer(p.call), p.engine.sql(), p.frames))
+                    .prompts("sqlfix/review").in(SQLFIX),
+            of("sqlfix.craft", LLM, p -> new QueryCrafterStage(new QueryCrafter(p.call), p.frames, p.settings.sqlfixCrafterK))
+                    .prompts("sqlfix/craft-paraphrase", "sqlfix/craft-generate").in(SQLFIX),
+            of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
+            of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
+                    new SqlRefiner(p.call, p.engine.sql(), p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
+                    .prompts("sqlfix/refine").in(SQLFIX),
+            // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
+            of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call), p.engine.sql(), p.frames))
+                    .prompts("mmsql/readings").in(MMSQL),
+            of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
+
+    private static final Map<String, StageDeclaration> BY_NAME = byName();
+
+    private StageRegistry() {}
+
+    private static Map<String, StageDeclaration> byName() {
+        Map<String, StageDeclaration> map = new LinkedHashMap<>();
+        for (StageDeclaration d : STAGES) {
+            if (map.put(d.name(), d) != null) {
+                throw new IllegalStateException("stage declared twice: " + d.name());
+            }
+            for (String preset : d.presets()) {
+                if (!PRESETS.contains(preset) || FULL.equals(preset)) {
+                    throw new IllegalStateException("stage " + d.name() + " names an unknown preset " + preset);
+                }
+            }
+        }
+        return map;
+    }
+
+    /** Every stage, in the one order all presets follow. */
+    public static List<StageDeclaration> all() {
+        return STAGES;
+    }
+
+    /** Every stage name, in order. */
+    public static List<String> names() {
+        return STAGES.stream().map(StageDeclaration::name).toList();
+    }
+
+    public static Optional<StageDeclaration> find(String name) {
+        return Optional.ofNullable(BY_NAME.get(name));
+    }
+
+    /** @throws IllegalArgumentException naming the stages when there is no stage {@code name} */
+    public static StageDeclaration get(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException(
+                "no stage named '" + name + "'; stages: " + String.join(", ", names())));
+    }
+
+    /** The preset names, in the order the documentation lists them. */
+    public static List<String> presetNames() {
+        return PRESETS;
+    }
+
+    public static boolean isPreset(String name) {
+        return PRESETS.contains(name);
+    }
+
+    /** The stages of a preset, in order. @throws IllegalArgumentException for an unknown preset, naming the presets */
+    public static List<StageDeclaration> stagesOf(String preset) {
+        if (!isPreset(preset)) {
+            throw new IllegalArgumentException("unknown strategy '" + preset + "'; valid strategies: "
+                    + String.join(", ", PRESETS));
+        }
+        return STAGES.stream().filter(d -> FULL.equals(preset) || d.presets().contains(preset)).toList();
+    }
+
+    /** The stage built from {@code parts} under its declared name. */
+    public static NamedStage build(StageDeclaration declaration, StageParts parts) {
+        return new NamedStage(declaration.name(), declaration.factory().apply(parts));
+    }
+
+    /** The preset's stages built from {@code parts}, in order (stages built together share the parts' repair memory). */
+    public static Strategy build(String preset, StageParts parts) {
+        return new Strategy(preset, stagesOf(preset).stream().map(d -> build(d, parts)).toList());
+    }
+
+    /** The preset built from an engine's parts with {@link StageParts#standard}. */
+    public static Strategy build(String preset, Engine engine, io.flowsql.agents.common.AgentSettings settings) {
+        return build(preset, StageParts.standard(engine, settings));
+    }
+}
