@@ -1,6 +1,6 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.QuestionType;
@@ -23,9 +23,9 @@ import java.util.function.Function;
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
     private final SqliteSafeExecutor executor;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, PromptFields> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;
@@ -40,7 +40,7 @@ public final class ReadingsStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        QuestionFrame frame = frames.apply(ctx);
+        PromptFields frame = frames.apply(ctx);
         List<CompletableFuture<Void>> all = new ArrayList<>();
         for (Interpretation reading : ctx.interpretations) {
             if (reading.sql == null && reading.error == null) {

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
@@ -21,9 +22,9 @@ import java.util.function.Function;
 public final class SqlReviewStage implements Stage {
     private final SqlReviewer reviewer;
     private final SqliteSafeExecutor executor;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public SqlReviewStage(SqlReviewer reviewer, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public SqlReviewStage(SqlReviewer reviewer, SqliteSafeExecutor executor, Function<RequestContext, PromptFields> frames) {
         this.reviewer = reviewer;
         this.executor = executor;
         this.frames = frames;
