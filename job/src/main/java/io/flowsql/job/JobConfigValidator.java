@@ -4,6 +4,7 @@ import io.flowsql.engine.StageRegistry;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -104,6 +105,17 @@ final class JobConfigValidator {
         if (!StageRegistry.presetNames().contains(strategy)) {
             throw new IllegalArgumentException(JobOptions.STRATEGY.key() + " must be one of "
                     + String.join(", ", StageRegistry.presetNames()) + ", not '" + strategy + "'");
+        }
+        List<String> presets = get(JobOptions.PRESETS);
+        for (String preset : presets) {
+            if (!StageRegistry.isPreset(preset)) {
+                throw new IllegalArgumentException(JobOptions.PRESETS.key() + " names an unknown preset '" + preset
+                        + "'; presets: " + String.join(", ", StageRegistry.presetNames()));
+            }
+        }
+        if (!presets.contains(strategy)) {
+            throw new IllegalArgumentException(JobOptions.STRATEGY.key() + " (" + strategy + ") must be one of "
+                    + JobOptions.PRESETS.key() + " (" + String.join(", ", presets) + ")");
         }
         notBelow(JobOptions.LLM_TOTAL_BUDGET, JobOptions.LLM_TIMEOUT, "the budget of a call in all holds at least one attempt");
         queueBudget();

@@ -88,6 +88,10 @@ public final class JobOptions {
             .stringType().defaultValue("full")
             .withDescription("Default strategy preset for questions without options.strategy ("
                     + String.join(", ", StageRegistry.presetNames()) + ").");
+    public static final ConfigOption<List<String>> PRESETS = ConfigOptions.key("job.presets")
+            .stringType().asList().defaultValues(StageRegistry.presetNames().toArray(String[]::new))
+            .withDescription("The presets the job answers (a chain of stage operators each; fewer presets, fewer operators). "
+                    + "A question naming another preset is answered as failed, error_kind unserved.");
     public static final ConfigOption<String> LLM_BASE_URL = ConfigOptions.key("llm.base-url")
             .stringType().defaultValue("http://127.0.0.1:8000/v1")
             .withDescription("OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");

@@ -124,6 +124,10 @@ class JobConfigTest {
                 .hasMessage("journal.release must be one of on-commit, retain, not 'never'");
         assertThatThrownBy(() -> JobConfig.of(Map.of("engine.strategy", "fastest")))
                 .hasMessageStartingWith("engine.strategy must be one of ").hasMessageContaining("opensearch");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("job.presets", "opensearch;magsql", "engine.strategy", "opensearch")))
+                .hasMessageContaining("job.presets names an unknown preset 'magsql'");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("job.presets", "opensearch")))
+                .hasMessageContaining("engine.strategy (full) must be one of job.presets (opensearch)");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeouts", "1min")))
                 .hasMessageContaining("unknown option 'stage.timeouts'");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.capacity.sqlfix.review", "0")))

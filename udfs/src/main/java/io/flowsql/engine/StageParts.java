@@ -3,12 +3,12 @@ package io.flowsql.engine;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
-import io.flowsql.agents.sqlfix.QuestionFrame;
 import io.flowsql.agents.sqlfix.RepairMemory;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.pipeline.CandidateRunner;
@@ -29,7 +29,7 @@ public final class StageParts {
     final SchemaContext schema;
     final AgentCall call;
     final CandidateRunner runner;
-    final Function<RequestContext, QuestionFrame> frames;
+    final Function<RequestContext, PromptFields> frames;
     final RepairMemory repairs;
     final ExampleLibrary examples;
 
@@ -41,7 +41,7 @@ public final class StageParts {
         this.schema = schema;
         this.call = new AgentCall(engine.llm(), journal);
         this.runner = runner;
-        this.frames = ctx -> QuestionFrame.of(ctx, schema);
+        this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
         this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()

@@ -1,5 +1,6 @@
 package io.flowsql.events;
 
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.Interpretation;
@@ -35,8 +36,11 @@ public final class AnswerMapper {
         answer.status = statusOf(ctx);
         answer.failedStage = ctx.failedStage;
         answer.error = ctx.error;
-        if (AnswerStatus.FAILED.wireName().equals(answer.status) && answer.error == null) {
-            answer.error = "no stage produced an answer";
+        if (AnswerStatus.FAILED.wireName().equals(answer.status)) {
+            answer.errorKind = (ctx.failure == null ? FailureKind.INTERNAL : ctx.failure).wireName();
+            if (answer.error == null) {
+                answer.error = "no stage produced an answer";
+            }
         }
         chosenCandidate(ctx).ifPresent(c -> answer.result = previewOf(c));
         for (Interpretation i : ctx.interpretations) {
@@ -109,6 +113,8 @@ public final class AnswerMapper {
         entry.journalHits = t.journalHits;
         entry.tokensSaved = t.tokensSaved;
         entry.error = t.error;
+        entry.outcome = t.outcome == null ? null : t.outcome.wireName();
+        entry.modelError = t.modelError == null ? null : t.modelError.name();
         return entry;
     }
 }

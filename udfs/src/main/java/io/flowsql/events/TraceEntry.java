@@ -22,6 +22,10 @@ public class TraceEntry {
     public int tokensSaved;
     /** Why the stage's last failed LLM call failed (null when none failed). */
     public String error;
+    /** How the stage's run ended: completed, settled or failed. */
+    public String outcome;
+    /** When a model call failed the stage: the client's kind of error (e.g. UNPARSEABLE_OUTPUT). */
+    public String modelError;
 
     public TraceEntry() {}
 }

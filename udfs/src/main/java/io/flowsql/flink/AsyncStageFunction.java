@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
 import io.flowsql.engine.EngineConfig;
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -60,7 +61,7 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
         Cancellation running = ctx.cancellation;
         ctx.cancellation = null;
         stage.metrics().timedOut();
-        ctx.fail(stageName, "timed out after " + timeoutMillis + " ms in stage " + stageName);
+        ctx.fail(stageName, FailureKind.TIMEOUT, "timed out after " + timeoutMillis + " ms in stage " + stageName);
         resultFuture.complete(List.of(ctx));
         // after completing: cancelling makes the stage's own future fail at once, and its (ignored) result must not
         // be the one that completes the record

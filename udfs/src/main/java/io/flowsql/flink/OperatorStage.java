@@ -5,6 +5,7 @@ import io.flowsql.engine.EngineFactory;
 import io.flowsql.engine.EngineLease;
 import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageRegistry;
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -54,7 +55,7 @@ final class OperatorStage implements AutoCloseable {
         return stage.applyOn(lease.runtime().work(), ctx).handle((result, error) -> {
             RequestContext out = result != null ? result : ctx;
             if (error != null) { // an Error the stage's guard does not catch
-                out.fail(declaration.name(), describe(error));
+                out.fail(declaration.name(), FailureKind.INTERNAL, describe(error));
             }
             metrics.finished(out, traceBefore, System.currentTimeMillis() - start);
             return out;

@@ -1,5 +1,6 @@
 package io.flowsql.flink;
 
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -41,7 +42,7 @@ public class RouteByPreset extends ProcessFunction<RequestContext, RequestContex
         OutputTag<RequestContext> tag = tags.get(preset);
         if (tag == null || ctx.isSettled()) {
             if (!ctx.isSettled()) {
-                ctx.fail(STAGE, "this job does not serve strategy '" + preset + "'; it serves: "
+                ctx.fail(STAGE, FailureKind.UNSERVED, "this job does not serve strategy '" + preset + "'; it serves: "
                         + String.join(", ", presets));
             }
             unrouted.collect(ctx);

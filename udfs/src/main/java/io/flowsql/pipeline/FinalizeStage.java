@@ -20,7 +20,7 @@ public final class FinalizeStage implements Stage.Local {
         }
         if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
             ctx.finalSql = null;
-            ctx.fail(trace.stage, ctx.candidates.isEmpty()
+            ctx.fail(trace.stage, FailureKind.NO_SQL, ctx.candidates.isEmpty()
                     ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
             trace.note = "no SQL";
         } else {

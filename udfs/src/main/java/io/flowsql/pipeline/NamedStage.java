@@ -1,13 +1,19 @@
 package io.flowsql.pipeline;
 
+import io.flowsql.journal.JournalScope;
+import io.flowsql.llm.LlmException;
+
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A stage under the name the registry declares for it: decides whether it runs for a request and runs it so that it
- * never throws (see {@link StageGuard}). The plain-Java {@link Pipeline} and the Flink stage operators both run stages
- * through this one class.
+ * A stage under the name the registry declares for it: decides whether it runs for a request, and runs it so that it
+ * never throws: a fresh trace entry named after the stage (journaled under the request, carrying its cancellation),
+ * timed, with the stage's {@link StageOutcome}; an exception, thrown or in the future, fails the request with its
+ * {@link FailureKind}. The plain-Java {@link Pipeline} and the Flink stage operators both run stages through this class.
  */
 public record NamedStage(String name, Stage stage) {
 
@@ -18,7 +24,37 @@ public record NamedStage(String name, Stage stage) {
 
     /** Runs the stage on {@code ctx} under a fresh trace entry; the future always completes normally. */
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
-        return StageGuard.run(name, ctx, trace -> stage.run(ctx, trace));
+        StageTrace trace = new StageTrace(name);
+        String journalId = ctx.journalId();
+        if (journalId != null) {
+            trace.journalUnder(new JournalScope(journalId, name));
+        }
+        trace.cancellation = ctx.cancellation;
+        boolean settledBefore = ctx.isSettled();
+        long started = System.nanoTime();
+        CompletableFuture<?> work;
+        try {
+            work = stage.run(ctx, trace);
+        } catch (RuntimeException e) {
+            work = CompletableFuture.failedFuture(e);
+        }
+        return work.handle((ignored, error) -> {
+            trace.latencyMillis = Math.max(trace.latencyMillis, (System.nanoTime() - started) / 1_000_000);
+            if (error != null) {
+                Throwable cause = unwrap(error);
+                trace.note = append(trace.note, "failed: " + reason(cause));
+                if (cause instanceof LlmException llm) {
+                    trace.modelError = llm.kind();
+                }
+                ctx.fail(name, cause instanceof LlmException ? FailureKind.MODEL : FailureKind.INTERNAL, reason(cause));
+            }
+            boolean failedHere = AnswerStatus.FAILED.wireName().equals(ctx.status) && name.equals(ctx.failedStage);
+            trace.outcome = failedHere ? StageOutcome.FAILED
+                    : ctx.isSettled() && !settledBefore ? StageOutcome.SETTLED : StageOutcome.COMPLETED;
+            trace.failure = trace.outcome == StageOutcome.FAILED ? ctx.failure : null;
+            ctx.trace.add(trace);
+            return ctx;
+        });
     }
 
     /**
@@ -30,8 +66,28 @@ public record NamedStage(String name, Stage stage) {
         try {
             return CompletableFuture.supplyAsync(() -> apply(ctx), pool).thenCompose(f -> f);
         } catch (RejectedExecutionException e) {
-            ctx.fail(name, "stage work refused: " + e.getMessage());
+            ctx.fail(name, FailureKind.INTERNAL, "stage work refused: " + e.getMessage());
             return CompletableFuture.completedFuture(ctx);
         }
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static String reason(Throwable cause) {
+        if (cause instanceof LlmException llm) {
+            return llm.getMessage();
+        }
+        String message = cause.getMessage();
+        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private static String append(String note, String more) {
+        return note == null || note.isEmpty() ? more : note + "; " + more;
     }
 }

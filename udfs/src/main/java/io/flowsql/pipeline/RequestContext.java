@@ -53,6 +53,8 @@ public class RequestContext {
     // --- outcome
     public String status;
     public String failedStage;
+    /** Why the request failed, as a type; null unless {@link #status} is failed. */
+    public FailureKind failure;
     public String error;
     public List<StageTrace> trace = new ArrayList<>();
 
@@ -71,9 +73,10 @@ public class RequestContext {
         return status != null;
     }
 
-    public void fail(String stage, String message) {
+    public void fail(String stage, FailureKind kind, String message) {
         this.status = AnswerStatus.FAILED.wireName();
         this.failedStage = stage;
+        this.failure = kind;
         this.error = message;
     }
 }

@@ -1,10 +1,12 @@
 package io.flowsql.pipeline;
 
 import io.flowsql.journal.JournalScope;
+import io.flowsql.llm.LlmErrorKind;
 
 /**
- * What one stage did for one request: latency, LLM calls (failed ones too), tokens, retries, the last call error,
- * the calls the stage journal answered instead of the model (and the tokens that saved), and a short note.
+ * What one stage did for one request: its outcome and, when it failed the request, the kind of failure (typed);
+ * latency, LLM calls (failed ones too), tokens, retries, the last call error, the calls the stage journal answered
+ * instead of the model (and the tokens that saved), and a short note.
  */
 public class StageTrace {
     public String stage;
@@ -26,6 +28,12 @@ public class StageTrace {
     public String note;
     /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
     public String error;
+    /** How the stage's run ended; null while it runs. */
+    public StageOutcome outcome;
+    /** When the stage failed the request: why, as a type. */
+    public FailureKind failure;
+    /** When a model call failed the stage: the client's kind of error. */
+    public LlmErrorKind modelError;
 
     /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
     private transient JournalScope journalScope;

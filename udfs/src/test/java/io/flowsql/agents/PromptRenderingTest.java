@@ -2,11 +2,10 @@ package io.flowsql.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.sql.render.TokenCounter;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,11 +23,12 @@ class PromptRenderingTest {
         int schemaTokens = tokens.count(schema);
         for (String base : PROMPTS) {
             PromptPair pair = PromptPair.load(base);
-            Map<String, Object> vars = new HashMap<>();
-            pair.placeholders().forEach(p -> vars.put(p, "x"));
-            vars.put("db_id", "world_1");
-            vars.put("question", "What is the total population of Gelderland district?");
-            vars.put("schema", schema);
+            PromptFields vars = PromptFields.none();
+            for (String p : pair.placeholders()) {
+                vars = vars.with(p, "x");
+            }
+            vars = vars.with("db_id", "world_1").with("question", "What is the total population of Gelderland district?")
+                    .with("schema", schema);
             int count = pair.tokenCount(vars);
             LOG.info("prompt {} (task {}) renders to {} tokens with world_1", base, pair.task(), count);
             assertThat(pair.task()).startsWith(base.startsWith("magsql") ? "magsql." : "opensearch.");

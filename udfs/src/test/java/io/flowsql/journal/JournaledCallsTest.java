@@ -7,7 +7,7 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.ReplySchema;
 import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.StageTrace;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +41,7 @@ class JournaledCallsTest {
     /** One stage application that asks "a", "a" again and "b", and keeps the three answers. */
     private static List<String> applyStage(AgentCall call, RequestContext ctx) {
         List<String> out = new ArrayList<>();
-        StageGuard.run(STAGE, ctx, trace -> call.ask(ask("a"), ModelOutput::sql, trace)
+        new NamedStage(STAGE, (c, trace) -> call.ask(ask("a"), ModelOutput::sql, trace)
                 .thenCompose(first -> {
                     out.add(first);
                     return call.ask(ask("a"), ModelOutput::sql, trace);
@@ -50,7 +50,7 @@ class JournaledCallsTest {
                     out.add(second);
                     return call.ask(ask("b"), ModelOutput::sql, trace);
                 })
-                .thenAccept(out::add)).join();
+                .thenAccept(out::add)).apply(ctx).join();
         return out;
     }
 

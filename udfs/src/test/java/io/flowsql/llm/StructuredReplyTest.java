@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Reply schemas, their wire forms, the readers of structured replies and the server's error text. */
@@ -25,8 +25,10 @@ class StructuredReplyTest {
             assertThat(prompt.reply()).as(base).isNotNull();
             assertThat(prompt.reply().maxTokens()).as(base + " x-max-tokens").isPresent();
             assertThat(prompt.reply().schema().toString()).as("x- keys are not sent").doesNotContain("x-max-tokens");
-            Map<String, String> vars = new java.util.HashMap<>();
-            prompt.placeholders().forEach(name -> vars.put(name, "x"));
+            PromptFields vars = PromptFields.none();
+            for (String name : prompt.placeholders()) {
+                vars = vars.with(name, "x");
+            }
             ChatRequest request = prompt.request(vars);
             assertThat(request.stage()).isEqualTo(prompt.task());
             assertThat(request.reply()).isEqualTo(prompt.reply());

@@ -62,6 +62,7 @@ public class TopologyConfig implements Serializable {
     /** The topology as the job options configure it. */
     public static TopologyConfig from(JobConfig config) {
         TopologyConfig t = new TopologyConfig(EngineWiring.engineConfig(config));
+        t.presets = new ArrayList<>(config.get(JobOptions.PRESETS));
         t.parallelism = config.get(JobOptions.PARALLELISM);
         t.stageCapacity = config.get(JobOptions.STAGE_CAPACITY);
         t.capacityByStage.putAll(config.intFamily("stage.capacity."));

@@ -29,7 +29,9 @@ class TopologyConfigTest {
                 Map.entry(JobOptions.HISTORY_TTL.key(), "2h"),
                 Map.entry(JobOptions.HISTORY_MAX_TURNS.key(), "4"),
                 Map.entry(JobOptions.HISTORY_MAX_BYTES.key(), "2000"),
-                Map.entry(JobOptions.FEEDBACK_WAIT.key(), "40s")));
+                Map.entry(JobOptions.FEEDBACK_WAIT.key(), "40s"),
+                Map.entry(JobOptions.PRESETS.key(), "opensearch;mag-sql"),
+                Map.entry(JobOptions.STRATEGY.key(), "opensearch")));
 
         TopologyConfig t = TopologyConfig.from(config);
 
@@ -44,7 +46,9 @@ class TopologyConfigTest {
         assertThat(t.gatherTimeout).isEqualTo(Duration.ofSeconds(13));
         assertThat(t.historyTtl).isEqualTo(Duration.ofHours(2));
         assertThat(t.feedbackWait).isEqualTo(Duration.ofSeconds(40));
-        assertThat(t.presets).containsExactly("mag-sql", "sqlfix", "opensearch", "mmsql", "full");
+        assertThat(t.presets).containsExactly("opensearch", "mag-sql");
+        assertThat(TopologyConfig.from(JobConfig.of(Map.of())).presets)
+                .containsExactly("mag-sql", "sqlfix", "opensearch", "mmsql", "full");
         assertThat(t.engine.defaultStrategy()).isEqualTo(config.get(JobOptions.STRATEGY));
         assertThat(t.historyLimits).isEqualTo(new io.flowsql.flink.HistoryLimits(4, 2000));
     }

@@ -12,7 +12,6 @@ import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +46,7 @@ public final class AgentCall {
 
     private AgentCall(JournaledCalls calls, PromptTemplate reask) {
         this.calls = calls;
-        this.reaskMessage = reask.render(Map.of());
+        this.reaskMessage = reask.render(PromptFields.none());
     }
 
     /**

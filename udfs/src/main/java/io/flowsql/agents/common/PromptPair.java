@@ -6,7 +6,6 @@ import io.flowsql.llm.ReplySchema;
 import io.flowsql.sql.render.TokenCounter;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,8 +71,8 @@ public final class PromptPair {
      * The stage's request: the rendered messages, the stage name from the system prompt's first line and the
      * declared reply shape (so the client can ask the server for structured output and size max_tokens).
      */
-    public ChatRequest request(Map<String, ?> vars) {
-        return ChatRequest.of(task, render(vars)).withReply(reply);
+    public ChatRequest request(PromptFields fields) {
+        return ChatRequest.of(task, render(fields)).withReply(reply);
     }
 
     /** The stage name from the system prompt's first line. */
@@ -94,9 +93,9 @@ public final class PromptPair {
     }
 
     /** The system and user messages, with the prompt's token count logged at debug level. */
-    public List<ChatMessage> render(Map<String, ?> vars) {
-        String systemText = system.render(vars);
-        String userText = userText(vars);
+    public List<ChatMessage> render(PromptFields fields) {
+        String systemText = system.render(fields);
+        String userText = userText(fields);
         if (LOG.isDebugEnabled()) {
             LOG.debug("prompt {} rendered: {} tokens", base, TOKENS.count(systemText) + TOKENS.count(userText));
         }
@@ -104,8 +103,8 @@ public final class PromptPair {
     }
 
     /** Token count of the rendered pair (for tests and budgets). */
-    public int tokenCount(Map<String, ?> vars) {
-        return TOKENS.count(system.render(vars)) + TOKENS.count(userText(vars));
+    public int tokenCount(PromptFields fields) {
+        return TOKENS.count(system.render(fields)) + TOKENS.count(userText(fields));
     }
 
     /** The stage's own user template (without the shared database block), for layout checks. */
@@ -113,7 +112,7 @@ public final class PromptPair {
         return user;
     }
 
-    private String userText(Map<String, ?> vars) {
-        return CONTEXT.render(vars) + user.render(vars);
+    private String userText(PromptFields fields) {
+        return CONTEXT.render(fields) + user.render(fields);
     }
 }

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -69,10 +68,10 @@ public final class PromptTemplate {
      *
      * @throws IllegalArgumentException naming every placeholder that has no (or a null) value
      */
-    public String render(Map<String, ?> vars) {
+    public String render(PromptFields fields) {
         Set<String> missing = new TreeSet<>();
         for (String name : placeholders) {
-            if (vars.get(name) == null) {
+            if (fields.get(name) == null) {
                 missing.add(name);
             }
         }
@@ -82,7 +81,7 @@ public final class PromptTemplate {
         Matcher m = PLACEHOLDER.matcher(text);
         StringBuilder out = new StringBuilder(text.length() + 256);
         while (m.find()) {
-            m.appendReplacement(out, Matcher.quoteReplacement(String.valueOf(vars.get(m.group(1)))));
+            m.appendReplacement(out, Matcher.quoteReplacement(fields.get(m.group(1))));
         }
         m.appendTail(out);
         return out.toString();

@@ -3,8 +3,6 @@ package io.flowsql.agents.common;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -38,15 +36,9 @@ public final class SchemaContext {
         return views;
     }
 
-    /** A fresh, mutable map with db_id, question, evidence, history and schema; callers add their own fields. */
-    public Map<String, Object> promptFields(RequestContext ctx) {
-        Map<String, Object> fields = new HashMap<>();
-        fields.put("db_id", ctx.dbId);
-        fields.put("question", oneLine(ctx.question));
-        fields.put("evidence", ctx.evidence == null || ctx.evidence.isBlank() ? NO_EVIDENCE : oneLine(ctx.evidence));
-        fields.put("history", history.render(ctx.history));
-        fields.put("schema", schemaText(ctx));
-        return fields;
+    /** The fields every prompt shares: db_id, question, evidence, history and schema; stages add their own with {@link PromptFields#with}. */
+    public PromptFields promptFields(RequestContext ctx) {
+        return PromptFields.shared(ctx.dbId, ctx.question, ctx.evidence, history.render(ctx.history), schemaText(ctx));
     }
 
     /** Labelled prompt lines are single lines (the simulator and models read them so). */

@@ -3,6 +3,7 @@ package io.flowsql.agents.magsql;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
@@ -11,9 +12,7 @@ import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -36,9 +35,8 @@ public final class EntitySchemaLinker {
      * @param fields the shared prompt fields (db_id, question, evidence, history, schema) plus
      *               {@code values} and {@code summaries}
      */
-    public CompletableFuture<List<EntityLink>> link(Map<String, Object> fields, DatabaseSchema schema, StageTrace trace) {
-        Map<String, Object> vars = new HashMap<>(fields);
-        vars.put("columns_per_entity", columnsPerEntity);
+    public CompletableFuture<List<EntityLink>> link(PromptFields fields, DatabaseSchema schema, StageTrace trace) {
+        PromptFields vars = fields.with("columns_per_entity", columnsPerEntity);
         ChatRequest request = prompt.request(vars).withReply(prompt.reply()
                 .withEnum(COLUMN_ITEM, schema.tables().stream()
                         .flatMap(t -> t.columns().stream().map(c -> t.name() + "." + c.name())).toList())

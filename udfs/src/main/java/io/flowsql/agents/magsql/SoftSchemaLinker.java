@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.common.ValueText;
 import io.flowsql.pipeline.StageTrace;
@@ -10,7 +11,7 @@ import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -40,8 +41,8 @@ public final class SoftSchemaLinker {
     /**
      * @param fields the shared prompt fields of the request (db_id, question, evidence, history; schema is set here)
      */
-    public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, Map<String, Object> fields, StageTrace trace) {
-        String question = fields.get("question") + " " + fields.getOrDefault("evidence", "");
+    public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, PromptFields fields, StageTrace trace) {
+        String question = fields.question() + " " + Objects.toString(fields.get("evidence"), "");
         List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches);
         List<String> matched = ValueText.of(found);
         String fullText = views.full(schema);
@@ -50,11 +51,11 @@ public final class SoftSchemaLinker {
             return CompletableFuture.completedFuture(new LinkedSchema(fullText, List.of(), matched, true));
         }
         return summarizer.summarize(schema, fullText, trace).thenCompose(summaries -> {
-            Map<String, Object> vars = new java.util.HashMap<>(fields);
-            vars.put("schema", fullText);
-            vars.put("values", ValueText.forPrompt(matched));
-            vars.put("summaries", summaries.entrySet().stream()
-                    .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
+            PromptFields vars = fields
+                    .with("schema", fullText)
+                    .with("values", ValueText.forPrompt(matched))
+                    .with("summaries", summaries.entrySet().stream()
+                            .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
             return linker.link(vars, schema, trace);
         }).thenApply(links -> {
             List<ColumnRef> linked = rank(links, found);

@@ -2,12 +2,10 @@ package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,18 +21,17 @@ public final class SubSqlGenerator {
         this.call = call;
     }
 
-    public CompletableFuture<String> first(Map<String, Object> fields, String subQuestion, StageTrace trace) {
-        Map<String, Object> vars = new HashMap<>(fields);
-        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
+    public CompletableFuture<String> first(PromptFields fields, String subQuestion, StageTrace trace) {
+        PromptFields vars = fields.with("sub_question", SchemaContext.oneLine(subQuestion));
         return call.ask(first.request(vars), ModelOutput::sql, trace);
     }
 
-    public CompletableFuture<String> next(Map<String, Object> fields, String previousSubQuestion, String previousSql,
+    public CompletableFuture<String> next(PromptFields fields, String previousSubQuestion, String previousSql,
                                           String subQuestion, StageTrace trace) {
-        Map<String, Object> vars = new HashMap<>(fields);
-        vars.put("previous_sub_question", SchemaContext.oneLine(previousSubQuestion));
-        vars.put("previous_sql", SchemaContext.oneLine(previousSql));
-        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
+        PromptFields vars = fields
+                .with("previous_sub_question", SchemaContext.oneLine(previousSubQuestion))
+                .with("previous_sql", SchemaContext.oneLine(previousSql))
+                .with("sub_question", SchemaContext.oneLine(subQuestion));
         return call.ask(next.request(vars), ModelOutput::sql, trace);
     }
 }

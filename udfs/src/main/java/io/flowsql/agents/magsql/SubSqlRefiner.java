@@ -2,14 +2,14 @@ package io.flowsql.agents.magsql;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,23 +33,23 @@ public final class SubSqlRefiner {
     /** The outcome of refining one sub-SQL. */
     public record Refined(String sql, int rounds, Optional<String> remainingProblem) {}
 
-    public CompletableFuture<Refined> refine(Map<String, Object> fields, String subQuestion, String sql, StageTrace trace) {
+    public CompletableFuture<Refined> refine(PromptFields fields, String subQuestion, String sql, StageTrace trace) {
         return round(fields, subQuestion, sql, 0, trace);
     }
 
-    private CompletableFuture<Refined> round(Map<String, Object> fields, String subQuestion, String sql, int done,
+    private CompletableFuture<Refined> round(PromptFields fields, String subQuestion, String sql, int done,
                                              StageTrace trace) {
         String dbId = String.valueOf(fields.get("db_id"));
-        ExecutionResult result = executor.execute(dbId, sql);
+        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         Optional<String> problem = ResultProblem.of(result);
         if (problem.isEmpty() || done >= rounds) {
             return CompletableFuture.completedFuture(new Refined(sql, done, problem));
         }
-        Map<String, Object> vars = new HashMap<>(fields);
-        vars.put("sub_question", SchemaContext.oneLine(subQuestion));
-        vars.put("sql", SchemaContext.oneLine(sql));
-        vars.put("problem", problem.get());
-        vars.put("result", ResultProblem.preview(result, 3));
+        PromptFields vars = fields
+                .with("sub_question", SchemaContext.oneLine(subQuestion))
+                .with("sql", SchemaContext.oneLine(sql))
+                .with("problem", problem.get())
+                .with("result", ResultProblem.preview(result, 3));
         ChatRequest request = prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
             if (normalize(revised).equals(normalize(sql))) {

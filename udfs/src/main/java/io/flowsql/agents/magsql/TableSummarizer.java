@@ -3,6 +3,7 @@ package io.flowsql.agents.magsql;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Cancellation;
@@ -33,7 +34,7 @@ public final class TableSummarizer {
     /** The summaries of every table of the database (from the cache after the first call that succeeds). */
     public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, StageTrace trace) {
         CompletableFuture<Map<String, String>> summaries = cache.computeIfAbsent(schema.dbId(), id -> {
-            ChatRequest request = ChatRequest.of(STEP, prompt.render(Map.of("db_id", id, "schema", schemaText))).withReply(prompt.reply().withStringProperties("",
+            ChatRequest request = ChatRequest.of(STEP, prompt.render(PromptFields.none().with("db_id", id).with("schema", schemaText))).withReply(prompt.reply().withStringProperties("",
                             schema.tables().stream().map(TableSchema::name).toList(), 200));
             // shared by every request of the database: one request's stage timeout must not cancel it for the others
             Cancellation own = trace == null ? null : trace.cancellation;

@@ -3,13 +3,13 @@ package io.flowsql.agents.magsql;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -27,7 +27,7 @@ public final class TargetsConditionsDecomposer {
     }
 
     /** @param fields the shared prompt fields (db_id, question, evidence, history, schema) */
-    public CompletableFuture<Decomposition> decompose(Map<String, Object> fields, StageTrace trace) {
+    public CompletableFuture<Decomposition> decompose(PromptFields fields, StageTrace trace) {
         String question = String.valueOf(fields.get("question"));
         ChatRequest request = prompt.request(fields);
         return call.ask(request, text -> parse(text, question), trace);

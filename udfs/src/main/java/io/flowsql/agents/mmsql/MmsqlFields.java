@@ -1,8 +1,8 @@
 package io.flowsql.agents.mmsql;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.RequestContext;
-import java.util.Map;
 
 /** The prompt fields of MMSQL's own agents: the shared ones plus the rewriter's self-contained question. */
 final class MmsqlFields {
@@ -11,10 +11,8 @@ final class MmsqlFields {
 
     private MmsqlFields() {}
 
-    static Map<String, Object> of(RequestContext ctx, SchemaContext schemas) {
-        Map<String, Object> fields = schemas.promptFields(ctx);
-        fields.put("rewritten", SchemaContext.oneLine(rewritten(ctx)));
-        return fields;
+    static PromptFields of(RequestContext ctx, SchemaContext schemas) {
+        return schemas.promptFields(ctx).with("rewritten", SchemaContext.oneLine(rewritten(ctx)));
     }
 
     /** The rewritten question when the rewriter ran, else the question itself. */

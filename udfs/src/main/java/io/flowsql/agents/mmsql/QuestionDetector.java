@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.StageTrace;
@@ -28,8 +28,8 @@ public final class QuestionDetector {
         this.prompt = PromptPair.load("mmsql/detect");
     }
 
-    public CompletableFuture<Detection> detect(QuestionFrame frame, StageTrace trace) {
-        ChatRequest request = prompt.request(frame.vars()).withSampling(0.0, null);
+    public CompletableFuture<Detection> detect(PromptFields frame, StageTrace trace) {
+        ChatRequest request = prompt.request(frame).withSampling(0.0, null);
         return call.ask(request, QuestionDetector::parse, trace);
     }
 

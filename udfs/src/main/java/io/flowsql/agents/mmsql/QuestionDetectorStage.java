@@ -1,6 +1,6 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
@@ -16,9 +16,9 @@ import java.util.function.Function;
  */
 public final class QuestionDetectorStage implements Stage {
     private final QuestionDetector detector;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public QuestionDetectorStage(QuestionDetector detector, Function<RequestContext, QuestionFrame> frames) {
+    public QuestionDetectorStage(QuestionDetector detector, Function<RequestContext, PromptFields> frames) {
         this.detector = detector;
         this.frames = frames;
     }

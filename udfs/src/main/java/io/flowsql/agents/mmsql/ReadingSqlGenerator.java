@@ -3,10 +3,9 @@ package io.flowsql.agents.mmsql;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptPair;
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** MMSQL's SQL generator for ambiguous turns: one call per reading, with the dialogue history, so the user gets an answer for each way the turn can be read. */
@@ -19,9 +18,8 @@ public final class ReadingSqlGenerator {
         this.prompt = PromptPair.load("mmsql/readings");
     }
 
-    public CompletableFuture<String> sqlFor(QuestionFrame frame, String reading, StageTrace trace) {
-        Map<String, Object> vars = frame.asking(reading).vars();
-        vars.put("original_question", frame.question());
+    public CompletableFuture<String> sqlFor(PromptFields frame, String reading, StageTrace trace) {
+        PromptFields vars = frame.asking(reading).with("original_question", frame.question());
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace);
     }

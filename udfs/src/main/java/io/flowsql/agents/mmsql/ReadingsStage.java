@@ -1,11 +1,12 @@
 package io.flowsql.agents.mmsql;
 
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -22,9 +23,9 @@ import java.util.function.Function;
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
     private final SqliteSafeExecutor executor;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, QuestionFrame> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, PromptFields> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;
@@ -39,13 +40,13 @@ public final class ReadingsStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        QuestionFrame frame = frames.apply(ctx);
+        PromptFields frame = frames.apply(ctx);
         List<CompletableFuture<Void>> all = new ArrayList<>();
         for (Interpretation reading : ctx.interpretations) {
             if (reading.sql == null && reading.error == null) {
                 all.add(generator.sqlFor(frame, reading.reading, trace)
                         .handle((sql, error) -> {
-                            settle(ctx.dbId, reading, sql, error);
+                            settle(ctx.dbId, reading, sql, error, trace);
                             return null;
                         }));
             }
@@ -56,13 +57,13 @@ public final class ReadingsStage implements Stage {
         });
     }
 
-    private void settle(String dbId, Interpretation reading, String sql, Throwable error) {
+    private void settle(String dbId, Interpretation reading, String sql, Throwable error, StageTrace trace) {
         if (error != null) {
             reading.error = String.valueOf(error.getMessage());
             return;
         }
         reading.sql = sql;
-        ExecutionResult result = executor.execute(dbId, sql);
+        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         if (!result.ok()) {
             reading.error = result.error().toString();
         }

@@ -2,6 +2,7 @@ package io.flowsql.agents.mmsql;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.correct.ErrorClass;
@@ -11,7 +12,6 @@ import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
@@ -41,8 +41,7 @@ public final class RefineStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        Map<String, Object> fields = MmsqlFields.of(ctx, schemas);
-        fields.put("values", "(none)");
+        PromptFields fields = MmsqlFields.of(ctx, schemas).with("values", "(none)");
         Candidate decomposed = ctx.candidates.stream().filter(c -> c.source.equals(DecomposeStage.SOURCE))
                 .findFirst().orElse(null);
         CompletableFuture<Candidate> start = decomposed != null ? CompletableFuture.completedFuture(decomposed)

@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
@@ -8,7 +9,6 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.index.CachingValueIndexProvider;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** Asks the progressive generator for n samples and adds each readable one as candidate "opensearch#i". */
@@ -39,9 +39,9 @@ public final class OpenSearchGenerateStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        Map<String, Object> fields = schemas.promptFields(ctx);
-        fields.put("values", values.text(ctx));
-        fields.put("examples", FewShotStage.promptText(ctx, library));
+        PromptFields fields = schemas.promptFields(ctx)
+                .with("values", values.text(ctx))
+                .with("examples", FewShotStage.promptText(ctx, library));
         return generator.generate(fields, trace).thenAccept(answers -> {
             for (int i = 0; i < answers.size(); i++) {
                 ProgressiveAnswer answer = answers.get(i);

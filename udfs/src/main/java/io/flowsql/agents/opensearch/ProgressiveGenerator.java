@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
@@ -29,7 +30,7 @@ public final class ProgressiveGenerator {
     }
 
     /** @param fields the shared prompt fields plus {@code values} */
-    public CompletableFuture<List<ProgressiveAnswer>> generate(Map<String, Object> fields, StageTrace trace) {
+    public CompletableFuture<List<ProgressiveAnswer>> generate(PromptFields fields, StageTrace trace) {
         ChatRequest request = prompt.request(fields)
                 .withSampling(temperature, samples);
         return call.askSamples(request, ProgressiveGenerator::parse, trace);

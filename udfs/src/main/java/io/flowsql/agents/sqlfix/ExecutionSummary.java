@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.sql.ExecutionResult;
 import java.util.stream.Collectors;
 
@@ -11,7 +12,7 @@ final class ExecutionSummary {
 
     static String of(ExecutionResult result) {
         if (!result.ok()) {
-            return "error: " + QuestionFrame.oneLine(result.error().toString());
+            return "error: " + SchemaContext.oneLine(result.error().toString());
         }
         if (result.rows().isEmpty()) {
             return "no rows";
@@ -20,6 +21,6 @@ final class ExecutionSummary {
                 .map(row -> row.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")")))
                 .collect(Collectors.joining(" "));
         int count = Math.max(result.rowCount(), result.rows().size());
-        return count + (count == 1 ? " row: " : " rows, first: ") + QuestionFrame.oneLine(rows);
+        return count + (count == 1 ? " row: " : " rows, first: ") + SchemaContext.oneLine(rows);
     }
 }

@@ -3,6 +3,7 @@ package io.flowsql.agents.sqlfix;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ public final class FailureMemory {
             return "(none)";
         }
         return attempts.stream()
-                .map(a -> "- " + QuestionFrame.oneLine(a.sql()) + " -> " + QuestionFrame.oneLine(a.error()))
+                .map(a -> "- " + SchemaContext.oneLine(a.sql()) + " -> " + SchemaContext.oneLine(a.error()))
                 .collect(Collectors.joining("\n"));
     }
 }

@@ -3,13 +3,14 @@ package io.flowsql.agents.sqlfix;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -31,19 +32,19 @@ public final class QueryCrafter {
     }
 
     /** k paraphrases, each with its SQL or the reason it has none; fails only when no paraphrase could be read. */
-    public CompletableFuture<List<CraftedQuery>> craft(QuestionFrame frame, String flaggedSql, List<String> reasons,
+    public CompletableFuture<List<CraftedQuery>> craft(PromptFields frame, String flaggedSql, List<String> reasons,
                                                        int k, StageTrace trace) {
-        Map<String, Object> vars = frame.vars();
-        vars.put("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql);
-        vars.put("reasons", String.join("; ", reasons));
-        vars.put("k", k);
+        PromptFields vars = frame
+                .with("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql)
+                .with("reasons", String.join("; ", reasons))
+                .with("k", k);
         ChatRequest request = paraphrasePrompt.request(vars)
                 .withSampling(0.7, null);
         return call.ask(request, text -> paraphrases(text, k), trace)
                 .thenCompose(paraphrases -> generateAll(frame, paraphrases, reasons, trace));
     }
 
-    private CompletableFuture<List<CraftedQuery>> generateAll(QuestionFrame frame, List<String> paraphrases,
+    private CompletableFuture<List<CraftedQuery>> generateAll(PromptFields frame, List<String> paraphrases,
                                                               List<String> reasons, StageTrace trace) {
         List<CompletableFuture<CraftedQuery>> all = new ArrayList<>();
         for (String paraphrase : paraphrases) {
@@ -53,11 +54,11 @@ public final class QueryCrafter {
                 .thenApply(done -> all.stream().map(CompletableFuture::join).toList());
     }
 
-    private CompletableFuture<CraftedQuery> generate(QuestionFrame frame, String paraphrase, List<String> reasons,
+    private CompletableFuture<CraftedQuery> generate(PromptFields frame, String paraphrase, List<String> reasons,
                                                      StageTrace trace) {
-        Map<String, Object> vars = frame.asking(paraphrase).vars();
-        vars.put("original_question", frame.question());
-        vars.put("reasons", String.join("; ", reasons));
+        PromptFields vars = frame.asking(paraphrase)
+                .with("original_question", frame.question())
+                .with("reasons", String.join("; ", reasons));
         ChatRequest request = generatePrompt.request(vars)
                 .withSampling(0.0, null);
         return call.ask(request, ModelOutput::sql, trace)
@@ -75,7 +76,7 @@ public final class QueryCrafter {
         Set<String> distinct = new LinkedHashSet<>();
         list.forEach(p -> {
             if (p.isTextual() && !p.asText().isBlank()) {
-                distinct.add(QuestionFrame.oneLine(p.asText()));
+                distinct.add(SchemaContext.oneLine(p.asText()));
             }
         });
         return distinct.isEmpty() ? Optional.empty() : Optional.of(distinct.stream().limit(k).toList());

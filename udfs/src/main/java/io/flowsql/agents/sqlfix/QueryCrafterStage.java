@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
@@ -14,10 +15,10 @@ public final class QueryCrafterStage implements Stage {
     public static final String SOURCE = "sqlfix.craft#";
 
     private final QueryCrafter crafter;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
     private final int k;
 
-    public QueryCrafterStage(QueryCrafter crafter, Function<RequestContext, QuestionFrame> frames, int k) {
+    public QueryCrafterStage(QueryCrafter crafter, Function<RequestContext, PromptFields> frames, int k) {
         if (k < 1) {
             throw new IllegalArgumentException("the crafter needs k >= 1 paraphrases, got " + k);
         }

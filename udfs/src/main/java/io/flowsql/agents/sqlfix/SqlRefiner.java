@@ -2,9 +2,12 @@ package io.flowsql.agents.sqlfix;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -45,25 +48,25 @@ public final class SqlRefiner {
     }
 
     /** The refined SQL, or empty when every attempt failed or returned nothing. */
-    public CompletableFuture<Optional<Refinement>> refine(QuestionFrame frame, String flaggedSql, List<String> reasons,
+    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String flaggedSql, List<String> reasons,
                                                           List<Candidate> candidates, FailureMemory failures,
                                                           StageTrace trace) {
         String similar = renderRepairs(repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS));
         return attempt(1, frame, flaggedSql, reasons, renderCandidates(candidates), similar, failures, trace);
     }
 
-    private CompletableFuture<Optional<Refinement>> attempt(int number, QuestionFrame frame, String flaggedSql,
+    private CompletableFuture<Optional<Refinement>> attempt(int number, PromptFields frame, String flaggedSql,
                                                             List<String> reasons, String candidates, String similar,
                                                             FailureMemory failures, StageTrace trace) {
-        Map<String, Object> vars = frame.vars();
-        vars.put("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql);
-        vars.put("reasons", String.join("; ", reasons));
-        vars.put("candidates", candidates);
-        vars.put("failures", failures.render());
-        vars.put("repairs", similar);
+        PromptFields vars = frame
+                .with("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql)
+                .with("reasons", String.join("; ", reasons))
+                .with("candidates", candidates)
+                .with("failures", failures.render())
+                .with("repairs", similar);
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
-            ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
+            ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
                 remember(frame, flaggedSql, done);
@@ -71,14 +74,14 @@ public final class SqlRefiner {
             }
             String why = result.ok() ? "no rows" : result.error().toString();
             failures.add(new FailedAttempt(ATTEMPT_SOURCE + number, answer.sql(), why));
-            trace.note = "attempt " + number + " failed: " + QuestionFrame.oneLine(why);
+            trace.note = "attempt " + number + " failed: " + SchemaContext.oneLine(why);
             return number < maxAttempts
                     ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)
                     : CompletableFuture.completedFuture(Optional.<Refinement>empty());
         });
     }
 
-    private void remember(QuestionFrame frame, String flaggedSql, Refinement done) {
+    private void remember(PromptFields frame, String flaggedSql, Refinement done) {
         if (flaggedSql != null && !normalized(flaggedSql).equals(normalized(done.sql()))) {
             repairs.add(new RepairRecord(frame.dbId(), frame.question(), flaggedSql, done.sql(), done.whatWasWrong()));
         }
@@ -110,7 +113,7 @@ public final class SqlRefiner {
         if (candidates.isEmpty()) {
             return "(none)";
         }
-        return candidates.stream().map(c -> "- " + c.source + ": " + QuestionFrame.oneLine(c.sql) + " -> " + outcome(c))
+        return candidates.stream().map(c -> "- " + c.source + ": " + SchemaContext.oneLine(c.sql) + " -> " + outcome(c))
                 .collect(Collectors.joining("\n"));
     }
 
@@ -119,20 +122,20 @@ public final class SqlRefiner {
             return "not executed";
         }
         if (c.error != null) {
-            return "error: " + QuestionFrame.oneLine(c.error);
+            return "error: " + SchemaContext.oneLine(c.error);
         }
         String rows = c.preview.stream().limit(3).map(r -> String.join(", ", r.cells)).collect(Collectors.joining(") (", "(", ")"));
-        return c.rowCount + (c.rowCount == 1 ? " row: " : " rows, first: ") + QuestionFrame.oneLine(rows);
+        return c.rowCount + (c.rowCount == 1 ? " row: " : " rows, first: ") + SchemaContext.oneLine(rows);
     }
 
     private static String renderRepairs(List<RepairRecord> similar) {
         if (similar.isEmpty()) {
             return "(none)";
         }
-        return similar.stream().map(r -> "- question: " + QuestionFrame.oneLine(r.question())
-                        + "\n  wrong: " + QuestionFrame.oneLine(r.wrongSql())
-                        + "\n  fixed: " + QuestionFrame.oneLine(r.fixedSql())
-                        + "\n  what was wrong: " + QuestionFrame.oneLine(r.whatWasWrong()))
+        return similar.stream().map(r -> "- question: " + SchemaContext.oneLine(r.question())
+                        + "\n  wrong: " + SchemaContext.oneLine(r.wrongSql())
+                        + "\n  fixed: " + SchemaContext.oneLine(r.fixedSql())
+                        + "\n  what was wrong: " + SchemaContext.oneLine(r.whatWasWrong()))
                 .collect(Collectors.joining("\n"));
     }
 }

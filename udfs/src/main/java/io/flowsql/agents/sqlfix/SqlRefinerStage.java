@@ -1,5 +1,7 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.PromptFields;
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
@@ -16,9 +18,9 @@ import java.util.function.Function;
  */
 public final class SqlRefinerStage implements Stage {
     private final SqlRefiner refiner;
-    private final Function<RequestContext, QuestionFrame> frames;
+    private final Function<RequestContext, PromptFields> frames;
 
-    public SqlRefinerStage(SqlRefiner refiner, Function<RequestContext, QuestionFrame> frames) {
+    public SqlRefinerStage(SqlRefiner refiner, Function<RequestContext, PromptFields> frames) {
         this.refiner = refiner;
         this.frames = frames;
     }
@@ -54,7 +56,7 @@ public final class SqlRefinerStage implements Stage {
         } else if (!reviewedSqlFailed(ctx)) {
             trace.note = "attempts exhausted; kept the reviewed SQL";
         } else {
-            ctx.fail(trace.stage, "no working SQL after the refiner's attempts");
+            ctx.fail(trace.stage, FailureKind.NO_SQL, "no working SQL after the refiner's attempts");
         }
     }
 

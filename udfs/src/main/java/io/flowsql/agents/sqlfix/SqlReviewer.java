@@ -3,6 +3,7 @@ package io.flowsql.agents.sqlfix;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageTrace;
@@ -10,7 +11,6 @@ import io.flowsql.sql.ExecutionResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -30,7 +30,7 @@ public final class SqlReviewer {
         this.prompt = PromptPair.load("sqlfix/review");
     }
 
-    public CompletableFuture<ReviewVerdict> review(QuestionFrame frame, String sql, ExecutionResult outcome,
+    public CompletableFuture<ReviewVerdict> review(PromptFields frame, String sql, ExecutionResult outcome,
                                                    StageTrace trace) {
         if (!outcome.ok()) {
             return CompletableFuture.completedFuture(
@@ -39,9 +39,9 @@ public final class SqlReviewer {
         if (outcome.isEmpty()) {
             return CompletableFuture.completedFuture(ReviewVerdict.flaggedByExecution("the SQL returned no rows"));
         }
-        Map<String, Object> vars = frame.vars();
-        vars.put("sql", sql);
-        vars.put("execution", ExecutionSummary.of(outcome));
+        PromptFields vars = frame
+                .with("sql", sql)
+                .with("execution", ExecutionSummary.of(outcome));
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlReviewer::parse, trace);
     }

@@ -3,7 +3,6 @@ package io.flowsql.sql.catalog;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.exec.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;

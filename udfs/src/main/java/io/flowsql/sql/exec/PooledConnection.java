@@ -1,5 +1,6 @@
 package io.flowsql.sql.exec;
 
+import io.flowsql.sql.catalog.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -8,11 +8,12 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
 import io.flowsql.llm.ScriptedLlmClient;
-import io.flowsql.pipeline.StageGuard;
+import io.flowsql.pipeline.FailureKind;
+import io.flowsql.pipeline.NamedStage;
+import io.flowsql.pipeline.StageOutcome;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -65,23 +66,46 @@ class AgentCallTest {
     }
 
     @Test
-    void theStageGuardTurnsAFailureIntoAFailedContext() {
+    void aNamedStageTurnsAFailureIntoAFailedContextWithItsKind() {
         RequestContext ctx = new RequestContext();
-        StageGuard.run("magsql.decompose", ctx, trace -> CompletableFuture.failedFuture(
-                new LlmException(LlmErrorKind.UNPARSEABLE_OUTPUT, "bad"))).join();
+        new NamedStage("magsql.decompose", (c, trace) -> CompletableFuture.failedFuture(
+                new LlmException(LlmErrorKind.UNPARSEABLE_OUTPUT, "bad"))).apply(ctx).join();
         assertThat(ctx.status).isEqualTo("failed");
         assertThat(ctx.failedStage).isEqualTo("magsql.decompose");
+        assertThat(ctx.failure).isEqualTo(FailureKind.MODEL);
         assertThat(ctx.error).contains("UNPARSEABLE_OUTPUT");
-        assertThat(ctx.trace).singleElement().satisfies(t -> assertThat(t.stage).isEqualTo("magsql.decompose"));
+        assertThat(ctx.trace).singleElement().satisfies(t -> {
+            assertThat(t.stage).isEqualTo("magsql.decompose");
+            assertThat(t.outcome).isEqualTo(StageOutcome.FAILED);
+            assertThat(t.failure).isEqualTo(FailureKind.MODEL);
+            assertThat(t.modelError).isEqualTo(LlmErrorKind.UNPARSEABLE_OUTPUT);
+        });
+
+        RequestContext thrown = new RequestContext();
+        new NamedStage("opensearch.vote", (c, trace) -> {
+            throw new IllegalStateException("no candidates to vote on");
+        }).apply(thrown).join();
+        assertThat(thrown.failure).isEqualTo(FailureKind.INTERNAL);
+        assertThat(thrown.error).isEqualTo("IllegalStateException: no candidates to vote on");
+
+        RequestContext settled = new RequestContext();
+        new NamedStage("mmsql.detect", (c, trace) -> {
+            c.status = "unanswerable";
+            return CompletableFuture.completedFuture(null);
+        }).apply(settled).join();
+        new NamedStage("mmsql.readings", (c, trace) -> CompletableFuture.completedFuture(null)).apply(settled).join();
+        assertThat(settled.trace).extracting(t -> t.outcome)
+                .containsExactly(StageOutcome.SETTLED, StageOutcome.COMPLETED);
+        assertThat(settled.failure).isNull();
     }
 
     @Test
     void templatesNameEveryMissingPlaceholder() {
         PromptTemplate template = PromptTemplate.of("t", "Database: {{db_id}}\nQuestion: {{question}} {{ evidence }}");
         assertThat(template.placeholders()).containsExactly("db_id", "question", "evidence");
-        assertThatThrownBy(() -> template.render(Map.of("db_id", "x")))
+        assertThatThrownBy(() -> template.render(PromptFields.none().with("db_id", "x")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[evidence, question]");
-        assertThat(template.render(Map.of("db_id", "a$1", "question", "q", "evidence", "e")))
+        assertThat(template.render(PromptFields.none().with("db_id", "a$1").with("question", "q").with("evidence", "e")))
                 .isEqualTo("Database: a$1\nQuestion: q e");
         assertThat(PromptPair.load("magsql/decompose").task()).isEqualTo("magsql.decompose");
     }

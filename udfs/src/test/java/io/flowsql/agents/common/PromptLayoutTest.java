@@ -7,9 +7,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -53,13 +51,12 @@ class PromptLayoutTest {
         }
     }
 
-    private static Map<String, Object> vars(PromptPair pair, String question) {
-        Map<String, Object> vars = new HashMap<>();
-        pair.placeholders().forEach(p -> vars.put(p, "(none)"));
-        vars.put("db_id", "concert_singer");
-        vars.put("schema", SCHEMA);
-        vars.put("question", question);
-        return vars;
+    private static PromptFields vars(PromptPair pair, String question) {
+        PromptFields vars = PromptFields.none();
+        for (String p : pair.placeholders()) {
+            vars = vars.with(p, "(none)");
+        }
+        return vars.with("db_id", "concert_singer").with("schema", SCHEMA).with("question", question);
     }
 
     /** "paper/agent" of every system prompt file under prompts/. */

@@ -3,7 +3,7 @@ package io.flowsql.agents.mmsql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentCall;
-import io.flowsql.agents.sqlfix.QuestionFrame;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.sqlfix.SpiderFrames;
 import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.RequestContext;
@@ -25,7 +25,7 @@ class MmsqlAgentsTest {
         return ctx;
     }
 
-    private static QuestionFrame frame(RequestContext ctx) {
+    private static PromptFields frame(RequestContext ctx) {
         return SpiderFrames.frame(ctx.dbId, ctx.question, HISTORY);
     }
 

@@ -2,9 +2,9 @@ package io.flowsql.agents.sqlfix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,11 +17,11 @@ class PromptRenderTest {
 
     @Test
     void everyPromptRendersWithARealSchema() {
-        QuestionFrame frame = SpiderFrames.frame("world_1", "Which countries have more than 10 cities?",
+        PromptFields frame = SpiderFrames.frame("world_1", "Which countries have more than 10 cities?",
                 "Turn 1 [answerable]: How many countries are there?\n  SQL: SELECT count(*) FROM country");
-        Map<String, Object> vars = frame.vars();
-        vars.putAll(Map.of("sql", "SELECT name FROM country", "execution", "3 rows", "reasons", "r", "k", 3,
-                "original_question", frame.question(), "candidates", "(none)", "failures", "(none)", "repairs", "(none)"));
+        PromptFields vars = frame.with("sql", "SELECT name FROM country").with("execution", "3 rows").with("reasons", "r")
+                .with("k", 3).with("original_question", frame.question()).with("candidates", "(none)")
+                .with("failures", "(none)").with("repairs", "(none)");
         for (String base : PROMPTS) {
             PromptPair pair = PromptPair.load(base);
             int tokens = pair.tokenCount(vars);

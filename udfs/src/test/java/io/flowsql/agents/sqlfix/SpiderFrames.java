@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.sql.SpiderData;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -7,7 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** Question frames over a real Spider database, its schema read as the DDL stored in the SQLite file, for agent tests. */
+/** Prompt fields over a real Spider database, its schema read as the DDL stored in the SQLite file, for agent tests. */
 public final class SpiderFrames {
     private SpiderFrames() {}
 
@@ -25,7 +26,7 @@ public final class SpiderFrames {
         return out.toString();
     }
 
-    public static QuestionFrame frame(String dbId, String question, String history) {
-        return new QuestionFrame(dbId, question, "(none)", history, ddl(dbId));
+    public static PromptFields frame(String dbId, String question, String history) {
+        return PromptFields.shared(dbId, question, null, history, ddl(dbId));
     }
 }

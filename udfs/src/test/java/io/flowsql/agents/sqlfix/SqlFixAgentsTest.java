@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
@@ -36,7 +37,7 @@ class SqlFixAgentsTest {
         executor.close();
     }
 
-    private static QuestionFrame frame() {
+    private static PromptFields frame() {
         return SpiderFrames.frame(DB, QUESTION, "(no earlier turns)");
     }
 

@@ -1,6 +1,7 @@
 package io.flowsql.agents.opensearch.adherence;
 
 import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
@@ -14,7 +15,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -40,7 +40,7 @@ public final class AdherenceStage implements Stage {
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
         List<CompletableFuture<Void>> work = new ArrayList<>();
-        Map<String, Object> fields = null;
+        PromptFields fields = null;
         for (Candidate c : ctx.candidates) {
             if (c.executed || !c.source.startsWith(OpenSearchGenerateStage.SOURCE_PREFIX)) {
                 continue;
@@ -52,8 +52,7 @@ public final class AdherenceStage implements Stage {
                 continue;
             }
             if (fields == null) {
-                fields = schemas.promptFields(ctx);
-                fields.put("values", values.text(ctx));
+                fields = schemas.promptFields(ctx).with("values", values.text(ctx));
             }
             work.add(regenerate(ctx, fields, c, columns, declared, missed, trace));
         }
@@ -62,13 +61,13 @@ public final class AdherenceStage implements Stage {
                 .thenRun(() -> trace.note = asked == 0 ? "every sample adheres" : asked + " samples re-generated");
     }
 
-    private CompletableFuture<Void> regenerate(RequestContext ctx, Map<String, Object> shared, Candidate c, String columns,
+    private CompletableFuture<Void> regenerate(RequestContext ctx, PromptFields shared, Candidate c, String columns,
                                                String declared, List<String> missed, StageTrace trace) {
-        Map<String, Object> vars = new java.util.HashMap<>(shared);
-        vars.put("sql", SchemaContext.oneLine(c.sql));
-        vars.put("columns", columns.isBlank() ? "(none)" : SchemaContext.oneLine(columns));
-        vars.put("declared_values", declared.isBlank() ? "(none)" : SchemaContext.oneLine(declared));
-        vars.put("missed", String.join(", ", missed));
+        PromptFields vars = shared
+                .with("sql", SchemaContext.oneLine(c.sql))
+                .with("columns", columns.isBlank() ? "(none)" : SchemaContext.oneLine(columns))
+                .with("declared_values", declared.isBlank() ? "(none)" : SchemaContext.oneLine(declared))
+                .with("missed", String.join(", ", missed));
         ChatRequest request = prompt.request(vars);
         return call.ask(request, ProgressiveGenerator::parse, trace).handle((ProgressiveAnswer again, Throwable failed) -> {
             // a re-generation that cannot be read leaves the sample as it was; the request goes on

@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch.correct;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
@@ -10,7 +11,6 @@ import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,12 +45,12 @@ public final class ExecutionCorrector {
      * @param question the question the shape check reads
      * @param start    an executed candidate (not changed)
      */
-    public CompletableFuture<Correction> correct(Map<String, Object> fields, String question, String dbId,
+    public CompletableFuture<Correction> correct(PromptFields fields, String question, String dbId,
                                                  Candidate start, StageTrace trace) {
         return round(fields, question, dbId, start, start, new ArrayList<>(), 0, trace);
     }
 
-    private CompletableFuture<Correction> round(Map<String, Object> fields, String question, String dbId, Candidate current,
+    private CompletableFuture<Correction> round(PromptFields fields, String question, String dbId, Candidate current,
                                                 Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
         Optional<ExecutionProblem> problem = ExecutionProblem.of(current, question);
         Candidate better = severity(current, question) < severity(best, question) ? current : best;
@@ -60,10 +60,10 @@ public final class ExecutionCorrector {
         }
         ErrorClass kind = problem.get().kind();
         seen.add(kind);
-        Map<String, Object> vars = new HashMap<>(fields);
-        vars.put("sql", SchemaContext.oneLine(current.sql));
-        vars.put("problem", problem.get().detail());
-        vars.put("result", preview(current));
+        PromptFields vars = fields
+                .with("sql", SchemaContext.oneLine(current.sql))
+                .with("problem", problem.get().detail())
+                .with("result", preview(current));
         ChatRequest request = prompts.get(kind).request(vars);
         return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
                 .thenCompose(revised -> {

@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch.correct;
 
+import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.pipeline.Candidate;
@@ -44,8 +45,7 @@ public final class OpenSearchCorrectStage implements Stage {
             trace.note = "nothing to correct";
             return CompletableFuture.completedFuture(null);
         }
-        Map<String, Object> fields = schemas.promptFields(ctx);
-        fields.put("values", values.text(ctx));
+        PromptFields fields = schemas.promptFields(ctx).with("values", values.text(ctx));
         List<CompletableFuture<Void>> work = new ArrayList<>();
         for (List<Candidate> same : bySql.values()) {
             Candidate first = same.get(0);

@@ -1,4 +1,4 @@
-package io.flowsql.sql.exec;
+package io.flowsql.sql.catalog;
 
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,0 +1,22 @@
+package io.flowsql.pipeline;
+
+import java.util.Locale;
+
+/** Why a request failed, as a type (the answer's {@code error_kind}); the message says the rest. */
+public enum FailureKind {
+    /** A model call failed for good (its {@link io.flowsql.llm.LlmErrorKind} is in the stage's trace entry). */
+    MODEL,
+    /** The stage did not finish within its timeout (its model calls were cancelled). */
+    TIMEOUT,
+    /** The stages ran but produced no SQL that works. */
+    NO_SQL,
+    /** The request names a preset this job has no chain of operators for. */
+    UNSERVED,
+    /** Anything else: an unexpected exception, or the engine refusing work while it closes. */
+    INTERNAL;
+
+    /** The name on the wire: lower case, e.g. {@code no_sql}. */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
