@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Runs candidate SQL on a bounded thread pool per task slot (made once when the operator opens), so slow queries of
  * one request never block LLM stages, other requests or the task thread. Request records pass straight through; a run
  * that outlives Flink's timeout comes back as a candidate with the error "timed out" instead of failing the job, and
- * is cancelled: still queued, it never runs; running, its thread is interrupted and the query ends at the executor's
- * own time limit ({@code sql.query-timeout}, which start-up validation keeps below {@code execution.timeout}).
+ * is cancelled: still queued, it never runs; running, its thread is interrupted, which ends the SQLite statement at
+ * once (the executor's progress handler sees the interrupt) or its wait for a connection, and frees the connection.
  */
 public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, CandidateWork> {
     private final EngineConfig engine;

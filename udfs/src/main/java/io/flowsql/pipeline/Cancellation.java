@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The work one request started in one stage, so a timeout can stop it: every LLM call registers how to cancel
- * itself; {@link #cancel()} runs them all (an action registered afterwards runs at once). Never serialized:
+ * itself, and so does every SQL statement the stage runs itself ({@link StageSql}: its budget is cancelled, which
+ * interrupts the running SQLite statement); {@link #cancel()} runs them all (an action registered afterwards runs at once). Never serialized:
  * it lives in transient fields of the request and its trace entry.
  */
 public final class Cancellation {

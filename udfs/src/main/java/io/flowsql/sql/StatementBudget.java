@@ -4,7 +4,9 @@ package io.flowsql.sql;
  * The one budget of one untrusted statement: a wall-clock deadline shared by every step that handles it (guard
  * parse, execution, encoding the result, comparing it) and a cap on comparison work, so no step can outlive
  * the time the statement was given (time spent queued for a connection is not counted). Created when the statement
- * starts; not shared between statements.
+ * starts; not shared between statements. A caller that gives up on the statement (a Flink timeout, a stage's
+ * cancellation) {@link #cancel}s the budget: every step then stops as if its time had run out, the running SQLite
+ * statement included, and its connection goes back to the pool at once.
  */
 public final class StatementBudget {
 
@@ -17,6 +19,9 @@ public final class StatementBudget {
     private final long timeoutMillis;
     private volatile long deadlineNanos;
     private final long maxCompareWork;
+    private volatile boolean cancelled;
+    /** What ends the step now blocked on this budget's behalf; guarded by {@code this}. */
+    private Runnable stopBlockedStep;
 
     private StatementBudget(long timeoutMillis, long maxCompareWork) {
         if (timeoutMillis <= 0 || maxCompareWork <= 0) {
@@ -41,13 +46,47 @@ public final class StatementBudget {
         return timeoutMillis;
     }
 
-    /** Milliseconds left, at least 0. */
+    /** Milliseconds left, at least 0 (0 once cancelled). */
     public long remainingMillis() {
-        return Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L);
+        return cancelled ? 0 : Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000L);
     }
 
+    /** True once the time ran out or the budget was cancelled. */
     public boolean expired() {
-        return System.nanoTime() - deadlineNanos >= 0;
+        return cancelled || System.nanoTime() - deadlineNanos >= 0;
+    }
+
+    /** True once {@link #cancel} was called. */
+    public boolean cancelled() {
+        return cancelled;
+    }
+
+    /**
+     * Gives up on the statement: from now on {@link #expired()} is true, so the running statement is interrupted at its
+     * next progress check and the steps after it stop; a step blocked on the budget's behalf is ended (see
+     * {@link #whileBlocked}). Safe from any thread, any number of times.
+     */
+    public synchronized void cancel() {
+        if (cancelled) {
+            return;
+        }
+        cancelled = true;
+        if (stopBlockedStep != null) {
+            stopBlockedStep.run();
+        }
+    }
+
+    /**
+     * Declares how to end the blocking step that is about to start ({@code stop}, e.g. interrupting the waiting
+     * thread), or that it ended ({@code null}); a cancel runs it only while it is declared, under this budget's lock,
+     * so it never reaches a later step. Returns false, declaring nothing, when the budget is already cancelled.
+     */
+    public synchronized boolean whileBlocked(Runnable stop) {
+        if (cancelled && stop != null) {
+            return false;
+        }
+        stopBlockedStep = stop;
+        return true;
     }
 
     public long deadlineNanos() {

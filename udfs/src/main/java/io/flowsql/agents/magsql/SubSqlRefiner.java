@@ -6,6 +6,7 @@ import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -39,7 +40,7 @@ public final class SubSqlRefiner {
     private CompletableFuture<Refined> round(PromptFields fields, String subQuestion, String sql, int done,
                                              StageTrace trace) {
         String dbId = String.valueOf(fields.get("db_id"));
-        ExecutionResult result = executor.execute(dbId, sql);
+        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         Optional<String> problem = ResultProblem.of(result);
         if (problem.isEmpty() || done >= rounds) {
             return CompletableFuture.completedFuture(new Refined(sql, done, problem));

@@ -6,6 +6,7 @@ import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.QuestionType;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -45,7 +46,7 @@ public final class ReadingsStage implements Stage {
             if (reading.sql == null && reading.error == null) {
                 all.add(generator.sqlFor(frame, reading.reading, trace)
                         .handle((sql, error) -> {
-                            settle(ctx.dbId, reading, sql, error);
+                            settle(ctx.dbId, reading, sql, error, trace);
                             return null;
                         }));
             }
@@ -56,13 +57,13 @@ public final class ReadingsStage implements Stage {
         });
     }
 
-    private void settle(String dbId, Interpretation reading, String sql, Throwable error) {
+    private void settle(String dbId, Interpretation reading, String sql, Throwable error, StageTrace trace) {
         if (error != null) {
             reading.error = String.valueOf(error.getMessage());
             return;
         }
         reading.sql = sql;
-        ExecutionResult result = executor.execute(dbId, sql);
+        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         if (!result.ok()) {
             reading.error = result.error().toString();
         }

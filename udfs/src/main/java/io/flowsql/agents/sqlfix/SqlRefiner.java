@@ -7,6 +7,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -65,7 +66,7 @@ public final class SqlRefiner {
                 .with("repairs", similar);
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
-            ExecutionResult result = executor.execute(frame.dbId(), answer.sql());
+            ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
                 remember(frame, flaggedSql, done);

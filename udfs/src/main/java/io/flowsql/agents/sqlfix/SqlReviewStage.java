@@ -5,6 +5,7 @@ import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -38,7 +39,7 @@ public final class SqlReviewStage implements Stage {
             return CompletableFuture.completedFuture(null);
         }
         ctx.finalSql = sql.get();
-        return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get()), trace)
+        return reviewer.review(frames.apply(ctx), sql.get(), executionOf(ctx, sql.get(), trace), trace)
                 .thenAccept(verdict -> {
                     ReviewNotes.write(ctx, sql.get(), verdict);
                     trace.note = verdict.flagged() ? "flagged: " + String.join("; ", verdict.reasons()) : "correct";
@@ -46,10 +47,10 @@ public final class SqlReviewStage implements Stage {
     }
 
     /** The result the candidates already recorded for this SQL, else a fresh execution (e.g. a final SQL set by a stage). */
-    private ExecutionResult executionOf(RequestContext ctx, String sql) {
+    private ExecutionResult executionOf(RequestContext ctx, String sql, StageTrace trace) {
         return ctx.candidates.stream().filter(c -> c.executed && sql.equals(c.sql)).findFirst()
                 .map(CandidateRunner::recorded)
-                .orElseGet(() -> executor.execute(ctx.dbId, sql));
+                .orElseGet(() -> StageSql.execute(executor, ctx.dbId, sql, trace));
     }
 
     /** The final SQL when set, else the candidate with most votes, else the first one that ran without error. */

@@ -1,19 +1,23 @@
 package io.flowsql.sql.exec;
 
+import io.flowsql.sql.StatementBudget;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.sqlite.ProgressHandler;
 
 /**
- * Interrupts a running SQLite statement once its deadline passes (sqlite's progress handler, called
- * every few thousand VM steps), because {@code Statement.setQueryTimeout} does not stop CPU-bound queries.
- * Needs no watchdog thread; the connection stays usable afterwards.
+ * Interrupts a running SQLite statement once its budget is spent (sqlite's progress handler, called every few
+ * thousand VM steps, on the thread running the statement), because {@code Statement.setQueryTimeout} does not stop
+ * CPU-bound queries. The budget is spent when its deadline passes or when the caller cancels it; an interrupt of the
+ * running thread (a cancelled {@code Future}) stops the statement too. Needs no watchdog thread and never calls into
+ * the connection from another thread (so a late cancel cannot hit the connection's next statement); the connection
+ * stays usable afterwards.
  */
 final class QueryDeadline extends ProgressHandler {
 
     private static final int VM_STEPS_BETWEEN_CHECKS = 5_000;
 
-    private volatile long deadlineNanos;
+    private volatile StatementBudget budget;
     private volatile boolean fired;
 
     static QueryDeadline installOn(Connection connection) throws SQLException {
@@ -22,25 +26,26 @@ final class QueryDeadline extends ProgressHandler {
         return deadline;
     }
 
-    /** Arms the deadline at an instant of {@link System#nanoTime()} (a statement budget's). */
-    void startUntil(long deadline) {
+    /** Arms the deadline for the statement about to run under {@code budget}. */
+    void startFor(StatementBudget budget) {
         fired = false;
-        deadlineNanos = deadline == 0 ? 1 : deadline;
+        this.budget = budget;
     }
 
     void stop() {
-        deadlineNanos = 0;
+        budget = null;
     }
 
+    /** True when the statement's budget ran out (or was cancelled) while it ran. */
     boolean passed() {
-        long deadline = deadlineNanos;
-        return fired || (deadline != 0 && System.nanoTime() - deadline > 0);
+        StatementBudget armed = budget;
+        return fired || (armed != null && armed.expired());
     }
 
     @Override
     protected int progress() {
-        long deadline = deadlineNanos;
-        if (deadline != 0 && System.nanoTime() - deadline > 0) {
+        StatementBudget armed = budget;
+        if (armed != null && (armed.expired() || Thread.currentThread().isInterrupted())) {
             fired = true;
             return 1;
         }

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * Runs SQL written by a model against a benchmark database without letting it write, escape or run
  * forever: the guard admits one SELECT, the connection is read-only and query-only, a progress-handler
- * deadline interrupts it, and caps bound what it returns. One {@link StatementBudget} per statement bounds the guard's
+ * deadline interrupts it (at its time limit, or at once when the caller cancels its budget or interrupts its
+ * thread), and caps bound what it returns. One {@link StatementBudget} per statement bounds the guard's
  * parse, the execution and reading the result (encoded bytes, time) together; waiting for a free connection is not charged.
  * Never throws for bad SQL: the result carries a typed {@link SqlError}.
  */
@@ -64,6 +65,9 @@ public final class SqliteSafeExecutor implements AutoCloseable {
     public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
         long start = System.nanoTime();
         GuardVerdict verdict = guard.check(sql, budget);
+        if (budget.cancelled()) {
+            return ExecutionResult.failed(cancelled(), micros(start));
+        }
         if (!verdict.accepted()) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, verdict.refusal()), micros(start));
         }
@@ -73,17 +77,15 @@ public final class SqliteSafeExecutor implements AutoCloseable {
         }
         PooledConnection connection;
         try {
-            long waitStart = System.nanoTime();
-            connection = pool.acquire(CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis());
-            budget.notCounting(System.nanoTime() - waitStart);
+            connection = acquire(pool, budget);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "interrupted while waiting for a connection"), micros(start));
+            return ExecutionResult.failed(budget.cancelled() ? cancelled()
+                    : new SqlError(SqlError.Kind.RUNTIME, "interrupted while waiting for a connection"), micros(start));
         } catch (SQLException e) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "cannot open " + dbId + ": " + e.getMessage()), micros(start));
         }
         if (connection == null) {
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT,
+            return ExecutionResult.failed(budget.cancelled() ? cancelled() : new SqlError(SqlError.Kind.TIMEOUT,
                     "no free connection to " + dbId + " within " + CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis() + " ms"),
                     micros(start));
         }
@@ -99,9 +101,43 @@ public final class SqliteSafeExecutor implements AutoCloseable {
         }
     }
 
+    /**
+     * A free connection, or null when none freed up in time or the budget was cancelled first. A cancel during the
+     * wait interrupts it (the thread's interrupt is consumed here, never left behind for its next task); an
+     * interrupt from anyone else is kept and thrown. The wait is not charged to the budget.
+     */
+    private PooledConnection acquire(DatabaseConnectionPool pool, StatementBudget budget)
+            throws SQLException, InterruptedException {
+        Thread waiting = Thread.currentThread();
+        if (!budget.whileBlocked(waiting::interrupt)) {
+            return null;
+        }
+        long waitStart = System.nanoTime();
+        PooledConnection connection = null;
+        try {
+            connection = pool.acquire(CONNECTION_WAIT_IN_TIMEOUTS * config.timeoutMillis());
+        } catch (InterruptedException e) {
+            if (!budget.cancelled()) {
+                waiting.interrupt();
+            }
+            throw e;
+        } finally {
+            budget.whileBlocked(null);
+            budget.notCounting(System.nanoTime() - waitStart);
+        }
+        if (budget.cancelled()) {
+            Thread.interrupted(); // the cancel came after the wait had ended: its interrupt is ours to clear
+            if (connection != null) {
+                pool.release(connection, true);
+            }
+            return null;
+        }
+        return connection;
+    }
+
     private ExecutionResult run(PooledConnection connection, GuardVerdict verdict, StatementBudget budget, long start) {
         QueryDeadline deadline = connection.deadline();
-        deadline.startUntil(budget.deadlineNanos());
+        deadline.startFor(budget);
         boolean prepared = false;
         try {
             if (verdict.needsSqliteCheck()) {
@@ -116,7 +152,7 @@ public final class SqliteSafeExecutor implements AutoCloseable {
                 try (ResultSet resultSet = statement.executeQuery()) {
                     ResultCollector.Collected collected = collector.collect(resultSet, budget);
                     if (collected.outOfTime()) {
-                        return ExecutionResult.failed(timeout(budget), micros(start));
+                        return ExecutionResult.failed(budget.cancelled() ? cancelled() : timeout(budget), micros(start));
                     }
                     return new ExecutionResult(collected.columns(), collected.rows(), collected.rows().size(),
                             collected.truncated(), micros(start), null);
@@ -131,8 +167,16 @@ public final class SqliteSafeExecutor implements AutoCloseable {
         return new SqlError(SqlError.Kind.TIMEOUT, "stopped after the time limit of " + budget.timeoutMillis() + " ms");
     }
 
+    /** The statement's caller gave up on it (its own timeout cancelled the budget, or interrupted the thread). */
+    private static SqlError cancelled() {
+        return new SqlError(SqlError.Kind.TIMEOUT, "cancelled: the caller's time limit ran out before the statement finished");
+    }
+
     private SqlError classify(SQLException e, boolean prepared, QueryDeadline deadline, StatementBudget budget) {
         String message = String.valueOf(e.getMessage());
+        if (budget.cancelled() || Thread.currentThread().isInterrupted()) {
+            return cancelled();
+        }
         if (deadline.passed()) {
             return timeout(budget);
         }
