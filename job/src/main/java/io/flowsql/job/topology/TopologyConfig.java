@@ -33,7 +33,7 @@ public class TopologyConfig implements Serializable {
     /** Per-stage overrides of {@link #stageCapacity}, by stage name. */
     public Map<String, Integer> capacityByStage = new HashMap<>();
     /** How long an LLM stage may take for one request (including the client's retries) before it fails the request. */
-    public Duration stageTimeout = Duration.ofMinutes(3);
+    public Duration stageTimeout = Duration.ofMinutes(6);
     /** Per-stage overrides of {@link #stageTimeout}, by stage name. */
     public Map<String, Duration> timeoutByStage = new HashMap<>();
     /** Keep stage outputs in input order (costs latency; dialogue order is kept by the dialogue operator anyway). */

@@ -1,4 +1,4 @@
-package io.flowsql.pipeline.strategy;
+package io.flowsql.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

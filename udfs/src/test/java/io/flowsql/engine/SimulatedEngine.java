@@ -1,9 +1,7 @@
-package io.flowsql.pipeline.strategy;
+package io.flowsql.engine;
 
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.engine.Engine;
-import io.flowsql.engine.StageRegistry;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
