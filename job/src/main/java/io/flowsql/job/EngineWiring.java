@@ -10,6 +10,7 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
+import java.time.Duration;
 
 /** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) from the job options. */
 public final class EngineWiring {
@@ -83,6 +84,9 @@ public final class EngineWiring {
                 .structuredOutput(config.get(JobOptions.LLM_STRUCTURED_OUTPUT))
                 .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
                 .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
+        Duration queue = config.get(JobOptions.LLM_QUEUE_BUDGET);
+        Duration budget = config.get(JobOptions.LLM_TOTAL_BUDGET);
+        b.queueBudget(queue.compareTo(budget) > 0 ? budget : queue);  // a default above a lowered total budget follows it
         config.get(JobOptions.LLM_MODEL_BY_STAGE).forEach(b::stageModel);
         config.get(JobOptions.MAX_TOKENS_BY_STAGE).forEach(b::stageMaxTokens);
         return b.build();

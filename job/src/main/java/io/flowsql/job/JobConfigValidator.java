@@ -118,6 +118,37 @@ final class JobConfigValidator {
                     + JobOptions.PRESETS.key() + " (" + String.join(", ", presets) + ")");
         }
         notBelow(JobOptions.LLM_TOTAL_BUDGET, JobOptions.LLM_TIMEOUT, "the budget of a call in all holds at least one attempt");
+        queueBudget();
+    }
+
+    /**
+     * The wait for a connection permit is part of a call's budget; with no queue (0), a stage that holds more requests
+     * than there are permits would fail the surplus at once.
+     */
+    private void queueBudget() {
+        Duration queue = get(JobOptions.LLM_QUEUE_BUDGET);
+        boolean set = config.explicitValues().containsKey(JobOptions.LLM_QUEUE_BUDGET.key());
+        if (queue.isNegative() || set && queue.compareTo(get(JobOptions.LLM_TOTAL_BUDGET)) > 0) {
+            throw new IllegalArgumentException(JobOptions.LLM_QUEUE_BUDGET.key() + " (" + queue + ") must be between 0 and "
+                    + JobOptions.LLM_TOTAL_BUDGET.key() + " (" + get(JobOptions.LLM_TOTAL_BUDGET) + "): the wait for a "
+                    + "connection permit is part of the call's budget");
+        }
+        if (!queue.isZero()) {
+            return;
+        }
+        int permits = EngineWiring.maxConcurrency(config);
+        Map<String, Integer> capacities = new TreeMap<>();
+        capacities.put(JobOptions.STAGE_CAPACITY.key(), get(JobOptions.STAGE_CAPACITY));
+        config.get(JobOptions.CAPACITY_BY_STAGE).forEach((stage, capacity) ->
+                capacities.put(JobOptions.CAPACITY_BY_STAGE.prefix() + stage, capacity));
+        capacities.forEach((key, capacity) -> {
+            if (capacity > permits) {
+                throw new IllegalArgumentException(key + " (" + capacity + ") is above the " + permits + " connection permits ("
+                        + JobOptions.LLM_MAX_CONCURRENCY.key() + " / " + JobOptions.LLM_SERVER_SLOTS.key() + ") while "
+                        + JobOptions.LLM_QUEUE_BUDGET.key() + " is 0: the requests beyond the permits would fail at once; "
+                        + "give " + JobOptions.LLM_QUEUE_BUDGET.key() + " a budget or lower " + key);
+            }
+        });
     }
 
     private void journal() {

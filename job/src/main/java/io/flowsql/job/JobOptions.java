@@ -109,6 +109,11 @@ public final class JobOptions {
             .intType().defaultValue(0)
             .withDescription("LLM calls in flight per TaskManager JVM (shared by all operators); 0 = "
                     + LlmClientConfig.CALLS_PER_SLOT + " × llm.server-slots.");
+    public static final ConfigOption<Duration> LLM_QUEUE_BUDGET = ConfigOptions.key("llm.queue-budget")
+            .durationType().defaultValue(Duration.ofMinutes(5))
+            .withDescription("Longest wait of one LLM attempt for one of the llm.max-concurrency connection permits; past it the call "
+                    + "fails with QUEUE_TIMEOUT and nothing is sent. Never longer than llm.total-budget (the default follows it; a "
+                    + "value set above it fails at start); 0 = no queue (then stage.capacity must not exceed the permits).");
     public static final ConfigOption<Duration> LLM_TIMEOUT = ConfigOptions.key("llm.request-timeout")
             .durationType().defaultValue(Duration.ofSeconds(120))
             .withDescription("Time limit of one LLM HTTP call.");

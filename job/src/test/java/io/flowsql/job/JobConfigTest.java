@@ -150,4 +150,24 @@ class JobConfigTest {
         assertThat(JobConfig.defaults().get(JobOptions.STAGE_TIMEOUT)).isGreaterThanOrEqualTo(
                 JobConfig.defaults().get(JobOptions.LLM_TOTAL_BUDGET));
     }
+
+    @Test
+    void aQueueBudgetOutsideTheCallBudgetOrCapacityAbovePermitsWithoutAQueueFailAtStart() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("llm.queue-budget", "6min")))
+                .hasMessageStartingWith("llm.queue-budget (PT6M) must be between 0 and llm.total-budget (PT5M)");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("llm.queue-budget", "0s")))
+                .hasMessageStartingWith("stage.capacity (100) is above the 32 connection permits")
+                .hasMessageContaining("llm.queue-budget is 0");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("llm.queue-budget", "0s", "stage.capacity", "32",
+                "stage.capacity.magsql.generate", "40")))
+                .hasMessageStartingWith("stage.capacity.magsql.generate (40) is above the 32 connection permits");
+        JobConfig noQueue = JobConfig.of(Map.of("llm.queue-budget", "0s", "llm.server-slots", "64"));
+        assertThat(EngineWiring.llm(noQueue).queueBudget()).isZero();
+        assertThat(EngineWiring.llm(JobConfig.of(Map.of("llm.queue-budget", "30s"))).queueBudget())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(EngineWiring.llm(JobConfig.defaults()).queueBudget()).as("by default: the whole call budget")
+                .isEqualTo(JobConfig.defaults().get(JobOptions.LLM_TOTAL_BUDGET));
+        assertThat(EngineWiring.llm(JobConfig.of(Map.of("llm.total-budget", "2min", "stage.timeout", "3min")))
+                .queueBudget()).as("the default follows a lowered call budget").isEqualTo(Duration.ofMinutes(2));
+    }
 }

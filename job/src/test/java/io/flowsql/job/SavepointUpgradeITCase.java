@@ -5,10 +5,14 @@ import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
+import io.flowsql.pipeline.RequestContext;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
+import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -25,6 +29,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +41,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * dialogue: turn 1 answered, turn 2 in its LLM calls, turn 3 held back. After the restore, on a fresh broker holding
  * the same records at the same offsets, turns 2 and 3 are answered exactly once each, in order, with turn 1's SQL
  * (known only from the restored dialogue state) in their prompts, and nothing before the stop is answered again.
+ *
+ * <p>The savepoint predates fields of the state classes: its {@code RequestContext} (held turn 3 in the dialogue's
+ * "waiting" state, turn 2 in an async operator's queue) has neither {@code historySupplied} nor {@code journalOf}, its
+ * {@code Candidate} still has {@code previewRows} (today {@code preview}), and {@code CandidateWork} has no
+ * {@code batch}. {@link #theSavepointPredatesFieldsTheRequestStateGainedSince} checks this from the serializer
+ * snapshots Flink stored; the restore then shows the added fields' defaults at work: turn 3 comes back with
+ * {@code historySupplied = false}, so the job gives it the dialogue's history (turns 1 and 2 in its prompts).
  */
 class SavepointUpgradeITCase {
     @RegisterExtension
@@ -42,6 +55,24 @@ class SavepointUpgradeITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = SavepointFixture.miniCluster();
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theSavepointPredatesFieldsTheRequestStateGainedSince() throws Exception {
+        TypeSerializerSnapshot<?> waiting = SavepointSchemas.keyedValueSnapshot(
+                SavepointFixture.dir().resolve(SavepointFixture.SAVEPOINT), FlowSqlJob.DIALOGUE_UID, "waiting");
+        TypeSerializerSnapshot<RequestContext> written = (TypeSerializerSnapshot<RequestContext>)
+                ((CompositeTypeSerializerSnapshot<?, ?>) waiting).getNestedSerializerSnapshots()[0];
+        TypeSerializer<RequestContext> today = SavepointSchemas.today(RequestContext.class);
+        Set<String> added = new TreeSet<>(SavepointSchemas.pojoFields(today));
+        added.removeAll(SavepointSchemas.pojoFields(written.restoreSerializer()));
+        System.out.println("RequestContext fields added since the savepoint was written: " + added);
+
+        assertThat(added).as("fields RequestContext gained after the savepoint was written")
+                .contains("historySupplied", "journalOf");
+        assertThat(today.snapshotConfiguration().resolveSchemaCompatibility(written).isCompatibleAfterMigration())
+                .as("Flink migrates the held requests to today's class (new fields take their defaults)").isTrue();
+    }
 
     @Test
     void theCurrentJobResumesAPreviousReleasesSavepointInTheMiddleOfADialogue(@TempDir Path temp) throws Exception {
@@ -89,6 +120,8 @@ class SavepointUpgradeITCase {
                     .containsExactlyElementsOf(questions.stream().map(q -> q.requestId).toList());
             assertThat(answers.get(0).sql).isEqualTo(description.path("turn1_sql").asText());
             assertThat(answers.subList(1, 3)).allSatisfy(a -> assertThat(a.status).as(a.requestId + ": " + a.error).isEqualTo("answered"));
+            // turn 3 was held in state written before RequestContext had historySupplied: restored with its default
+            // (false), it gets the job's dialogue history, so turns 1 and 2 are in its prompts
             CosqlDialogues.assertAnsweredInOrderWithHistory(llm.requests(), dialogue, answers, 1);
         }
     }

@@ -29,6 +29,7 @@ public final class LlmClientConfig implements Serializable {
     private final Duration connectTimeout;
     private final Duration totalBudget;
     private final int maxConcurrency;
+    private final Duration queueBudget;
     private final int requestsPerMinute;
     private final int tokensPerMinute;
     private final Duration rateBurst;
@@ -51,6 +52,7 @@ public final class LlmClientConfig implements Serializable {
         this.connectTimeout = b.connectTimeout;
         this.totalBudget = b.totalBudget;
         this.maxConcurrency = b.maxConcurrency;
+        this.queueBudget = b.queueBudget == null ? b.totalBudget : b.queueBudget;
         this.requestsPerMinute = b.requestsPerMinute;
         this.tokensPerMinute = b.tokensPerMinute;
         this.rateBurst = b.rateBurst;
@@ -105,6 +107,9 @@ public final class LlmClientConfig implements Serializable {
         }
         if (env.containsKey("LLM_MAX_CONCURRENCY")) {
             builder.maxConcurrency(Integer.parseInt(env.get("LLM_MAX_CONCURRENCY")));
+        }
+        if (env.containsKey("LLM_QUEUE_BUDGET_SECONDS")) {
+            builder.queueBudget(Duration.ofSeconds(Long.parseLong(env.get("LLM_QUEUE_BUDGET_SECONDS"))));
         }
         if (env.containsKey("LLM_REQUESTS_PER_MINUTE")) {
             builder.requestsPerMinute(Integer.parseInt(env.get("LLM_REQUESTS_PER_MINUTE")));
@@ -188,6 +193,8 @@ public final class LlmClientConfig implements Serializable {
     public Duration connectTimeout() { return connectTimeout; }
     public Duration totalBudget() { return totalBudget; }
     public int maxConcurrency() { return maxConcurrency; }
+    /** Longest wait of one attempt for a connection permit; then the call fails with QUEUE_TIMEOUT. */
+    public Duration queueBudget() { return queueBudget; }
     public int requestsPerMinute() { return requestsPerMinute; }
     public int tokensPerMinute() { return tokensPerMinute; }
     public Duration rateBurst() { return rateBurst; }
@@ -206,7 +213,8 @@ public final class LlmClientConfig implements Serializable {
     public String toString() {
         return "LlmClientConfig{baseUrl=" + baseUrl + ", apiKey=" + (apiKey == null ? "none" : "***")
                 + ", defaultModel=" + defaultModel + ", stageModels=" + stageModels + ", callTimeout=" + callTimeout
-                + ", totalBudget=" + totalBudget + ", maxConcurrency=" + maxConcurrency + ", requestsPerMinute="
+                + ", totalBudget=" + totalBudget + ", maxConcurrency=" + maxConcurrency + ", queueBudget=" + queueBudget
+                + ", requestsPerMinute="
                 + requestsPerMinute + ", tokensPerMinute=" + tokensPerMinute + ", maxAttempts=" + maxAttempts
                 + ", retryWindow=" + retryWindow + ", structuredOutput=" + structuredOutput + ", defaultMaxTokens="
                 + defaultMaxTokens + ", stageMaxTokens=" + stageMaxTokens + ", contextTokens=" + contextTokens + "}";
@@ -222,6 +230,7 @@ public final class LlmClientConfig implements Serializable {
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration totalBudget = Duration.ofMinutes(5);
         private int maxConcurrency = concurrencyFor(DEFAULT_SERVER_SLOTS);
+        private Duration queueBudget;
         private int requestsPerMinute;
         private int tokensPerMinute;
         private Duration rateBurst = Duration.ofSeconds(1);
@@ -258,6 +267,11 @@ public final class LlmClientConfig implements Serializable {
         }
         /** Most HTTP requests in flight to the endpoint at once. */
         public Builder maxConcurrency(int value) { this.maxConcurrency = value; return this; }
+        /**
+         * Longest wait of one attempt for one of the {@code maxConcurrency} permits (default: the whole
+         * {@code totalBudget}); 0 = no queue, an attempt that finds no free permit fails at once.
+         */
+        public Builder queueBudget(Duration value) { this.queueBudget = Objects.requireNonNull(value); return this; }
         /** 0 for no limit. */
         public Builder requestsPerMinute(int value) { this.requestsPerMinute = value; return this; }
         /** 0 for no limit. */
@@ -285,7 +299,8 @@ public final class LlmClientConfig implements Serializable {
                 throw new IllegalArgumentException("baseUrl must start with http:// or https://: " + baseUrl);
             }
             if (maxConcurrency < 1 || maxAttempts < 1) {
-                throw new IllegalArgumentException("maxConcurrency and maxAttempts must be >= 1");
+                throw new IllegalArgumentException("maxConcurrency (llm.max-concurrency) and maxAttempts (llm.max-retries + 1) "
+                        + "must be >= 1");
             }
             if (defaultMaxTokens < 0 || contextTokens < 0 || stageMaxTokens.values().stream().anyMatch(t -> t < 0)) {
                 throw new IllegalArgumentException("max tokens and context tokens must be >= 0 (0 = none)");
@@ -294,7 +309,21 @@ public final class LlmClientConfig implements Serializable {
                 throw new IllegalArgumentException("rate limits must be >= 0 (0 = none)");
             }
             if (callTimeout.isNegative() || callTimeout.isZero() || totalBudget.compareTo(callTimeout) < 0) {
-                throw new IllegalArgumentException("callTimeout must be > 0 and totalBudget >= callTimeout");
+                throw new IllegalArgumentException("callTimeout (llm.request-timeout) must be > 0 and totalBudget "
+                        + "(llm.total-budget) >= callTimeout");
+            }
+            if (queueBudget != null && (queueBudget.isNegative() || queueBudget.compareTo(totalBudget) > 0)) {
+                throw new IllegalArgumentException("queueBudget (llm.queue-budget, " + queueBudget + ") must be between 0 "
+                        + "and totalBudget (llm.total-budget, " + totalBudget + "): the wait for a connection permit is "
+                        + "part of the call's budget");
+            }
+            if (initialBackoff.isNegative() || initialBackoff.isZero() || maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("initialBackoff (" + initialBackoff + ") must be > 0 and at most "
+                        + "maxBackoff (" + maxBackoff + ")");
+            }
+            if (retryWindow.isNegative() || maxRetryAfter.isNegative() || rateBurst.isNegative() || rateBurst.isZero()) {
+                throw new IllegalArgumentException("retryWindow (llm.retry-window) and maxRetryAfter must be >= 0, "
+                        + "rateBurst > 0");
             }
             return new LlmClientConfig(this);
         }

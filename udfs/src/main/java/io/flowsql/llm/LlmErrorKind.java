@@ -15,6 +15,8 @@ public enum LlmErrorKind {
     CONTEXT_OVERFLOW(false),
     /** The reply was cut at max_tokens (finish_reason "length") even after a re-ask with a larger budget. */
     TRUNCATED_OUTPUT(false),
+    /** An attempt waited longer than the queue budget (llm.queue-budget) for a connection permit; it was not sent. */
+    QUEUE_TIMEOUT(false),
     /** The caller cancelled the call (its stage timed out): the HTTP request was aborted and nothing is retried. */
     CANCELLED(false);
 

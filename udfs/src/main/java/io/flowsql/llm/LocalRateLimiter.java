@@ -2,27 +2,27 @@ package io.flowsql.llm;
 
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
-import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.SchedulingBucket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Keeps this client under the endpoint's requests-per-minute and tokens-per-minute allowances with
- * two token buckets, waiting on a scheduler (never a blocked thread) and giving up at the call's deadline.
+ * Keeps this client under the endpoint's requests-per-minute and tokens-per-minute allowances with two bucket4j
+ * buckets, waiting through bucket4j's own scheduler API (a reservation completed on the client's timer thread, never a
+ * blocked thread) and failing at once when the wait would pass the call's deadline.
  */
 final class LocalRateLimiter {
     private final Bucket requests;
     private final Bucket tokens;
     private final long tokenCapacity;
-    private final ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService timer;
 
-    LocalRateLimiter(int requestsPerMinute, int tokensPerMinute, Duration burst, ScheduledExecutorService scheduler) {
+    LocalRateLimiter(int requestsPerMinute, int tokensPerMinute, Duration burst, ScheduledExecutorService timer) {
         this.requests = requestsPerMinute > 0 ? bucket(requestsPerMinute, burst) : null;
         this.tokenCapacity = tokensPerMinute > 0 ? capacity(tokensPerMinute, burst) : 0;
         this.tokens = tokensPerMinute > 0 ? bucket(tokensPerMinute, burst) : null;
-        this.scheduler = scheduler;
+        this.timer = timer;
     }
 
     private static long capacity(int perMinute, Duration burst) {
@@ -37,11 +37,20 @@ final class LocalRateLimiter {
                 .build();
     }
 
-    /** Completes when one request and the estimated prompt tokens may be spent; fails past the deadline. */
+    boolean limits() {
+        return requests != null || tokens != null;
+    }
+
+    /**
+     * Completes when one request and the estimated prompt tokens may be spent (at once when both buckets allow it);
+     * fails when the wait would pass {@code deadlineNanos}. A token estimate above the bucket's capacity waits for a
+     * full bucket (the rest is charged after the call).
+     */
     CompletableFuture<Void> acquire(long estimatedTokens, long deadlineNanos) {
+        CompletableFuture<Void> request = take(requests, 1, deadlineNanos);
         long tokenAmount = Math.min(estimatedTokens, Math.max(tokenCapacity, 1));
-        return take(requests, 1, deadlineNanos, new CompletableFuture<>())
-                .thenCompose(ignored -> take(tokens, tokenAmount, deadlineNanos, new CompletableFuture<>()));
+        return tokens == null || tokenAmount <= 0 ? request
+                : request.thenCompose(ok -> take(tokens, tokenAmount, deadlineNanos));
     }
 
     /** Charges tokens the estimate missed (the completion), taking the bucket into debt if needed. */
@@ -51,24 +60,18 @@ final class LocalRateLimiter {
         }
     }
 
-    private CompletableFuture<Void> take(Bucket bucket, long amount, long deadlineNanos,
-            CompletableFuture<Void> result) {
-        if (bucket == null || amount <= 0) {
-            result.complete(null);
-            return result;
+    private CompletableFuture<Void> take(Bucket bucket, long amount, long deadlineNanos) {
+        if (bucket == null) {
+            return CompletableFuture.completedFuture(null);
         }
-        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(amount);
-        if (probe.isConsumed()) {
-            result.complete(null);
-            return result;
-        }
-        long wait = probe.getNanosToWaitForRefill();
-        if (System.nanoTime() + wait > deadlineNanos) {
-            result.completeExceptionally(new LlmException(LlmErrorKind.RETRIES_EXHAUSTED,
-                    "call budget spent waiting for the local rate limit"));
-            return result;
-        }
-        scheduler.schedule(() -> take(bucket, amount, deadlineNanos, result), wait, TimeUnit.NANOSECONDS);
-        return result;
+        SchedulingBucket scheduling = bucket.asScheduler();
+        long maxWait = Math.max(0, deadlineNanos - System.nanoTime());
+        return scheduling.tryConsume(amount, maxWait, timer).thenApply(taken -> {
+            if (!taken) {
+                throw new LlmException(LlmErrorKind.RETRIES_EXHAUSTED,
+                        "call budget spent waiting for the local rate limit (llm.requests-per-minute, llm.tokens-per-minute)");
+            }
+            return null;
+        });
     }
 }

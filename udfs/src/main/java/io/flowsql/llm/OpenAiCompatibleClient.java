@@ -1,6 +1,10 @@
 package io.flowsql.llm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
+import dev.failsafe.Timeout;
+import dev.failsafe.spi.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +12,12 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.asynchttpclient.AsyncHttpClient;
 import org.asynchttpclient.DefaultAsyncHttpClientConfig;
 import org.asynchttpclient.Dsl;
@@ -18,44 +25,52 @@ import org.asynchttpclient.Dsl;
 /**
  * The LLM client the engine uses against vLLM, Ollama, llama.cpp, OpenAI or the project's simulator:
  * resolves the stage's model, keeps to the rate limits and concurrency bound, retries transient
- * failures within the call's budget, makes extra calls when a server serves fewer than n choices,
- * and meters what each call cost.
+ * failures within the call's budget (Failsafe: {@link CallPolicies}, {@link AttemptGate}), makes extra calls when a
+ * server serves fewer than n choices, and meters what each call cost.
+ *
+ * <p>Call path: {@link #chat} → {@link #send} → (Failsafe: budget timeout, retry policy, {@link AttemptGate}, attempt
+ * timeout) → {@link ChatExchange#get} → async-http-client {@code execute()}.
  */
 public final class OpenAiCompatibleClient implements LlmClient {
     private final LlmClientConfig config;
     private final UsageMeter meter;
     private final Executor callbacks;
     private final AsyncHttpClient http;
-    private final ScheduledExecutorService scheduler;
-    private final HttpAttempt attempt;
-    private final RetryLoop retries;
+    private final ScheduledExecutorService timer;
+    private final Scheduler failsafeScheduler;
+    private final ChatExchange.Endpoint endpoint;
+    private final RetryPolicy<WireCompletion> retryPolicy;
+    private final AttemptGate.Limits limits;
     private final LocalRateLimiter limiter;
     private final TokenEstimator tokens;
     /** Most choices one request may ask for; lowered when the server refuses n (llama.cpp: --parallel). */
-    private final java.util.concurrent.atomic.AtomicInteger maxChoicesPerCall =
-            new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE);
+    private final AtomicInteger maxChoicesPerCall = new AtomicInteger(Integer.MAX_VALUE);
     /** Set when, in AUTO mode, the server refused the structured reply format: replies are plain text after. */
     private volatile boolean structuredRefused;
 
     /** A reply needs at least this many tokens of context (or its whole budget when smaller). */
     private static final int MIN_REPLY_TOKENS = 64;
     /** A refusal that names the n field (llama.cpp: "Field 'n': Value must be between 1 <= value <= 4"). */
-    private static final java.util.regex.Pattern N_REFUSED = java.util.regex.Pattern.compile(
+    private static final Pattern N_REFUSED = Pattern.compile(
             "(?i)(field\\s+'n'|\"n\"|'n'|n_cmpl|\\bn\\b\\s*(must|should|>|<|=)|number of choices|\\bn\\b is)");
-    private static final java.util.regex.Pattern N_LIMIT = java.util.regex.Pattern.compile("<=?\\s*(\\d+)\\b(?!.*<=)");
+    private static final Pattern N_LIMIT = Pattern.compile("<=?\\s*(\\d+)\\b(?!.*<=)");
     /** A refusal of the structured reply format. */
-    private static final java.util.regex.Pattern FORMAT_REFUSED = java.util.regex.Pattern.compile(
-            "(?i)response_format|json_schema|grammar|schema");
+    private static final Pattern FORMAT_REFUSED = Pattern.compile("(?i)response_format|json_schema|grammar|schema");
 
     private OpenAiCompatibleClient(Builder builder) {
         this.config = builder.config;
         this.meter = builder.meter;
         this.callbacks = builder.callbacks;
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.tokens = builder.tokens;
+        ScheduledThreadPoolExecutor timerThread = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "flowsql-llm-timer");
             thread.setDaemon(true);
             return thread;
         });
+        // every call schedules its budget and attempt timeouts and cancels them when it ends: drop them at once
+        // instead of keeping them queued until they would have fired (minutes, for every call of a busy client)
+        timerThread.setRemoveOnCancelPolicy(true);
+        this.timer = timerThread;
         // No per-host connection cap in async-http-client: AsyncPermits already bounds the calls in flight,
         // and AHC's cap blocks the calling thread (often the Netty event loop, when a timed-out call's
         // permit passes to the next waiter) until a closing channel frees its slot: the event loop then
@@ -71,13 +86,15 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .setShutdownTimeout(Duration.ofSeconds(1))
                 .build());
         ObjectMapper json = new ObjectMapper();
-        this.attempt = new HttpAttempt(http, config, new ChatWireEncoder(json, config.structuredOutput()),
-                new ChatWireDecoder(json), scheduler);
-        this.retries = new RetryLoop(config.maxAttempts(), config.retryWindow(),
-                new BackoffPolicy(config.initialBackoff(), config.maxBackoff(), config.maxRetryAfter()), scheduler);
+        this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl() + "/chat/completions",
+                config.apiKey() == null ? null : "Bearer " + config.apiKey(),
+                new ChatWireEncoder(json, config.structuredOutput()), new ChatWireDecoder(json));
+        this.failsafeScheduler = CallPolicies.scheduler(timer);
+        this.retryPolicy = CallPolicies.retryPolicy(config);
         this.limiter = new LocalRateLimiter(config.requestsPerMinute(), config.tokensPerMinute(), config.rateBurst(),
-                scheduler);
-        this.tokens = builder.tokens;
+                timer);
+        this.limits = new AttemptGate.Limits(new AsyncPermits(config.maxConcurrency()), limiter, config.queueBudget(),
+                config.retryWindow(), CallPolicies.attemptTimeout(config), timer);
     }
 
     public static Builder builder(LlmClientConfig config) {
@@ -95,7 +112,6 @@ public final class OpenAiCompatibleClient implements LlmClient {
     @Override
     public CompletableFuture<ChatResponse> chat(ChatRequest request) {
         long start = System.nanoTime();
-        long deadline = start + config.totalBudget().toNanos();
         int wanted = request.n() == null ? 1 : Math.max(1, request.n());
         ChatRequest resolved;
         try {
@@ -109,17 +125,16 @@ public final class OpenAiCompatibleClient implements LlmClient {
             return failed;
         }
         CompletableFuture<ChatResponse> out = new CompletableFuture<>();
-        Accumulator acc = new Accumulator();
-        CallControl control = new CallControl();
+        Call call = new Call(resolved, wanted, start + config.totalBudget().toNanos());
         // a caller cancelling the returned future (its stage timed out) aborts what is in flight and frees its permit
         out.whenComplete((ignored, error) -> {
             if (out.isCancelled()) {
-                control.cancel();
+                call.cancel();
             }
         });
-        collect(resolved, wanted, acc, 0, deadline, control).whenComplete((ignored, error) -> {
+        send(call, resolved, Math.min(wanted, maxChoicesPerCall.get())).whenComplete((ignored, error) -> {
             try {
-                finish(request.stage(), resolved.model(), wanted, acc, start, error, out);
+                finish(request.stage(), resolved.model(), call, start, error, out);
             } catch (RuntimeException bug) {
                 callbacks.execute(() -> out.completeExceptionally(bug));
             }
@@ -152,81 +167,74 @@ public final class OpenAiCompatibleClient implements LlmClient {
     }
 
     /** Meters the call and completes the caller's future off the HTTP event loop. */
-    private void finish(String stage, String model, int wanted, Accumulator acc, long start, Throwable error,
+    private void finish(String stage, String model, Call call, long start, Throwable error,
             CompletableFuture<ChatResponse> out) {
         long latency = (System.nanoTime() - start) / 1_000_000;
         if (error == null) {
-            int kept = Math.min(wanted, acc.choices.size());
-            ChatResponse response = new ChatResponse(acc.choices.subList(0, kept), acc.usage, acc.model,
-                    acc.simulated, latency, acc.retries, false, acc.finishReasons.subList(0, kept));
-            meter.record(new UsageRecord(stage, model, acc.usage, acc.retries, latency, null));
+            int kept = Math.min(call.wanted, call.choices.size());
+            ChatResponse response = new ChatResponse(call.choices.subList(0, kept), call.usage, call.model,
+                    call.simulated, latency, call.retries, false, call.finishReasons.subList(0, kept));
+            meter.record(new UsageRecord(stage, model, call.usage, call.retries, latency, null));
             callbacks.execute(() -> out.complete(response));
         } else {
             LlmException failure = FailureClassifier.ofThrowable(error);
-            int retried = acc.retries + Math.max(0, failure.attempts() - 1);
-            meter.record(new UsageRecord(stage, model, acc.usage, retried, latency, failure.kind()));
-            LlmException reported = new LlmException(failure.kind(), failure.detail(), acc.attempts + failure.attempts(),
+            int retried = call.retries + Math.max(0, failure.attempts() - 1);
+            meter.record(new UsageRecord(stage, model, call.usage, retried, latency, failure.kind()));
+            LlmException reported = new LlmException(failure.kind(), failure.detail(), call.attempts + failure.attempts(),
                     failure);
             callbacks.execute(() -> out.completeExceptionally(reported));
         }
     }
 
     /**
-     * Calls until n choices are in hand: one call where the server serves n, several where it serves fewer
-     * or refuses n above its limit (llama.cpp: n up to --parallel), which is then remembered.
+     * One exchange for {@code n} choices, its attempts run by Failsafe within the rest of the call's budget; then the
+     * next exchange while choices are missing (a server that serves fewer than n), or the same one adapted when the
+     * server refused n above its limit (llama.cpp: n up to --parallel, remembered) or the structured reply format.
      */
-    private CompletableFuture<Accumulator> collect(ChatRequest resolved, int wanted, Accumulator acc, int callIndex,
-            long deadline, CallControl control) {
-        int missing = wanted - acc.choices.size();
-        ChatRequest call = callIndex == 0 ? resolved : followUp(resolved, callIndex);
-        return send(call, Math.min(missing, maxChoicesPerCall.get()), acc, deadline, control).thenCompose(ignored -> {
-            if (acc.choices.size() >= wanted || callIndex + 1 >= wanted) {
-                return CompletableFuture.completedFuture(acc);
-            }
-            return collect(resolved, wanted, acc, callIndex + 1, deadline, control);
-        });
-    }
-
-    /** One call (retried on transient failures) for {@code n} choices; adapts n and the reply format when refused. */
-    private CompletableFuture<Void> send(ChatRequest call, int n, Accumulator acc, long deadline, CallControl control) {
-        ChatRequest thisCall = (structuredRefused && call.reply() != null ? call.withReply(null) : call)
-                .withSampling(call.temperature(), call.n() == null ? null : n);
+    private CompletableFuture<Void> send(Call call, ChatRequest request, int n) {
+        ChatRequest thisCall = (structuredRefused && request.reply() != null ? request.withReply(null) : request)
+                .withSampling(request.temperature(), request.n() == null ? null : n);
         long promptEstimate = config.tokensPerMinute() > 0 ? tokens.countMessages(thisCall.messages()) : 0;
-        return retries.run(() -> control.isCancelled()
-                        ? CompletableFuture.<WireCompletion>failedFuture(CallControl.cancelledFailure())
-                        : limiter.acquire(promptEstimate, deadline).thenCompose(ok -> attempt.send(thisCall, deadline, control)),
-                        deadline)
-                .handle((retried, error) -> {
-                    if (error == null) {
-                        WireCompletion completion = retried.value();
-                        TokenUsage usage = completion.reportedUsage()
-                                .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()))
-                                .withCached(completion.cachedPromptTokens());
-                        limiter.charge(usage.totalTokens() - promptEstimate);
-                        acc.add(completion, usage, retried.attempts());
-                        return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    LlmException failure = FailureClassifier.ofThrowable(error);
-                    if (failure.kind() == LlmErrorKind.INVALID_REQUEST && n > 1 && N_REFUSED.matcher(failure.detail()).find()) {
-                        maxChoicesPerCall.set(Math.max(1, Math.min(n - 1, limitIn(failure.detail()))));
-                        acc.failedAttempts(failure.attempts());
-                        return send(call, Math.min(n, maxChoicesPerCall.get()), acc, deadline, control);
-                    }
-                    if (failure.kind() == LlmErrorKind.INVALID_REQUEST && thisCall.reply() != null
-                            && config.structuredOutput() == StructuredOutput.AUTO
-                            && FORMAT_REFUSED.matcher(failure.detail()).find()) {
-                        structuredRefused = true;
-                        acc.failedAttempts(failure.attempts());
-                        return send(call, n, acc, deadline, control);
-                    }
-                    return CompletableFuture.<Void>failedFuture(failure);
-                })
-                .thenCompose(next -> next);
+        long remaining = call.deadline - System.nanoTime();
+        if (remaining <= 0) {
+            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.RETRIES_EXHAUSTED,
+                    "call budget (llm.total-budget) spent before all " + call.wanted + " choices came", 0, null));
+        }
+        Timeout<WireCompletion> budget = CallPolicies.budget(Duration.ofNanos(remaining));
+        AttemptGate gate = new AttemptGate(limits, promptEstimate, call.deadline);
+        CompletableFuture<WireCompletion> exchange = Failsafe.with(budget, retryPolicy, gate, limits.attemptTimeout())
+                .with(failsafeScheduler).getStageAsync(new ChatExchange(endpoint, thisCall));
+        call.inFlight(exchange);
+        return exchange.handle((completion, error) -> {
+            if (error == null) {
+                TokenUsage usage = completion.reportedUsage()
+                        .orElseGet(() -> tokens.estimate(thisCall.messages(), completion.choices()))
+                        .withCached(completion.cachedPromptTokens());
+                limiter.charge(usage.totalTokens() - promptEstimate);
+                int calls = call.add(completion, usage, gate.attempts());
+                return call.choices.size() >= call.wanted || calls >= call.wanted ? CompletableFuture.<Void>completedFuture(null)
+                        : send(call, followUp(call.resolved, calls), Math.min(call.missing(), maxChoicesPerCall.get()));
+            }
+            LlmException failure = gate.outcome(error, budget);
+            if (failure.kind() == LlmErrorKind.INVALID_REQUEST && n > 1 && N_REFUSED.matcher(failure.detail()).find()) {
+                maxChoicesPerCall.set(Math.max(1, Math.min(n - 1, limitIn(failure.detail()))));
+                call.failedAttempts(failure.attempts());
+                return send(call, request, Math.min(n, maxChoicesPerCall.get()));
+            }
+            if (failure.kind() == LlmErrorKind.INVALID_REQUEST && thisCall.reply() != null
+                    && config.structuredOutput() == StructuredOutput.AUTO
+                    && FORMAT_REFUSED.matcher(failure.detail()).find()) {
+                structuredRefused = true;
+                call.failedAttempts(failure.attempts());
+                return send(call, request, n);
+            }
+            return CompletableFuture.<Void>failedFuture(failure);
+        }).thenCompose(next -> next);
     }
 
     /** The largest n a refusal names ("... 1 <= value <= 4 ..."), else 1. */
     private static int limitIn(String message) {
-        java.util.regex.Matcher m = N_LIMIT.matcher(message);
+        Matcher m = N_LIMIT.matcher(message);
         return m.find() ? Integer.parseInt(m.group(1)) : 1;
     }
 
@@ -237,30 +245,46 @@ public final class OpenAiCompatibleClient implements LlmClient {
 
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        timer.shutdownNow();
         try {
             http.close();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
         try {
-            scheduler.awaitTermination(1, TimeUnit.SECONDS);
+            timer.awaitTermination(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Choices, usage, attempts and retries gathered over the calls of one request. */
-    private static final class Accumulator {
+    /**
+     * One chat call: the choices, usage, attempts and retries gathered over its exchanges, its deadline, and the
+     * exchange in flight, which cancelling the call cancels (aborting its HTTP request, freeing its permit).
+     */
+    private static final class Call {
+        final ChatRequest resolved;
+        final int wanted;
+        final long deadline;
         final List<String> choices = new ArrayList<>();
         final List<String> finishReasons = new ArrayList<>();
         TokenUsage usage = TokenUsage.NONE;
+        int exchanges;
         int attempts;
         int retries;
         String model;
         boolean simulated;
+        private CompletableFuture<?> inFlight;
+        private boolean cancelled;
 
-        synchronized void add(WireCompletion completion, TokenUsage callUsage, int callAttempts) {
+        Call(ChatRequest resolved, int wanted, long deadline) {
+            this.resolved = resolved;
+            this.wanted = wanted;
+            this.deadline = deadline;
+        }
+
+        /** Adds one exchange's answer; returns how many exchanges have answered. */
+        synchronized int add(WireCompletion completion, TokenUsage callUsage, int callAttempts) {
             choices.addAll(completion.choices());
             finishReasons.addAll(completion.finishReasons());
             usage = usage.plus(callUsage);
@@ -268,12 +292,39 @@ public final class OpenAiCompatibleClient implements LlmClient {
             retries += callAttempts - 1;
             model = completion.model();
             simulated = simulated || completion.simulated();
+            return ++exchanges;
+        }
+
+        synchronized int missing() {
+            return wanted - choices.size();
         }
 
         /** Attempts refused before the client adapted the request (n, reply format): they count as retries. */
         synchronized void failedAttempts(int count) {
             attempts += count;
             retries += count;
+        }
+
+        void inFlight(CompletableFuture<?> exchange) {
+            boolean cancelNow;
+            synchronized (this) {
+                inFlight = exchange;
+                cancelNow = cancelled;
+            }
+            if (cancelNow) {
+                exchange.cancel(true);
+            }
+        }
+
+        void cancel() {
+            CompletableFuture<?> current;
+            synchronized (this) {
+                cancelled = true;
+                current = inFlight;
+            }
+            if (current != null) {
+                current.cancel(true);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.flowsql.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -53,6 +54,22 @@ class LlmClientConfigTest {
         assertThat(copy.modelFor(ask("a.b"))).isEqualTo("m");
         assertThat(copy.apiKey()).isEqualTo("k");
         assertThat(copy.requestsPerMinute()).isEqualTo(60);
+    }
+
+    @Test
+    void theQueueBudgetDefaultsToTheCallBudgetAndContradictionsNameTheirKeys() {
+        LlmClientConfig.Builder base = LlmClientConfig.builder("http://127.0.0.1:1/v1").totalBudget(Duration.ofMinutes(2));
+        assertThat(base.build().queueBudget()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(base.queueBudget(Duration.ofSeconds(20)).build().queueBudget()).isEqualTo(Duration.ofSeconds(20));
+        assertThatThrownBy(() -> base.queueBudget(Duration.ofMinutes(3)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("llm.queue-budget")
+                .hasMessageContaining("llm.total-budget");
+        assertThatThrownBy(() -> base.queueBudget(Duration.ofSeconds(-1)).build())
+                .hasMessageContaining("llm.queue-budget");
+        assertThatThrownBy(() -> LlmClientConfig.builder("http://127.0.0.1:1/v1").initialBackoff(Duration.ofSeconds(10))
+                .maxBackoff(Duration.ofSeconds(5)).build()).hasMessageContaining("maxBackoff");
+        assertThat(LlmClientConfig.fromEnvironment(Map.of("LLM_QUEUE_BUDGET_SECONDS", "15")).queueBudget())
+                .isEqualTo(Duration.ofSeconds(15));
     }
 
     private static ChatRequest ask(String stage) {
