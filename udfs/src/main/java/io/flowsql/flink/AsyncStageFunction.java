@@ -1,8 +1,13 @@
 package io.flowsql.flink;
 
 import io.flowsql.engine.EngineConfig;
-import io.flowsql.pipeline.FailureKind;
+import io.flowsql.engine.EngineFactory;
+import io.flowsql.engine.EngineLease;
+import io.flowsql.engine.StageDeclaration;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.pipeline.Cancellation;
+import io.flowsql.pipeline.FailureKind;
+import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -14,17 +19,22 @@ import java.util.List;
 
 /**
  * A stage as an async operator, so many requests wait on the model at once and nothing a stage does runs on the
- * Flink task thread: the stage starts on the engine's work pool and continues on its callback pool. The stage works
- * on a copy of the request; when Flink's timeout fires first, the stage's LLM calls are cancelled (the HTTP requests
- * aborted, their permits freed) and the untouched original completes as a failed answer naming the stage (never an
- * exception, which would restart the job). Retries live in the LLM client only.
+ * Flink task thread. In {@code open()} it leases its TaskManager's shared engine (built where it runs from the
+ * serializable {@link EngineConfig}) and takes the stage the registry declares under its name; each request the stage
+ * runs for is handed to the engine's work pool ({@link NamedStage#applyOn}) and continues on its callback pool. The
+ * stage works on a copy of the request; when Flink's timeout fires first, the stage's LLM calls are cancelled (the HTTP
+ * requests aborted, their permits freed) and the untouched original completes as a failed answer naming the stage
+ * (never an exception, which would restart the job). Retries live in the LLM client only.
  */
 public class AsyncStageFunction extends RichAsyncFunction<RequestContext, RequestContext> {
     private final EngineConfig engine;
     private final String stageName;
     private final long timeoutMillis;
 
-    private transient OperatorStage stage;
+    private transient StageDeclaration declaration;
+    private transient EngineLease lease;
+    private transient NamedStage stage;
+    private transient StageMetrics metrics;
     private transient TypeSerializer<RequestContext> copier;
 
     public AsyncStageFunction(EngineConfig engine, String stageName, long timeoutMillis) {
@@ -35,14 +45,17 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
 
     @Override
     public void open(OpenContext openContext) {
-        stage = OperatorStage.open(engine, stageName, getRuntimeContext());
+        declaration = StageRegistry.get(stageName);
+        lease = EngineFactory.shared(engine);
+        stage = lease.runtime().stage(stageName);
+        metrics = new StageMetrics(getRuntimeContext().getMetricGroup(), stageName);
         copier = getRuntimeContext().createSerializer(TypeInformation.of(RequestContext.class));
     }
 
     @Override
     public void asyncInvoke(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
-        if (!stage.runsFor(ctx)) {
-            stage.metrics().skipped();
+        if (!runsFor(ctx)) {
+            metrics.skipped();
             resultFuture.complete(List.of(ctx));
             return;
         }
@@ -50,17 +63,33 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
         ctx.cancellation = cancellation;
         RequestContext work = copier.copy(ctx);
         work.cancellation = cancellation;
-        stage.run(work).thenAccept(out -> {
-            out.cancellation = null;
-            resultFuture.complete(List.of(out));
+        long start = System.currentTimeMillis();
+        int traceBefore = work.trace.size();
+        stage.applyOn(lease.runtime().work(), work).whenComplete((out, error) -> {
+            RequestContext done = out != null ? out : work;
+            if (error != null) { // an Error the stage's guard does not catch
+                done.fail(stageName, FailureKind.INTERNAL, String.valueOf(error));
+            }
+            done.cancellation = null;
+            metrics.finished(done, traceBefore, System.currentTimeMillis() - start);
+            resultFuture.complete(List.of(done));
         });
+    }
+
+    /**
+     * Whether the stage runs for this request: the request's preset has it (a request of another preset, restored
+     * from a savepoint of the single-chain graph, passes through), it is built in this engine, and it applies.
+     */
+    private boolean runsFor(RequestContext ctx) {
+        String preset = ctx.strategy == null ? engine.defaultStrategy() : ctx.strategy;
+        return stage != null && declaration.belongsTo(preset) && stage.appliesTo(ctx);
     }
 
     @Override
     public void timeout(RequestContext ctx, ResultFuture<RequestContext> resultFuture) {
         Cancellation running = ctx.cancellation;
         ctx.cancellation = null;
-        stage.metrics().timedOut();
+        metrics.timedOut();
         ctx.fail(stageName, FailureKind.TIMEOUT, "timed out after " + timeoutMillis + " ms in stage " + stageName);
         resultFuture.complete(List.of(ctx));
         // after completing: cancelling makes the stage's own future fail at once, and its (ignored) result must not
@@ -72,9 +101,9 @@ public class AsyncStageFunction extends RichAsyncFunction<RequestContext, Reques
 
     @Override
     public void close() {
-        if (stage != null) {
-            stage.close();
-            stage = null;
+        if (lease != null) {
+            lease.close();
+            lease = null;
         }
     }
 }

@@ -58,7 +58,7 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
             try {
                 lease.runtime().candidateRunner().run(work.dbId, candidate);
             } catch (RuntimeException error) {
-                markFailed(candidate, OperatorStage.describe(error));
+                markFailed(candidate, describe(error));
             }
             work.run = null;
             resultFuture.complete(List.of(work));
@@ -76,6 +76,11 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
         markFailed(failed, "timed out after " + timeoutMillis + " ms");
         work.candidate = failed;
         resultFuture.complete(List.of(work));
+    }
+
+    static String describe(Throwable error) {
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
     }
 
     static void markFailed(Candidate candidate, String error) {

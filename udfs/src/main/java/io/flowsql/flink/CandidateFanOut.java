@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
-import io.flowsql.engine.EngineConfig;
+import io.flowsql.engine.StageDeclaration;
+import io.flowsql.engine.StageRegistry;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -17,25 +18,34 @@ import java.util.UUID;
  * in the carried request are left as they are; the gather puts the executed ones back in place.
  */
 public class CandidateFanOut extends RichFlatMapFunction<RequestContext, CandidateWork> {
-    private final EngineConfig engine;
     private final String stageName;
+    private final String defaultPreset;
 
-    private transient OperatorStage stage;
+    private transient StageDeclaration declaration;
+    private transient StageMetrics metrics;
 
-    public CandidateFanOut(EngineConfig engine, String stageName) {
-        this.engine = engine;
+    /** @param defaultPreset the preset of a request without its own */
+    public CandidateFanOut(String stageName, String defaultPreset) {
         this.stageName = stageName;
+        this.defaultPreset = defaultPreset;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        stage = OperatorStage.open(engine, stageName, getRuntimeContext());
+        declaration = StageRegistry.get(stageName);
+        metrics = new StageMetrics(getRuntimeContext().getMetricGroup(), stageName);
+    }
+
+    /** Whether the request's candidates are run here: its preset runs the stage, it is not switched off or settled. */
+    private boolean runsFor(RequestContext ctx) {
+        String preset = ctx.strategy == null ? defaultPreset : ctx.strategy;
+        return declaration.belongsTo(preset) && !ctx.disabledStages.contains(stageName) && !ctx.isSettled();
     }
 
     @Override
     public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
         List<Integer> pending = new ArrayList<>();
-        if (stage.runsFor(ctx)) {
+        if (runsFor(ctx)) {
             for (int i = 0; i < ctx.candidates.size(); i++) {
                 Candidate c = ctx.candidates.get(i);
                 if (!c.executed) {
@@ -43,20 +53,12 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
                 }
             }
         } else {
-            stage.metrics().skipped();
+            metrics.skipped();
         }
         String batch = UUID.randomUUID().toString();
         out.collect(CandidateWork.ofContext(ctx, pending.size(), batch));
         for (int index : pending) {
             out.collect(CandidateWork.ofCandidate(ctx, index, batch));
-        }
-    }
-
-    @Override
-    public void close() {
-        if (stage != null) {
-            stage.close();
-            stage = null;
         }
     }
 }

@@ -66,7 +66,7 @@ public final class PresetChains {
         String uid = stage.uid(preset);
         String name = preset + ": " + stage.name();
         SingleOutputStreamOperator<CandidateWork> work = parallel(in
-                .flatMap(new CandidateFanOut(config.engine, stage.name()))
+                .flatMap(new CandidateFanOut(stage.name(), config.engine.defaultStrategy()))
                 .uid(uid).name(name + " fan-out"), config);
         long timeout = config.executionTimeout.toMillis();
         SingleOutputStreamOperator<CandidateWork> executed = parallel(AsyncDataStream.unorderedWait(work,
