@@ -33,7 +33,6 @@ class DependencyRulesTest {
             Map.entry("io.flowsql.pipeline.Stage", "about twenty stage classes"),
             Map.entry("io.flowsql.pipeline.Stage$Local", "the stages without a model call (vote, align, few-shot, execute, finalize)"),
             Map.entry("io.flowsql.llm.LlmClient", "the HTTP client, the recording/replaying cache around it, scripted clients in agent tests"),
-            Map.entry("io.flowsql.llm.UsageListener", "none implements it and nobody registers one: the LLM client's rewrite on Failsafe decides"),
             Map.entry("io.flowsql.journal.StageJournal", "the Kafka journal lives in the job module (udfs needs no Kafka client); NONE; an in-memory one in tests"),
             Map.entry("io.flowsql.journal.StageJournalSource", "opens the job module's Kafka journal where the engine runs; NONE"),
             Map.entry("io.flowsql.sql.ValueIndex", "the trigram index the engine uses and the LCS scan it is checked and benchmarked against"),

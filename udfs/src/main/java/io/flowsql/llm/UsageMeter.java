@@ -1,28 +1,18 @@
 package io.flowsql.llm;
 
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Adds up what the LLM calls cost per stage (calls, tokens, retries, failures, latency) for reports,
- * and passes each call on to listeners (the Flink job's metric publisher).
+ * Adds up what the LLM calls cost per stage (calls, tokens, retries, failures, latency) for reports (the Flink
+ * operators publish their metrics from each stage's trace entry, see StageMetrics).
  */
 public final class UsageMeter {
     private final Map<String, StageUsage> byStage = new ConcurrentHashMap<>();
-    private final List<UsageListener> listeners = new CopyOnWriteArrayList<>();
-
-    public void addListener(UsageListener listener) {
-        listeners.add(listener);
-    }
 
     public void record(UsageRecord record) {
         byStage.merge(record.stage(), StageUsage.EMPTY.plus(record), (old, ignored) -> old.plus(record));
-        for (UsageListener listener : listeners) {
-            listener.onCall(record);
-        }
     }
 
     public StageUsage stage(String stage) {
