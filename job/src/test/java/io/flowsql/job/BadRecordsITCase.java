@@ -7,9 +7,6 @@ import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.engine.StageRegistry;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -48,8 +45,7 @@ class BadRecordsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(4);
 
     /** A bad record as sent, and the reason prefix its dead letter must carry. */
     private record Bad(byte[] key, byte[] value, String reasonPrefix) {}
@@ -65,17 +61,16 @@ class BadRecordsITCase {
                     JobOptions.STRATEGY.key(), "opensearch"));
             Map<String, Bad> bad = new LinkedHashMap<>();
 
-            JobClient first = start(config, "bad-records-1");
-            List<Bad> before = badRecords("a", valid.get(0));
-            sendInterleaved(topics, valid.subList(0, 3), before);
-            before.forEach(b -> bad.put(sha256(b.value()), b));
-            awaitCommitted(topics, 3, before.size());
-            awaitOffsetsCommitted(config);
-            first.cancel().get();
+            try (JobCluster.RunningJob first = JobCluster.start("bad-records-1", config)) {
+                List<Bad> before = badRecords("a", valid.get(0));
+                sendInterleaved(topics, valid.subList(0, 3), before);
+                before.forEach(b -> bad.put(sha256(b.value()), b));
+                awaitCommitted(topics, 3, before.size());
+                awaitOffsetsCommitted(config);
+            }
 
             // the same command again: the poison records of the first run are behind the committed offsets
-            JobClient second = start(config, "bad-records-2");
-            try {
+            try (JobCluster.RunningJob second = JobCluster.start("bad-records-2", config)) {
                 List<Bad> after = badRecords("b", valid.get(3));
                 sendInterleaved(topics, valid.subList(3, 6), after);
                 after.forEach(b -> bad.put(sha256(b.value()), b));
@@ -86,17 +81,8 @@ class BadRecordsITCase {
                         topics.committed(JobTopics.DEAD_LETTERS, bad.size(), Duration.ofSeconds(30), Duration.ofSeconds(1));
                 assertOneAnswerEach(valid, answers);
                 assertOneDeadLetterEach(bad, deadLetters);
-            } finally {
-                second.cancel().get();
             }
         }
-    }
-
-    private static JobClient start(JobConfig config, String name) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-        return env.executeAsync(name);
     }
 
     /** The bad records of one run; {@code tag} keeps their bytes distinct between runs, {@code model} is a valid question to spoil. */

@@ -7,9 +7,6 @@ import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,8 +29,7 @@ class DialogueITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void aDialogueSentAllAtOnceIsAnsweredInOrderWithTheEarlierSqlInEveryPrompt() throws Exception {
@@ -52,17 +48,11 @@ class DialogueITCase {
                     JobOptions.CHECKPOINT_INTERVAL.key(), "500ms",
                     // Far beyond the test's wait: a turn released by this timer instead of by its feedback fails the test.
                     JobOptions.FEEDBACK_WAIT.key(), "10min"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("dialogue");
             List<QuestionEvent> questions = dialogue.questions("cosql-" + db);
             List<AnswerEvent> answers;
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("dialogue", config)) {
                 topics.sendQuestions(questions);
                 answers = topics.committedAnswers(turns, Duration.ofSeconds(60), Duration.ofSeconds(2));
-            } finally {
-                job.cancel().get();
             }
 
             assertThat(answers).extracting(a -> a.requestId).as("one answer per turn, in turn order")

@@ -7,9 +7,6 @@ import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.EventSchemas;
 import io.flowsql.events.QuestionEvent;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -37,8 +34,7 @@ class EndToEndITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(4);
 
     @Test
     void everyValidQuestionGetsOneAnswerAndEveryInvalidRecordOneDeadLetter() throws Exception {
@@ -48,12 +44,7 @@ class EndToEndITCase {
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.LLM_MODEL.key(), "test-model"));
-
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("end-to-end");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("end-to-end", config)) {
                 List<QuestionEvent> valid = SpiderQuestions.of(sharedData, "concert_singer", 6);
                 Map<String, String> invalid = invalidRecords();
                 topics.sendQuestions(valid);
@@ -67,8 +58,6 @@ class EndToEndITCase {
                         topics.committed(JobTopics.DEAD_LETTERS, invalid.size(), Duration.ofSeconds(20), Duration.ofMillis(500));
                 assertAnswers(valid, answers);
                 assertDeadLetters(invalid, deadLetters);
-            } finally {
-                job.cancel().get();
             }
         }
     }

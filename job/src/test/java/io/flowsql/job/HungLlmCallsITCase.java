@@ -9,9 +9,6 @@ import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,8 +37,7 @@ class HungLlmCallsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void hungCallsPastTheStageTimeoutReleaseTheirPermitsAndLaterQuestionsAreAnswered() throws Exception {
@@ -76,11 +71,7 @@ class HungLlmCallsITCase {
             // below the calls' own budget on purpose (start-up validation refuses it in a job's options): only the
             // stage timeout can end these calls
             topology.stageTimeout = Duration.ofSeconds(STAGE_TIMEOUT_SECONDS);
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, topology, UnaryOperator.identity());
-            JobClient job = env.executeAsync("hung-llm-calls");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("hung-llm-calls", config, topology)) {
                 topics.sendQuestions(hung);
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (llm.requestCount() < HUNG && System.nanoTime() < deadline) {
@@ -104,8 +95,6 @@ class HungLlmCallsITCase {
                         .allSatisfy(a -> assertThat(a.status).isNotEqualTo("failed"));
                 System.out.printf("hung LLM calls: %d timed out and released; %d later questions answered in %.1f s%n",
                         HUNG, laterAnswers.size(), (System.nanoTime() - started) / 1e9);
-            } finally {
-                job.cancel().get();
             }
         }
     }

@@ -2,12 +2,15 @@ package io.flowsql.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.events.AnswerEvent;
 import io.flowsql.job.topology.TopologyConfig;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
@@ -15,14 +18,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The Flink side the job ITCases share: a MiniCluster of one TaskManager with two slots (the parallelism
- * {@link JobTopics#jobConfig} sets), the production job started on it from a {@link JobConfig} (closing it cancels
- * the job), and the job's checkpoint statistics as Flink's REST API reports them.
+ * The Flink side the job ITCases share: a MiniCluster of one TaskManager (two slots, the parallelism
+ * {@link JobTopics#jobConfig} sets, unless a test runs more than one job at once), the production job started on it
+ * from a {@link JobConfig} with the seams a test may need (topology settings, a step before the answers sink, a
+ * restart strategy; closing it cancels the job), and the job's checkpoint statistics as Flink's REST API reports them.
  */
 final class JobCluster {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,21 +41,86 @@ final class JobCluster {
 
     /** One TaskManager, two slots, with {@code configuration} added to the cluster's. */
     static MiniClusterExtension miniCluster(Configuration configuration) {
+        return miniCluster(configuration, 2);
+    }
+
+    /** One TaskManager with {@code slots} slots. */
+    static MiniClusterExtension miniCluster(int slots) {
+        return miniCluster(new Configuration(), slots);
+    }
+
+    /** One TaskManager with {@code slots} slots, with {@code configuration} added to the cluster's. */
+    static MiniClusterExtension miniCluster(Configuration configuration, int slots) {
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-                .setConfiguration(configuration).setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+                .setConfiguration(configuration).setNumberTaskManagers(1).setNumberSlotsPerTaskManager(slots).build());
     }
 
     /** The production job (Kafka sources and sinks of {@code config}) running on the test's cluster. */
     static RunningJob start(String name, JobConfig config) throws Exception {
-        return start(name, config, TopologyConfig.from(config));
+        return job(config).start(name);
     }
 
     /** The job with the given topology settings (e.g. timeouts a test changed after start-up validation). */
     static RunningJob start(String name, JobConfig config, TopologyConfig topology) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, topology, UnaryOperator.identity());
-        return new RunningJob(env.executeAsync(name));
+        return job(config).topology(topology).start(name);
+    }
+
+    /** The production job of {@code config}, to start once the test has set its seams. */
+    static JobStart job(JobConfig config) {
+        return new JobStart(config);
+    }
+
+    /**
+     * A job about to start: {@link FlowSqlJob#configure}, then the test's Flink settings, then {@link FlowSqlJob#build}
+     * with the Kafka sources and sinks of its config, the topology settings and the step before the answers sink.
+     */
+    static final class JobStart {
+        private final JobConfig config;
+        private final Configuration flink = new Configuration();
+        private TopologyConfig topology;
+        private UnaryOperator<DataStream<AnswerEvent>> beforeAnswersSink = UnaryOperator.identity();
+
+        private JobStart(JobConfig config) {
+            this.config = config;
+            this.topology = TopologyConfig.from(config);
+        }
+
+        /** Topology settings of the test's own (default: those of the config). */
+        JobStart topology(TopologyConfig topology) {
+            this.topology = topology;
+            return this;
+        }
+
+        /** A step the answers pass through between the answer operator and their sink (e.g. an injected failure). */
+        JobStart beforeAnswersSink(UnaryOperator<DataStream<AnswerEvent>> step) {
+            this.beforeAnswersSink = step;
+            return this;
+        }
+
+        /** Fixed-delay restarts (5 attempts, 500 ms apart), for jobs whose tests kill tasks. */
+        JobStart restartOnFailure() {
+            flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+            flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
+            return this;
+        }
+
+        /** No restarts: any failure that reaches Flink ends the job. */
+        JobStart noRestarts() {
+            flink.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+            return this;
+        }
+
+        /** Submits the job under {@code name}; returns once it was submitted. */
+        RunningJob start(String name) throws Exception {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            FlowSqlJob.configure(env, config);
+            if (!flink.keySet().isEmpty()) {
+                env.configure(flink);
+            }
+            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, topology, beforeAnswersSink);
+            return new RunningJob(env.executeAsync(name));
+        }
     }
 
     /** A started job; closing it cancels it and waits for the cancellation. */

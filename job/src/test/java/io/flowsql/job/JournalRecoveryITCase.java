@@ -2,40 +2,19 @@ package io.flowsql.job;
 
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.job.JournalRuns.Kill;
 import io.flowsql.job.JournalRuns.Run;
-import io.flowsql.events.TraceEntry;
 import io.flowsql.simulator.FreshDraws;
-import io.flowsql.simulator.SimulatedLlmServer;
-import io.flowsql.simulator.SimulatorConfig;
-import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,8 +40,7 @@ class JournalRecoveryITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(4);
 
     @Test
     void replayedQuestionsKeepTheirDecisionsAndCostNoCalls() throws Exception {

@@ -1,6 +1,5 @@
 package io.flowsql.job;
 
-import io.flowsql.job.topology.TopologyConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
@@ -13,8 +12,6 @@ import io.flowsql.simulator.TokenCounts;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -99,19 +96,12 @@ final class JournalRuns {
                 options.put(JobOptions.JOURNAL_TOPIC.key(), journalTopic);
             }
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), options);
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            SpiderQuestions.restartOnFailure(env);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyConfig.from(config),
-                    answers -> answers
-                            .map(new KillOnce(name, killOn)).uid("test-kill-once").name("kill once"));
-            JobClient job = env.executeAsync("journal-" + name);
             List<AnswerEvent> answers;
-            try {
+            try (JobCluster.RunningJob job = JobCluster.job(config).restartOnFailure()
+                    .beforeAnswersSink(stream -> stream.map(new KillOnce(name, killOn)).uid("test-kill-once").name("kill once"))
+                    .start("journal-" + name)) {
                 topics.sendQuestions(questions);
                 answers = topics.committedAnswers(questions.size(), Duration.ofSeconds(120), Duration.ofSeconds(2));
-            } finally {
-                job.cancel().get();
             }
             Journal read = journal ? Journal.read(bootstrap, journalTopic) : Journal.EMPTY;
             return new Run(name, answers, llm.requestCount(), served(llm.tokenCounts()), List.copyOf(KillOnce.KILLS.get(name)),

@@ -4,7 +4,6 @@ import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.job.JournalRuns.Run;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,8 +26,7 @@ class JournalTokensBenchmark {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void tokensWithAndWithoutTheJournal() throws Exception {

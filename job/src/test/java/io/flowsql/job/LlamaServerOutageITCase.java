@@ -13,9 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,8 +29,7 @@ class LlamaServerOutageITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(4);
 
     @Test
     void aTwentySecondOutageMidRunLosesNoQuestion() throws Exception {
@@ -45,11 +41,7 @@ class LlamaServerOutageITCase {
                     JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
                     JobOptions.LLM_SERVER_SLOTS.key(), "4",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("llama-server outage");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("llama-server outage", config)) {
                 List<QuestionEvent> questions = questions(sharedData);
                 topics.sendQuestions(questions.subList(0, 10));
                 topics.committedAnswers(1, Duration.ofMinutes(5), Duration.ZERO);
@@ -73,8 +65,6 @@ class LlamaServerOutageITCase {
                 int retries = answers.stream().flatMap(a -> a.trace.stream()).mapToInt(t -> t.retries).sum();
                 assertThat(retries).as("the outage shows as retries in the traces").isPositive();
                 System.out.printf("llama-server outage: %d answers, %d retries in their traces%n", answers.size(), retries);
-            } finally {
-                job.cancel().get();
             }
         }
     }

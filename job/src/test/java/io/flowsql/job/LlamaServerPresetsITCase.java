@@ -18,9 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,8 +38,7 @@ class LlamaServerPresetsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(4);
 
     @Test
     void everyPresetRunsEveryStageAndTheTracesAddUpToTheServersUsage() throws Exception {
@@ -58,11 +54,7 @@ class LlamaServerPresetsITCase {
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",
                     JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2",
                     JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("llama-server presets");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("llama-server presets", config)) {
                 List<QuestionEvent> questions = questions(sharedData);
                 QuestionEvent overflow = tooLong(questions.get(0));
                 List<QuestionEvent> all = new ArrayList<>(questions);
@@ -120,8 +112,6 @@ class LlamaServerPresetsITCase {
                 assertThat(tracedPrompt).as("prompt tokens in the traces = the server's usage").isEqualTo(proxy.promptTokens.get());
                 assertThat(tracedCompletion).as("completion tokens in the traces = the server's usage")
                         .isEqualTo(proxy.completionTokens.get());
-            } finally {
-                job.cancel().get();
             }
         }
     }

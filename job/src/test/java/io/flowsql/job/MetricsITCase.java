@@ -6,15 +6,12 @@ import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.HistogramStatistics;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,9 +45,7 @@ class MetricsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster(REPORTER.addToConfiguration(new Configuration()), 4);
 
     @Test
     void tenOpensearchQuestionsShowUpInTheStageAnswerAndDialogueMetrics() throws Exception {
@@ -68,11 +63,7 @@ class MetricsITCase {
                     JobOptions.CHECKPOINT_INTERVAL.key(), "500ms",
                     // Far beyond the test's wait: in-flight questions must be released by their answers, not by this timer.
                     JobOptions.FEEDBACK_WAIT.key(), "10min"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("metrics");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("metrics", config)) {
                 topics.sendQuestions(questions);
                 topics.sendRaw(Map.of("bad-0", "this is not json {"));
                 List<AnswerEvent> answers = topics.committedAnswers(QUESTIONS, Duration.ofSeconds(40), Duration.ofMillis(500));
@@ -80,12 +71,10 @@ class MetricsITCase {
                 assertThat(topics.committed(JobTopics.DEAD_LETTERS, 1, Duration.ofSeconds(10), Duration.ZERO))
                         .as("the invalid record was read and dead-lettered before the answers are counted").hasSize(1);
 
-                JobID id = job.getJobID();
+                JobID id = job.id();
                 assertStageMetrics(id);
                 assertAnswerMetrics(id, answers);
                 assertDialogueMetrics(id);
-            } finally {
-                job.cancel().get();
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.flowsql.job;
 
-import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
@@ -9,9 +8,6 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,8 +41,7 @@ class RecoveryITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void aThousandQuestionsAndTwoTaskFailuresGiveExactlyAThousandAnswers() throws Exception {
@@ -58,22 +53,15 @@ class RecoveryITCase {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
                     JobOptions.CHECKPOINT_INTERVAL.key(), "500ms"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            SpiderQuestions.restartOnFailure(env);
-            // The test's seam: FlowSqlJob.build puts the crashing map between the answer operator and its sink.
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config, TopologyConfig.from(config),
-                    answers -> answers
-                            .map(new CrashOnce(CRASH_ON)).uid("test-crash-once").name("crash once"));
-            JobClient job = env.executeAsync("recovery");
             List<AnswerEvent> answers;
-            try {
+            // The test's seam: the crashing map between the answer operator and its sink.
+            try (JobCluster.RunningJob job = JobCluster.job(config).restartOnFailure()
+                    .beforeAnswersSink(stream -> stream.map(new CrashOnce(CRASH_ON)).uid("test-crash-once").name("crash once"))
+                    .start("recovery")) {
                 topics.sendQuestions(questions);
                 answers = topics.committedAnswers(QUESTIONS, Duration.ofSeconds(100), Duration.ofSeconds(3));
-                assertThat(failures(job.getJobID())).as("the job failed twice, each time by the injected failure")
+                assertThat(failures(job.id())).as("the job failed twice, each time by the injected failure")
                         .hasSize(2).allMatch(trace -> trace.contains("injected task failure"));
-            } finally {
-                job.cancel().get();
             }
 
             assertThat(CrashOnce.CRASHED).as("both failures happened").containsExactlyInAnyOrderElementsOf(CRASH_ON);

@@ -5,9 +5,6 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -37,8 +34,7 @@ class RequestIdsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void twoHundredQuestionsWithTwentyReusedIdsGiveExactlyTwoHundredOutcomes() throws Exception {
@@ -58,11 +54,7 @@ class RequestIdsITCase {
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
                     JobOptions.STRATEGY.key(), "opensearch",
                     JobOptions.FEEDBACK_WAIT.key(), "10min"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("request-ids");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.start("request-ids", config)) {
                 topics.sendQuestions(phase1);
                 List<AnswerEvent> answers = topics.committedAnswers(170, Duration.ofSeconds(120), Duration.ofSeconds(1));
                 assertThat(answers).hasSize(170);
@@ -87,8 +79,6 @@ class RequestIdsITCase {
                 assertThat(answers.size() + deadLetters.size()).as("outcomes").isEqualTo(200);
                 assertThat(perId.keySet()).as("the next turns of the dialogues whose ids were repeated are answered")
                         .containsAll(IntStream.range(170, 180).mapToObj(i -> "q-" + i).toList());
-            } finally {
-                job.cancel().get();
             }
         }
     }

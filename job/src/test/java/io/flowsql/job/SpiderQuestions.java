@@ -4,13 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,14 +46,5 @@ final class SpiderQuestions {
             questions.add(q);
         }
         return questions;
-    }
-
-    /** Fixed-delay restarts (5 attempts, 500 ms apart), for jobs whose tests kill tasks. */
-    static void restartOnFailure(StreamExecutionEnvironment env) {
-        Configuration restarts = new Configuration();
-        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
-        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
-        env.configure(restarts);
     }
 }

@@ -9,11 +9,6 @@ import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,8 +33,7 @@ class TopologyFaultsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
 
     @Test
     void everyQuestionIsAnsweredAndTheJobNeverRestartsBecauseOfTheLlm() throws Exception {
@@ -64,14 +58,7 @@ class TopologyFaultsITCase {
                     JobOptions.LLM_TOTAL_BUDGET.key(), "30s",
                     JobOptions.LLM_TIMEOUT.key(), "400ms",
                     JobOptions.LLM_MAX_RETRIES.key(), "2"));
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-            FlowSqlJob.configure(env, config);
-            Configuration noRestarts = new Configuration();
-            noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-            env.configure(noRestarts);
-            FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("topology-faults");
-            try {
+            try (JobCluster.RunningJob job = JobCluster.job(config).noRestarts().start("topology-faults")) {
                 topics.sendQuestions(questions);
                 List<AnswerEvent> answers =
                         topics.committedAnswers(questions.size(), Duration.ofSeconds(50), Duration.ofSeconds(3));
@@ -89,11 +76,9 @@ class TopologyFaultsITCase {
                     }
                 }
                 assertThat(llm.requestCount()).as("the LLM was really called").isGreaterThan(questions.size());
-                assertThat(job.getJobStatus().get()).as("no failure escaped to Flink").isEqualTo(JobStatus.RUNNING);
+                assertThat(job.client().getJobStatus().get()).as("no failure escaped to Flink").isEqualTo(JobStatus.RUNNING);
                 System.out.printf("faults: %d answers, %d failed%n", answers.size(),
                         answers.stream().filter(a -> "failed".equals(a.status)).count());
-            } finally {
-                job.cancel().get();
             }
         }
     }

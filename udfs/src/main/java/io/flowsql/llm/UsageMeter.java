@@ -5,10 +5,12 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Adds up what the LLM calls cost per stage (calls, tokens, retries, failures, latency) for reports and metrics.
+ * Adds up what the LLM calls cost per stage (calls, tokens, retries, failures, latency) for reports (the Flink
+ * operators publish their metrics from each stage's trace entry, see StageMetrics).
  */
 public final class UsageMeter {
     private final Map<String, StageUsage> byStage = new ConcurrentHashMap<>();
+
     public void record(UsageRecord record) {
         byStage.merge(record.stage(), StageUsage.EMPTY.plus(record), (old, ignored) -> old.plus(record));
     }

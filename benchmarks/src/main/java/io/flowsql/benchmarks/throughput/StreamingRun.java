@@ -46,6 +46,7 @@ final class StreamingRun {
     RunFigures run(String name, List<QuestionEvent> questions, double perSecond, LongSupplier llmCalls, Duration limit) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
+        List<Long> answeredAt = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(answersTopic).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -72,6 +73,7 @@ final class StreamingRun {
                     if (at != null) {
                         last = System.currentTimeMillis();
                         latencies.add(last - at);
+                        answeredAt.add(last - start);
                     }
                 }
             }
@@ -79,7 +81,8 @@ final class StreamingRun {
                 throw new IllegalStateException(name + ": only " + latencies.size() + " of " + questions.size()
                         + " answers within " + limit);
             }
-            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies);
+            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies,
+                    answeredAt);
         }
     }
 
