@@ -22,8 +22,9 @@ import java.util.List;
  * Flink task thread. In {@code open()} it leases its TaskManager's shared engine (built where it runs from the
  * serializable {@link EngineConfig}) and takes the stage the registry declares under its name; each request the stage
  * runs for is handed to the engine's work pool ({@link NamedStage#applyOn}) and continues on its callback pool. The
- * stage works on a copy of the request; when Flink's timeout fires first, the stage's LLM calls are cancelled (the HTTP
- * requests aborted, their permits freed) and the untouched original completes as a failed answer naming the stage
+ * stage works on a copy of the request; when Flink's timeout fires first, what the stage started is cancelled — its
+ * LLM calls (the HTTP requests aborted, their permits freed) and its SQL statements (stopped at the next progress
+ * check, the connection back in the pool; see {@code StageSql}) — and the untouched original completes as a failed answer naming the stage
  * (never an exception, which would restart the job). Retries live in the LLM client only.
  */
 public class AsyncStageFunction extends RichAsyncFunction<RequestContext, RequestContext> {

@@ -4,33 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies, when each answer came) and
- * the figures the benchmark prints from it: questions/second over the whole run and at steady state, their share of
- * the ideal, p50/p95/p99 latency.
+ * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies) and the
+ * figures the benchmark prints from it: questions/second, its share of the ideal, p50/p99 latency.
  */
-record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis,
-                  List<Long> answeredAtMillis) {
-
-    /** A run whose answer times were not kept (steady state = the whole run). */
-    RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis) {
-        this(name, questions, wallMillis, llmCalls, latenciesMillis, List.of());
-    }
-
-    /**
-     * The rate between the 10th and the 90th percentile of answer times: the pipeline full, without the time it takes
-     * to fill (the first answer needs all of a question's calls and a checkpoint) and to drain. The whole-run rate is
-     * {@link #questionsPerSecond()}; both are printed.
-     */
-    double steadyQuestionsPerSecond() {
-        if (answeredAtMillis.size() < 20) {
-            return questionsPerSecond();
-        }
-        long[] at = answeredAtMillis.stream().mapToLong(Long::longValue).sorted().toArray();
-        int from = at.length / 10;
-        int to = at.length * 9 / 10;
-        long span = at[to] - at[from];
-        return span <= 0 ? questionsPerSecond() : (to - from) * 1000.0 / span;
-    }
+record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis) {
 
     double questionsPerSecond() {
         return questions * 1000.0 / wallMillis;
@@ -58,12 +35,5 @@ record RunFigures(String name, int questions, long wallMillis, long llmCalls, Li
                         + "  p50 %6d ms  p95 %6d ms  p99 %6d ms",
                 name, questions, wallMillis / 1000.0, questionsPerSecond(), llmCallsPerQuestion(), ideal,
                 questionsPerSecond() / ideal, percentile(50), percentile(95), percentile(99));
-    }
-
-    /** The steady-state rate and its share of the ideal (for runs that kept their answer times). */
-    String steadyLine(int slots, long latencyMillis) {
-        double ideal = idealQuestionsPerSecond(slots, latencyMillis);
-        return String.format("  at steady state (10th–90th percentile of answer times): %7.2f q/s, ratio %5.3f of ideal",
-                steadyQuestionsPerSecond(), steadyQuestionsPerSecond() / ideal);
     }
 }

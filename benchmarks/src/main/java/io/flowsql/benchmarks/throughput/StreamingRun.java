@@ -46,7 +46,6 @@ final class StreamingRun {
     RunFigures run(String name, List<QuestionEvent> questions, double perSecond, LongSupplier llmCalls, Duration limit) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
-        List<Long> answeredAt = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(answersTopic).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -73,7 +72,6 @@ final class StreamingRun {
                     if (at != null) {
                         last = System.currentTimeMillis();
                         latencies.add(last - at);
-                        answeredAt.add(last - start);
                     }
                 }
             }
@@ -81,8 +79,7 @@ final class StreamingRun {
                 throw new IllegalStateException(name + ": only " + latencies.size() + " of " + questions.size()
                         + " answers within " + limit);
             }
-            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies,
-                    answeredAt);
+            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies);
         }
     }
 

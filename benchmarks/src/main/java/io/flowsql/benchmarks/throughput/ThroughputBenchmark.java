@@ -161,7 +161,6 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
         System.out.printf("%s, S=%d, L=%d ms:%n", preset, s, latencyMillis);
         System.out.println("  " + streaming.line(s, latencyMillis));
-        System.out.println("  " + streaming.steadyLine(s, latencyMillis));
         // every thread this JVM started during the measured run (job, broker, simulator, clients): an executor made
         // per request or per statement would show as hundreds or thousands per 1,000 questions
         System.out.printf("  threads started during the measured run: %d (%.1f per 1,000 questions; %d live at its end)%n",
