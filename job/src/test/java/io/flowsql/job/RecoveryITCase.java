@@ -75,7 +75,11 @@ class RecoveryITCase {
         }
     }
 
-    /** The failures the job went through, as its REST API's exception history lists them (newest first). */
+    /**
+     * The failures the job went through, as its REST API's exception history lists them (newest first): each entry's
+     * root failure and the failures of other subtasks concurrent with it (two crashes in one restart window are one
+     * entry with a concurrent exception).
+     */
     private static List<String> failures(JobID job) throws Exception {
         Configuration client = FLINK.getClientConfiguration();
         URI uri = URI.create("http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT)
@@ -84,7 +88,10 @@ class RecoveryITCase {
                 HttpResponse.BodyHandlers.ofString()).body();
         List<String> out = new ArrayList<>();
         EventJson.mapper().readTree(body).path("exceptionHistory").path("entries")
-                .forEach(e -> out.add(e.path("stacktrace").asText()));
+                .forEach(e -> {
+                    out.add(e.path("stacktrace").asText());
+                    e.path("concurrentExceptions").forEach(c -> out.add(c.path("stacktrace").asText()));
+                });
         return out;
     }
 
