@@ -1,6 +1,5 @@
 package io.flowsql.job;
 
-import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

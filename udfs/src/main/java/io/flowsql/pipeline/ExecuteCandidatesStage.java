@@ -1,7 +1,6 @@
 package io.flowsql.pipeline;
 
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Executes every candidate not yet executed, so the vote, the reviewer and the answer can compare real

@@ -3,7 +3,6 @@ package io.flowsql.pipeline;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Settles a request that reached the end of its strategy: the SQL an earlier stage chose (or else the

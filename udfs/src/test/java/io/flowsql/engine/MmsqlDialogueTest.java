@@ -9,7 +9,6 @@ import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.events.AnswerMapper;
 import io.flowsql.flink.FeedbackTurns;
 import io.flowsql.pipeline.DialogueTurn;
-import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.simulator.RecordedRequest;
 import io.flowsql.simulator.oracle.GoldSqlOracle;

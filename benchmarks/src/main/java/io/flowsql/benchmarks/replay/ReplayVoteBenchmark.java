@@ -14,7 +14,6 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.Strategy;
 import io.flowsql.engine.StageParts;
 import io.flowsql.engine.StageRegistry;

@@ -7,10 +7,6 @@ import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionMapper;
 import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.pipeline.Stage;
-import io.flowsql.pipeline.Strategy;
-import io.flowsql.engine.StageDeclaration;
-import io.flowsql.engine.StageRegistry;
 
 import java.util.ArrayList;
 import java.util.List;

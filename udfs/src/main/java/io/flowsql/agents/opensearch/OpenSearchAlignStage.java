@@ -7,7 +7,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
-import java.util.concurrent.CompletableFuture;
 
 /** Aligns every candidate not yet executed (values and style) before execution, and notes which rules changed which candidate. */
 public final class OpenSearchAlignStage implements Stage.Local {

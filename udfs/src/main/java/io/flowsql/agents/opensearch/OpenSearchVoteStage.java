@@ -4,7 +4,6 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /** Runs the vote over the executed candidates, makes the winner the final SQL and records votes and agreement in the notes. */
