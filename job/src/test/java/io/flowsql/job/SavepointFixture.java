@@ -71,9 +71,13 @@ final class SavepointFixture {
                 JobOptions.FEEDBACK_ISOLATION.key(), "read_committed",   // as when the fixture was written
                 JobOptions.GROUP_ID.key(), "flowsql-fixture",
                 JobOptions.TRANSACTIONAL_ID_PREFIX.key(), "flowsql-fixture",
-                // The release timer of a held turn is wall-clock time in the savepoint: far beyond any fixture's age,
-                // or a restore after that time releases the held turn without the history it waits for.
-                JobOptions.FEEDBACK_WAIT.key(), "3650d"));
+                // Wall-clock times are in the savepoint: the release timer of a held turn, and the last-write times
+                // the state TTLs count from. Both far beyond any fixture's age, or a restore more than a day after the
+                // fixture was written releases the held turn early, or finds the dialogue's history (and the request
+                // ids) expired: turn 3 was then answered without turn 1 in its history (CI, two days after writing).
+                JobOptions.FEEDBACK_WAIT.key(), "3650d",
+                JobOptions.HISTORY_TTL.key(), "3650d",
+                JobOptions.REQUEST_ID_TTL.key(), "3650d"));
     }
 
     /** Every record of {@code topics} (read_committed) with its partition and offset, and each partition's end offset. */
