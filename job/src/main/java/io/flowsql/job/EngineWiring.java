@@ -3,16 +3,22 @@ package io.flowsql.job;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.LlmCacheSettings;
+import io.flowsql.flink.HistoryLimits;
 import io.flowsql.job.journal.JournalRelease;
 import io.flowsql.job.journal.KafkaJournalSource;
+import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 
-/** Builds the engine configuration (LLM client and cache, SQL executor, databases, agents, strategy) from the job options. */
+/**
+ * Builds what the operators run with from the job options: the engine configuration (LLM client and cache, SQL
+ * executor, databases, agents, strategy) and the topology's configuration around it.
+ */
 public final class EngineWiring {
     private EngineWiring() {}
 
@@ -24,6 +30,25 @@ public final class EngineWiring {
         return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
                 ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
                 journal(config));
+    }
+
+    /** The topology as the job options configure it. */
+    public static TopologyConfig topologyConfig(JobConfig config) {
+        TopologyConfig t = new TopologyConfig(engineConfig(config));
+        t.presets = new ArrayList<>(config.get(JobOptions.PRESETS));
+        t.parallelism = config.get(JobOptions.PARALLELISM);
+        t.stageCapacity = config.get(JobOptions.STAGE_CAPACITY);
+        t.capacityByStage.putAll(config.intFamily("stage.capacity."));
+        t.stageTimeout = config.get(JobOptions.STAGE_TIMEOUT);
+        t.timeoutByStage.putAll(config.durationFamily("stage.timeout."));
+        t.executionPoolSize = config.get(JobOptions.EXECUTION_POOL_SIZE);
+        t.executionCapacity = config.get(JobOptions.EXECUTION_CAPACITY);
+        t.executionTimeout = config.get(JobOptions.EXECUTION_TIMEOUT);
+        t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
+        t.historyTtl = config.get(JobOptions.HISTORY_TTL);
+        t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
+        t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
+        return t;
     }
 
     /** The Kafka stage journal when journal.topic is set, else none. */

@@ -2,7 +2,6 @@ package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.job.journal.JournalReleaseSink;
-import io.flowsql.job.kafka.KafkaSources;
 import io.flowsql.flink.AnswerFunction;
 import io.flowsql.flink.DialogueContextFunction;
 import io.flowsql.flink.DialogueKeys;
@@ -118,7 +117,7 @@ public final class FlowSqlJob implements Callable<Integer> {
 
     /** The production job. */
     public static void build(StreamExecutionEnvironment env, JobSources sources, JobSinks sinks, JobConfig config) {
-        build(env, sources, sinks, config, TopologyConfig.from(config), UnaryOperator.identity());
+        build(env, sources, sinks, config, EngineWiring.topologyConfig(config), UnaryOperator.identity());
     }
 
     /**

@@ -2,7 +2,6 @@ package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
-import io.flowsql.job.kafka.KafkaSinks;
 import org.apache.flink.api.connector.sink2.Sink;
 
 /** The job's outputs, passed in so tests can use their own sinks; {@link #kafka} gives the exactly-once Kafka ones. */

@@ -1,7 +1,6 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.job.kafka.KafkaSources;
 import io.flowsql.job.kafka.RawRecord;
 import org.apache.flink.api.connector.source.Source;
 

@@ -67,7 +67,7 @@ class HungLlmCallsITCase {
                     JobOptions.LLM_MAX_CONCURRENCY.key(), Integer.toString(HUNG),
                     JobOptions.LLM_TIMEOUT.key(), "5min",
                     JobOptions.LLM_TOTAL_BUDGET.key(), "5min"));
-            TopologyConfig topology = TopologyConfig.from(config);
+            TopologyConfig topology = EngineWiring.topologyConfig(config);
             // below the calls' own budget on purpose (start-up validation refuses it in a job's options): only the
             // stage timeout can end these calls
             topology.stageTimeout = Duration.ofSeconds(STAGE_TIMEOUT_SECONDS);

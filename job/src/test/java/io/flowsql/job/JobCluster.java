@@ -82,7 +82,7 @@ final class JobCluster {
 
         private JobStart(JobConfig config) {
             this.config = config;
-            this.topology = TopologyConfig.from(config);
+            this.topology = EngineWiring.topologyConfig(config);
         }
 
         /** Topology settings of the test's own (default: those of the config). */

@@ -10,6 +10,7 @@ import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.Strategy;
 import io.flowsql.simulator.agents.AgentResponders;
+import io.flowsql.simulator.replay.ReplayResponder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,6 +112,12 @@ class StageRegistryTest {
         assertThat(declared).containsExactlyInAnyOrderElementsOf(files);
     }
 
+    /**
+     * The link between the registry and the simulator, which cannot depend on udfs (udfs' tests depend on it): the
+     * simulator's responders are keyed by prompt task, and the keys must be exactly the tasks of the declared stages'
+     * prompts (plus the evaluation's own task). The responders a prediction replay lays over the usual ones (the
+     * replay is read only when answering, so none is needed here) may only replace usual ones, never add a task.
+     */
     @Test
     void theSimulatorAnswersEveryDeclaredTask() {
         Set<String> tasks = new HashSet<>();
@@ -118,19 +125,26 @@ class StageRegistryTest {
         Set<String> simulated = new HashSet<>(AgentResponders.all().keySet());
         simulated.remove("eval.rqs"); // the evaluation's own task (benchmarks), not a stage's
         assertThat(simulated).containsExactlyInAnyOrderElementsOf(tasks);
+        assertThat(ReplayResponder.over(AgentResponders.all(), null).keySet())
+                .as("tasks the prediction replay answers").containsExactlyInAnyOrderElementsOf(AgentResponders.all().keySet());
     }
 
     /**
-     * Stage names appear as string literals only in the registry: everywhere else in the product's main code (udfs,
-     * job) a stage is reached through the registry or the name the registry gave it. (The simulator's responders are
-     * keyed by prompt tasks, which {@link #theSimulatorAnswersEveryDeclaredTask} ties to the registry.)
+     * Stage names appear as string literals only in the registry: everywhere else in the main code of every module
+     * that can see the registry (udfs, job, benchmarks) and of devstack (which sees no module of ours and has no
+     * business naming a stage) a stage is reached through the registry or the name the registry gave it. The files are
+     * read from the source tree, so this test in udfs covers the other modules' main code too.
+     * <p>
+     * The simulator is the stated exception: it cannot depend on udfs (udfs' tests depend on it, and a module cycle
+     * is not allowed), so its responders are keyed by the prompt tasks named in the prompt files' first lines, and
+     * {@link #theSimulatorAnswersEveryDeclaredTask} ties those keys to the registry by set equality instead.
      */
     @Test
     void noMainSourceOutsideTheRegistryNamesAStage() throws IOException {
         Set<String> names = new HashSet<>(StageRegistry.names());
         Pattern literal = Pattern.compile("\"([a-z]+\\.[a-z]+)\"");
         List<String> offenders = new ArrayList<>();
-        for (String module : List.of("udfs", "job")) {
+        for (String module : List.of("udfs", "job", "benchmarks", "devstack")) {
             try (Stream<Path> walk = Files.walk(PROJECT.resolve(module).resolve("src/main/java"))) {
                 for (Path file : walk.filter(p -> p.toString().endsWith(".java")).toList()) {
                     if (file.endsWith("StageRegistry.java")) {

@@ -1,6 +1,7 @@
 package io.flowsql.benchmarks.replay;
 
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
@@ -15,9 +16,11 @@ import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Strategy;
+import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageParts;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.pipeline.NamedStage;
+import io.flowsql.pipeline.StageKind;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
@@ -39,6 +42,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * The self-consistency vote on real model output: the three published Spider dev prediction files are
@@ -48,11 +52,6 @@ import java.util.concurrent.TimeUnit;
  * Usage: ReplayVoteBenchmark [shared-data-dir (default ../shared/data)] [prediction files... (default the three)]
  */
 public final class ReplayVoteBenchmark {
-    /** OpenSearch-SQL's generation (replayed), alignment, execution, vote and answer: the stages a replay runs. */
-    private static final List<String> REPLAY_STAGES = List.of("opensearch.generate", "opensearch.align",
-            "candidates.execute", "opensearch.vote", "answer.finalize");
-    private static final List<String> REPLAY_STAGES_UNALIGNED = REPLAY_STAGES.stream()
-            .filter(s -> !s.equals("opensearch.align")).toList();
     private static final List<String> DEFAULT_FILES = List.of("DAIL-SQL+GPT-4.txt", "C3-ChatGPT.txt", "DIN-SQL-GPT-4.csv");
 
     public static void main(String[] args) throws Exception {
@@ -139,20 +138,35 @@ public final class ReplayVoteBenchmark {
         return s;
     }
 
+    /**
+     * The stages a replay runs, derived from the registry's {@code opensearch} preset: its generation (the preset's
+     * first stage that asks the model, answered here by the replay) and every later stage that asks no model (a
+     * simulated answer would not be real model output): generation, alignment, execution, vote and answer, in order.
+     */
+    static List<StageDeclaration> replayStages() {
+        List<StageDeclaration> preset = StageRegistry.stagesOf(StageRegistry.OPENSEARCH);
+        int generation = preset.stream().map(StageDeclaration::kind).toList().indexOf(StageKind.LLM);
+        return IntStream.range(generation, preset.size())
+                .filter(i -> i == generation || preset.get(i).kind() != StageKind.LLM)
+                .mapToObj(preset::get).toList();
+    }
+
+    /** {@link #replayStages} built from {@code parts}; without {@code align} the alignment stage is left out. */
+    static List<NamedStage> replayStages(StageParts parts, boolean align) {
+        return replayStages().stream().map(d -> StageRegistry.build(d, parts))
+                .filter(s -> align || !(s.stage() instanceof OpenSearchAlignStage)).toList();
+    }
+
     /** Every runnable question through generate (replayed) → [align] → execute → vote → finalize, in order. */
     private static List<RequestContext> answerAll(Benchmark bench, StageParts parts, boolean align) throws Exception {
-        List<NamedStage> stages = new ArrayList<>();
-        for (String name : align ? REPLAY_STAGES : REPLAY_STAGES_UNALIGNED) {
-            stages.add(StageRegistry.build(StageRegistry.get(name), parts));
-        }
-        Pipeline pipeline = new Pipeline(new Strategy("replay-vote", stages));
+        Pipeline pipeline = new Pipeline(new Strategy("replay-vote", replayStages(parts, align)));
         List<RequestContext> out = new ArrayList<>();
         for (BenchmarkItem item : bench.runnableItems()) {
             RequestContext ctx = new RequestContext();
             ctx.requestId = "replay-" + item.id();
             ctx.dbId = item.dbId();
             ctx.question = item.question();
-            ctx.strategy = "opensearch";
+            ctx.strategy = StageRegistry.OPENSEARCH;
             out.add(pipeline.run(ctx).get(120, TimeUnit.SECONDS));
         }
         return out;

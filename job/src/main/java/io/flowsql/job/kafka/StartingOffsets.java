@@ -10,7 +10,8 @@ public enum StartingOffsets {
     EARLIEST,
     LATEST;
 
-    OffsetsInitializer initializer() {
+    /** The Kafka source's initializer for this choice. */
+    public OffsetsInitializer initializer() {
         return switch (this) {
             case EARLIEST -> OffsetsInitializer.earliest();
             case LATEST -> OffsetsInitializer.latest();

@@ -3,9 +3,6 @@ package io.flowsql.job.topology;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.flink.HistoryLimits;
-import io.flowsql.job.EngineWiring;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 
 import java.io.Serializable;
 import java.time.Duration;
@@ -15,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The topology's knobs in one place, filled from the job options by {@link #from}: the engine every stage operator
- * builds its stages from, the presets served (one chain of operators each), operator parallelism, per-stage capacity and timeout, the
- * candidate-execution pool, and the dialogue operator's history TTL and feedback wait.
+ * The topology's knobs in one place: the engine every stage operator builds its stages from, the presets served (one
+ * chain of operators each), operator parallelism, per-stage capacity and timeout, the candidate-execution pool, and the
+ * dialogue operator's history TTL and feedback wait. Filled from the job options by {@code EngineWiring.topologyConfig}
+ * in the job's root package, which this package does not reach back into.
  */
 public class TopologyConfig implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -57,25 +55,6 @@ public class TopologyConfig implements Serializable {
 
     public TopologyConfig(EngineConfig engine) {
         this.engine = engine;
-    }
-
-    /** The topology as the job options configure it. */
-    public static TopologyConfig from(JobConfig config) {
-        TopologyConfig t = new TopologyConfig(EngineWiring.engineConfig(config));
-        t.presets = new ArrayList<>(config.get(JobOptions.PRESETS));
-        t.parallelism = config.get(JobOptions.PARALLELISM);
-        t.stageCapacity = config.get(JobOptions.STAGE_CAPACITY);
-        t.capacityByStage.putAll(config.intFamily("stage.capacity."));
-        t.stageTimeout = config.get(JobOptions.STAGE_TIMEOUT);
-        t.timeoutByStage.putAll(config.durationFamily("stage.timeout."));
-        t.executionPoolSize = config.get(JobOptions.EXECUTION_POOL_SIZE);
-        t.executionCapacity = config.get(JobOptions.EXECUTION_CAPACITY);
-        t.executionTimeout = config.get(JobOptions.EXECUTION_TIMEOUT);
-        t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
-        t.historyTtl = config.get(JobOptions.HISTORY_TTL);
-        t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
-        t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
-        return t;
     }
 
     public int capacityOf(String stage) {

@@ -1,8 +1,9 @@
-package io.flowsql.job.kafka;
+package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
+import io.flowsql.job.kafka.AnswerFeedbackDeserializer;
+import io.flowsql.job.kafka.RawRecord;
+import io.flowsql.job.kafka.RawRecordDeserializer;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -1,6 +1,5 @@
-package io.flowsql.job.kafka;
+package io.flowsql.job;
 
-import io.flowsql.job.JobConfig;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;

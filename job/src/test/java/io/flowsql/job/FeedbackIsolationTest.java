@@ -1,9 +1,8 @@
-package io.flowsql.job.kafka;
+package io.flowsql.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flowsql.job.JobConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

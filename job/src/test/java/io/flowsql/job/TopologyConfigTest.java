@@ -1,7 +1,6 @@
-package io.flowsql.job.topology;
+package io.flowsql.job;
 
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
+import io.flowsql.job.topology.TopologyConfig;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,7 +32,7 @@ class TopologyConfigTest {
                 Map.entry(JobOptions.PRESETS.key(), "opensearch;mag-sql"),
                 Map.entry(JobOptions.STRATEGY.key(), "opensearch")));
 
-        TopologyConfig t = TopologyConfig.from(config);
+        TopologyConfig t = EngineWiring.topologyConfig(config);
 
         assertThat(t.parallelism).isEqualTo(3);
         assertThat(t.capacityOf("mmsql.detect")).isEqualTo(7);
@@ -47,7 +46,7 @@ class TopologyConfigTest {
         assertThat(t.historyTtl).isEqualTo(Duration.ofHours(2));
         assertThat(t.feedbackWait).isEqualTo(Duration.ofSeconds(40));
         assertThat(t.presets).containsExactly("opensearch", "mag-sql");
-        assertThat(TopologyConfig.from(JobConfig.of(Map.of())).presets)
+        assertThat(EngineWiring.topologyConfig(JobConfig.of(Map.of())).presets)
                 .containsExactly("mag-sql", "sqlfix", "opensearch", "mmsql", "full");
         assertThat(t.engine.defaultStrategy()).isEqualTo(config.get(JobOptions.STRATEGY));
         assertThat(t.historyLimits).isEqualTo(new io.flowsql.flink.HistoryLimits(4, 2000));

@@ -1,9 +1,9 @@
-package io.flowsql.job.kafka;
+package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.DeadLetterEvent;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
+import io.flowsql.job.kafka.DeadLetterSerializer;
+import io.flowsql.job.kafka.JsonRecordSerializer;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
