@@ -146,8 +146,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .uid(FEEDBACK_SOURCE_UID);
 
         SingleOutputStreamOperator<RequestContext> firstOfEachId = parallel(questions
-                .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
-                .connect(answersReadBack.keyBy(new DialogueKeys.OfAnswer(), Types.STRING))
+                .keyBy(RequestIdFunction.questionKey(), Types.STRING)
+                .connect(answersReadBack.keyBy(RequestIdFunction.answerKey(), Types.STRING))
                 .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
                 .uid(REQUEST_IDS_UID).name("request-id check"), topology);
 

@@ -205,8 +205,8 @@ public final class JobOptions {
             .withDescription("How long a dialogue's history is kept after its last turn.");
     public static final ConfigOption<Duration> REQUEST_ID_TTL = ConfigOptions.key("requests.id-ttl")
             .durationType().defaultValue(Duration.ofHours(24))
-            .withDescription("How long a request id is remembered after its answer: a question repeating it meanwhile is dead-lettered "
-                    + "(duplicate_request_id), later it is a new question.");
+            .withDescription("How long a request id is remembered after its answer: a question repeating it in the same dialogue "
+                    + "meanwhile is dead-lettered (duplicate_request_id), later it is a new question; ids are checked per dialogue.");
     public static final ConfigOption<Integer> HISTORY_MAX_TURNS = ConfigOptions.key("dialogue.history-max-turns")
             .intType().defaultValue(8)
             .withDescription("Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");

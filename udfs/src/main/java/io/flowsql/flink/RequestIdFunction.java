@@ -12,6 +12,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
@@ -34,7 +35,9 @@ import java.util.List;
  *
  * <p>Keyed by dialogue ({@link DialogueKeys}: a question without a dialogue id is its own dialogue, keyed by its
  * request id), so the turns of a dialogue keep their order on the way to the dialogue operator; the ids are therefore
- * checked within a dialogue key: the same request id sent under another dialogue id is not recognised.
+ * checked within a dialogue key: the same request id sent under another dialogue id is not recognised (it is answered
+ * as a new question; README.md documents this scope). The keys are {@link #questionKey()} and {@link #answerKey()};
+ * they are part of the state's identity (a savepoint restores only under the same keys), so they never change.
  */
 public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestContext, AnswerEvent, RequestContext> {
     public static final OutputTag<DeadLetterEvent> DUPLICATES = new OutputTag<>("duplicate-request-ids") {};
@@ -48,6 +51,16 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     /** By request id: repeats waiting for the first question's answer. */
     private transient MapState<String, List<RequestContext>> waiting;
     private transient Counter duplicates;
+
+    /** The key the job partitions the questions by: their dialogue. */
+    public static KeySelector<RequestContext, String> questionKey() {
+        return new DialogueKeys.OfQuestion();
+    }
+
+    /** The key the job partitions the answers read back by: their dialogue, as {@link #questionKey()}. */
+    public static KeySelector<AnswerEvent, String> answerKey() {
+        return new DialogueKeys.OfAnswer();
+    }
 
     /**
      * @param ttl        how long an id is remembered after its last change

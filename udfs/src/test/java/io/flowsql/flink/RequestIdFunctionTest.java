@@ -22,12 +22,17 @@ class RequestIdFunctionTest {
             throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), 2)),
-                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
+                RequestIdFunction.questionKey(), RequestIdFunction.answerKey(), Types.STRING);
     }
 
     private static RequestContext question(String id, long offset) {
+        return question(id, null, offset);
+    }
+
+    private static RequestContext question(String id, String dialogueId, long offset) {
         RequestContext ctx = new RequestContext();
         ctx.requestId = id;
+        ctx.dialogueId = dialogueId;
         ctx.dbId = "concert_singer";
         ctx.question = "How many singers?";
         ctx.origin = "questions/1@" + offset;
@@ -35,8 +40,13 @@ class RequestIdFunctionTest {
     }
 
     private static AnswerEvent answer(String id) {
+        return answer(id, null);
+    }
+
+    private static AnswerEvent answer(String id, String dialogueId) {
         AnswerEvent a = new AnswerEvent();
         a.requestId = id;
+        a.dialogueId = dialogueId;
         a.status = "answered";
         return a;
     }
@@ -87,6 +97,35 @@ class RequestIdFunctionTest {
             assertThat(deadLetters(h)).singleElement().satisfies(d -> assertThat(d.reason).contains("still being answered"));
             h.processElement2(answer("r1"), 0);
             assertThat(deadLetters(h)).hasSize(3);
+        }
+    }
+
+    /**
+     * The scope README.md and docs/OPERATIONS.md give a request id: unique within its dialogue. The check is keyed by
+     * dialogue id (the keys the job uses, {@link RequestIdFunction#questionKey()} and {@link RequestIdFunction#answerKey()};
+     * changing them would break restoring existing state), so the same id under another dialogue is another question,
+     * answered again, and an answer marks its id answered in its own dialogue only. Should the key change, this test
+     * fails: change the documentation with it.
+     */
+    @Test
+    void aRequestIdIsCheckedWithinItsDialogueOnly() throws Exception {
+        try (var h = harness()) {
+            h.open();
+            h.processElement1(question("r1", "d1", 1), 0);
+            h.processElement1(question("r1", "d2", 2), 0);
+            assertThat(h.extractOutputValues()).as("the same id under another dialogue goes on to be answered")
+                    .extracting(c -> c.dialogueId).containsExactly("d1", "d2");
+            h.processElement1(question("r1", "d1", 3), 0); // a repeat within d1 waits for d1's answer
+            h.processElement2(answer("r1", "d2"), 0);
+            assertThat(deadLetters(h)).as("d2's answer does not release d1's repeat").isEmpty();
+            h.processElement1(question("r1", "d2", 4), 0);
+            assertThat(deadLetters(h)).singleElement().satisfies(d -> {
+                assertThat(d.offset).isEqualTo(4);
+                assertThat(d.reason).contains("already answered");
+            });
+            h.processElement2(answer("r1", "d1"), 0);
+            assertThat(deadLetters(h)).extracting(d -> d.offset).containsExactly(4L, 3L);
+            assertThat(h.extractOutputValues()).hasSize(2);
         }
     }
 }

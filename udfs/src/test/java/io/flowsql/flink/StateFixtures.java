@@ -1,5 +1,6 @@
 package io.flowsql.flink;
 
+import io.flowsql.events.AnswerEvent;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
@@ -27,6 +28,7 @@ class StateFixtures {
     static final String RESOURCE_DIR = "state";
     static final long FEEDBACK_WAIT = 60_000;
     static final long GATHER_TIMEOUT = 5_000;
+    static final int MAX_WAITING_REPEATS = 2;
 
     static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, FeedbackTurn, RequestContext> dialogueHarness()
             throws Exception {
@@ -39,6 +41,22 @@ class StateFixtures {
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(new CandidateGatherFunction("candidates.execute", GATHER_TIMEOUT)),
                 new DialogueKeys.OfRequest(), Types.STRING);
+    }
+
+    static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> requestIdHarness()
+            throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), MAX_WAITING_REPEATS)),
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
+    }
+
+    /** An answer as the feedback source reads it back from the answers topic. */
+    static AnswerEvent answer(String requestId, String dialogueId, String status) {
+        AnswerEvent answer = new AnswerEvent();
+        answer.requestId = requestId;
+        answer.dialogueId = dialogueId;
+        answer.status = status;
+        return answer;
     }
 
     /** The fan-out id the gather fixture of a version uses (versions before v2 had none). */
@@ -94,6 +112,18 @@ class StateFixtures {
             h.processElement(first, 0);
             OperatorSubtaskState state = h.snapshot(1, 1);
             OperatorSnapshotUtil.writeStateHandle(state, dir.resolve("candidate-gather.snapshot").toString());
+        }
+        try (var h = requestIdHarness()) {
+            h.open();
+            // in dialogue d1: r1 in flight with a repeat waiting for its answer, r2 answered
+            h.processElement1(request("r1", "d1", "How many singers?"), 0);
+            RequestContext repeat = request("r1", "d1", "How many singers?");
+            repeat.origin = "questions/0@7";
+            h.processElement1(repeat, 0);
+            h.processElement1(request("r2", "d1", "And their names?"), 0);
+            h.processElement2(answer("r2", "d1", "answered"), 0);
+            OperatorSubtaskState state = h.snapshot(1, 1);
+            OperatorSnapshotUtil.writeStateHandle(state, dir.resolve("request-ids.snapshot").toString());
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.flowsql.flink;
 
+import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The keyed operators restore from snapshots written by earlier versions of the state classes (kept under
  * src/test/resources/state/&lt;version&gt;, written by {@link StateFixtures}) and carry on: v1 is the state before
  * {@code Candidate.previewRows} (Kryo) became {@code Candidate.preview}, {@code CandidateWork} gained {@code batch},
- * the gather gained {@code expired} and the dialogue operator its checkpointed gauges.
+ * the gather gained {@code expired} and the dialogue operator its checkpointed gauges; v2 and v3 are the state
+ * classes of issue 10 as first committed (c543525) and as merged into main (40bc5a1), before {@code RequestContext}
+ * gained {@code journalOf}, {@code historySupplied} and {@code failure} and {@code StageTrace} its journal counts,
+ * {@code outcome}, {@code failure} and {@code modelError}. The request-id check's fixture exists from v3 on (its
+ * state took today's form, request ids in map state under the dialogue key, after c543525).
  */
 class StateRestoreCompatibilityTest {
 
@@ -29,7 +35,7 @@ class StateRestoreCompatibilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"v1", "v2"})
+    @ValueSource(strings = {"v1", "v2", "v3"})
     void dialogueRestoresHistoryInFlightAndWaitingTurns(String version) throws Exception {
         try (var h = StateFixtures.dialogueHarness()) {
             h.initializeState(fixture(version, "dialogue-context.snapshot"));
@@ -50,7 +56,7 @@ class StateRestoreCompatibilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"v1", "v2"})
+    @ValueSource(strings = {"v1", "v2", "v3"})
     void gatherRestoresAPartlyGatheredRequest(String version) throws Exception {
         try (var h = StateFixtures.gatherHarness()) {
             h.initializeState(fixture(version, "candidate-gather.snapshot"));
@@ -64,6 +70,39 @@ class StateRestoreCompatibilityTest {
             List<RequestContext> out = h.extractOutputValues();
             assertThat(out).hasSize(1);
             assertThat(out.get(0).candidates).extracting(c -> c.resultFingerprint).containsExactly("f0", "f1");
+        }
+    }
+
+    /**
+     * The fixture was written by {@link StateFixtures#writeFixtures} run with the classes of commit 40bc5a1 (that
+     * commit's tree, with this StateFixtures in its job module): in dialogue d1, r1 in flight with a repeat (from
+     * questions/0@7) waiting for its answer, r2 answered. Restored into today's classes, the waiting repeat (a
+     * {@code RequestContext} of that version) comes back and both ids keep their status.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"v3"})
+    void requestIdsRestoreAnsweredAndInFlightIdsWithTheRepeatWaiting(String version) throws Exception {
+        try (var h = StateFixtures.requestIdHarness()) {
+            h.initializeState(fixture(version, "request-ids.snapshot"));
+            h.open();
+            // r2 was answered: a repeat is dead-lettered at once, with the status kept in the state
+            h.processElement1(StateFixtures.request("r2", "d1", "And their names?"), 0);
+            // r1 was in flight: its answer releases the repeat that waited for it
+            h.processElement2(StateFixtures.answer("r1", "d1", "refused"), 0);
+            // an id the state never saw goes on to be answered
+            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r3");
+            List<DeadLetterEvent> dead = h.getSideOutput(RequestIdFunction.DUPLICATES).stream()
+                    .map(StreamRecord::getValue).toList();
+            assertThat(dead).hasSize(2);
+            assertThat(dead.get(0).reason).startsWith("duplicate_request_id: request_id r2")
+                    .contains("already answered (status answered)");
+            assertThat(dead.get(1).reason).startsWith("duplicate_request_id: request_id r1")
+                    .contains("answered meanwhile (status refused)");
+            assertThat(dead.get(1).topic).isEqualTo("questions");
+            assertThat(dead.get(1).partition).isZero();
+            assertThat(dead.get(1).offset).isEqualTo(7);
+            assertThat(dead.get(1).raw).contains("\"dialogue_id\":\"d1\"", "How many singers?");
         }
     }
 }

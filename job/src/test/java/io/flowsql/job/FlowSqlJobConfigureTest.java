@@ -1,0 +1,65 @@
+package io.flowsql.job;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@link FlowSqlJob#configure} sets what state depends on for its whole life: the max parallelism (the number of key
+ * groups) from {@code job.max-parallelism}, and generic types off, so a type without a Flink serializer fails when
+ * the job is built instead of falling back to Kryo (whose state cannot evolve).
+ */
+class FlowSqlJobConfigureTest {
+
+    /** Not a POJO (no default constructor): Flink's type extraction makes it a generic type. */
+    static final class NotAPojo {
+        final String value;
+
+        NotAPojo(String value) {
+            this.value = value;
+        }
+    }
+
+    private static StreamExecutionEnvironment configured(JobConfig config) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
+        FlowSqlJob.configure(env, config);
+        return env;
+    }
+
+    @Test
+    void maxParallelismIsTheOptionsValueByDefaultAndWhenSet() {
+        StreamExecutionEnvironment fresh = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
+        int unset = fresh.getMaxParallelism();
+
+        StreamExecutionEnvironment byDefault = configured(JobConfig.defaults());
+        assertThat(byDefault.getMaxParallelism()).isEqualTo(JobOptions.MAX_PARALLELISM.defaultValue())
+                .isEqualTo(128).isNotEqualTo(unset);
+
+        StreamExecutionEnvironment overridden = configured(JobConfig.of(Map.of(JobOptions.MAX_PARALLELISM.key(), "512")));
+        assertThat(overridden.getMaxParallelism()).isEqualTo(512);
+        assertThat(overridden.getConfig().getMaxParallelism()).isEqualTo(512);
+    }
+
+    @Test
+    void genericTypesAreDisabledSoATypeWithoutAFlinkSerializerFails() {
+        TypeInformation<NotAPojo> generic = TypeInformation.of(NotAPojo.class);
+        StreamExecutionEnvironment fresh = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
+        assertThat(fresh.getConfig().getSerializerConfig().hasGenericTypesDisabled())
+                .as("Flink's default, which the job must change").isFalse();
+        assertThat(generic.createSerializer(fresh.getConfig().getSerializerConfig())).isNotNull(); // Kryo
+
+        StreamExecutionEnvironment env = configured(JobConfig.defaults());
+        assertThat(env.getConfiguration().get(PipelineOptions.GENERIC_TYPES)).isFalse();
+        assertThat(env.getConfig().getSerializerConfig().hasGenericTypesDisabled()).isTrue();
+        assertThatThrownBy(() -> generic.createSerializer(env.getConfig().getSerializerConfig()))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("Generic types have been disabled");
+    }
+}
