@@ -43,6 +43,7 @@ flink_cluster_classpath() {
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-runtime-web</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-clients</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-streaming-java</artifactId></dependency>
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-statebackend-rocksdb</artifactId></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j2-impl</artifactId></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId></dependency>
   </dependencies>

@@ -16,6 +16,9 @@ import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -107,12 +110,28 @@ public final class FlowSqlJob implements Callable<Integer> {
         env.setMaxParallelism(config.get(JobOptions.MAX_PARALLELISM));
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        stateBackend(conf, config.get(JobOptions.STATE_BACKEND));
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
+    }
+
+    /**
+     * RocksDB with incremental checkpoints, timers on the heap (they are few: one per turn in flight and per gather in
+     * flight, and heap timers cost no serialization per record), or the heap backend.
+     */
+    static void stateBackend(Configuration conf, StateBackendChoice choice) {
+        switch (choice) {
+            case ROCKSDB -> {
+                conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+                conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+                conf.set(RocksDBOptions.TIMER_SERVICE_FACTORY, EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+            }
+            case HASHMAP -> conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+        }
     }
 
     /** The production job. */

@@ -75,6 +75,11 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("job.parallelism")
             .intType().defaultValue(0)
             .withDescription("Parallelism of every operator; 0 keeps the environment's default.");
+    public static final ConfigOption<StateBackendChoice> STATE_BACKEND = ConfigOptions.key("job.state-backend")
+            .enumType(StateBackendChoice.class).defaultValue(StateBackendChoice.ROCKSDB)
+            .withDescription("Where keyed state lives: rocksdb (local disk, incremental checkpoints: a checkpoint costs what "
+                    + "changed since the last) or hashmap (JVM heap: every checkpoint writes all the state, which grows with a "
+                    + "day of dialogues and request ids).");
     public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOptions.key("job.max-parallelism")
             .intType().defaultValue(128)
             .withDescription("Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "

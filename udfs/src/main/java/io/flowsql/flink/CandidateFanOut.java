@@ -9,11 +9,14 @@ import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
- * Splits a request into one record per candidate still to run plus one record carrying the request, so
+ * Splits a request into one record per distinct candidate SQL still to run plus one record carrying the request, so
  * candidates of one request run in parallel and the gather knows how many to wait for. The candidates
  * in the carried request are left as they are; the gather puts the executed ones back in place.
  */
@@ -46,9 +49,17 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
     public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
         List<Integer> pending = new ArrayList<>();
         if (runsFor(ctx)) {
+            // each distinct SQL runs once: the gather gives its result to the candidates with the same SQL
+            Set<String> running = new HashSet<>();
             for (int i = 0; i < ctx.candidates.size(); i++) {
                 Candidate c = ctx.candidates.get(i);
-                if (!c.executed) {
+                if (c.executed) {
+                    continue;
+                }
+                Optional<Candidate> ran = Candidate.executedWithSql(ctx.candidates, c.sql);
+                if (ran.isPresent()) {
+                    c.takeResultOf(ran.get());
+                } else if (running.add(String.valueOf(c.sql))) {
                     pending.add(i);
                 }
             }

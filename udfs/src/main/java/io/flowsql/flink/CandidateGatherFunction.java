@@ -17,6 +17,9 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
+import java.util.Map;
+import java.util.Optional;
+
 /**
  * Puts a request back together after its candidates ran in parallel (keyed by request id and fan-out, so a repeated
  * request id is gathered on its own). A timer bounds the wait: candidates still missing when it fires count as failed
@@ -38,6 +41,8 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     private transient ValueState<Boolean> finished;
     private transient ValueState<Boolean> expired;
     private transient MapState<Integer, Candidate> results;
+    /** How many results are in {@link #results}: kept so a record costs no scan of the map (null in state restored from before it). */
+    private transient ValueState<Integer> received;
     private transient Counter timedOutCandidates;
     private transient Histogram latencyMs;
 
@@ -56,6 +61,7 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
         expired = getRuntimeContext().getState(new ValueStateDescriptor<>("expired", Types.BOOLEAN));
         results = getRuntimeContext().getMapState(
                 new MapStateDescriptor<>("results", Types.INT, TypeInformation.of(Candidate.class)));
+        received = getRuntimeContext().getState(new ValueStateDescriptor<>("received", Types.INT));
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("flowsql").addGroup("stage", stageName);
         timedOutCandidates = group.counter("candidatesTimedOut");
         latencyMs = group.histogram("gatherLatencyMs", new DescriptiveStatisticsHistogram(1000));
@@ -78,15 +84,19 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
             context.update(work.context);
             expected.update(work.expected);
             startedAt.update(now);
-        } else {
+        } else if (!results.contains(work.index)) {
+            int before = countResults();
             results.put(work.index, work.candidate);
+            received.update(before + 1);
         }
         if (timer.value() == null) {
             long at = now + gatherTimeoutMillis;
             ctx.timerService().registerProcessingTimeTimer(at);
             timer.update(at);
         }
-        if (context.value() != null && (countResults() >= expected.value() || Boolean.TRUE.equals(expired.value()))) {
+        // expected is written with the request (reading it costs no copy of the whole request, as the context would)
+        Integer wanted = expected.value();
+        if (wanted != null && (countResults() >= wanted || Boolean.TRUE.equals(expired.value()))) {
             emit(ctx, out, now);
         }
     }
@@ -117,12 +127,20 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     private void emit(Context ctx, Collector<RequestContext> out, long now) throws Exception {
         RequestContext request = context.value();
         int missing = 0;
-        for (int i = 0; i < request.candidates.size(); i++) {
-            Candidate done = results.get(i);
-            if (done != null) {
-                request.candidates.set(i, done);
-            } else if (!request.candidates.get(i).executed) {
-                CandidateExecuteFunction.markFailed(request.candidates.get(i), "timed out");
+        for (Map.Entry<Integer, Candidate> done : results.entries()) {
+            if (done.getKey() < request.candidates.size()) {
+                request.candidates.set(done.getKey(), done.getValue());
+            }
+        }
+        for (Candidate c : request.candidates) {
+            if (c.executed) {
+                continue;
+            }
+            Optional<Candidate> same = Candidate.executedWithSql(request.candidates, c.sql);
+            if (same.isPresent()) {
+                c.takeResultOf(same.get()); // a duplicate of a SQL the fan-out ran once
+            } else {
+                CandidateExecuteFunction.markFailed(c, "timed out");
                 missing++;
             }
         }
@@ -148,7 +166,11 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     }
 
     private int countResults() throws Exception {
-        int n = 0;
+        Integer kept = received.value();
+        if (kept != null) {
+            return kept;
+        }
+        int n = 0; // state from before the count was kept
         for (Integer ignored : results.keys()) {
             n++;
         }
@@ -163,5 +185,6 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
         finished.clear();
         expired.clear();
         results.clear();
+        received.clear();
     }
 }

@@ -30,6 +30,27 @@ public class Candidate {
         this.sql = sql;
     }
 
+    /**
+     * Takes the execution of {@code other}, a candidate with the same SQL that ran: its result, error, time and preview
+     * (copies), keeping this candidate's own source and votes. The same SQL on the same read-only database gives the
+     * same result, so a question's duplicate candidates are run once and each still counts in the vote.
+     */
+    public void takeResultOf(Candidate other) {
+        executed = other.executed;
+        resultFingerprint = other.resultFingerprint;
+        rowCount = other.rowCount;
+        elapsedMicros = other.elapsedMicros;
+        error = other.error;
+        previewColumns = new java.util.ArrayList<>(other.previewColumns);
+        preview = new java.util.ArrayList<>();
+        other.preview.forEach(row -> preview.add(new PreviewRow(new java.util.ArrayList<>(row.cells))));
+    }
+
+    /** The first executed candidate in {@code candidates} whose SQL is {@code sql}, if any. */
+    public static java.util.Optional<Candidate> executedWithSql(java.util.List<Candidate> candidates, String sql) {
+        return candidates.stream().filter(c -> c.executed && java.util.Objects.equals(c.sql, sql)).findFirst();
+    }
+
     /** The preview's rows as lists of cells (a copy). */
     public java.util.List<java.util.List<String>> previewRows() {
         java.util.List<java.util.List<String>> rows = new java.util.ArrayList<>();

@@ -1,6 +1,7 @@
 package io.flowsql.pipeline;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Executes every candidate not yet executed, so the vote, the reviewer and the answer can compare real
@@ -19,8 +20,13 @@ public final class ExecuteCandidatesStage implements Stage.Local {
         int failed = 0;
         for (Candidate candidate : ctx.candidates) {
             if (!candidate.executed) {
-                runner.run(ctx.dbId, candidate);
-                executed++;
+                Optional<Candidate> same = Candidate.executedWithSql(ctx.candidates, candidate.sql);
+                if (same.isPresent()) {
+                    candidate.takeResultOf(same.get()); // the same SQL runs once
+                } else {
+                    runner.run(ctx.dbId, candidate);
+                    executed++;
+                }
                 if (candidate.error != null) {
                     failed++;
                 }

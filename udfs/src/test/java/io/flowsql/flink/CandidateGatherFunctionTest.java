@@ -91,6 +91,27 @@ class CandidateGatherFunctionTest {
     }
 
     @Test
+    void aDuplicateSqlTakesTheResultOfItsTwinsRun() throws Exception {
+        RequestContext ctx = request("r-dup", "SELECT 1", "SELECT 2", "SELECT 1", "SELECT 1");
+        try (var h = harness()) {
+            h.open();
+            h.processElement(CandidateWork.ofContext(ctx, 2), 0);   // the fan-out ran SELECT 1 once, at index 0
+            h.processElement(ran(ctx, 1, "f2"), 0);
+            assertThat(h.extractOutputValues()).as("one of two runs back").isEmpty();
+            h.processElement(ran(ctx, 1, "f2"), 0);                  // a replayed result is not counted twice
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.processElement(ran(ctx, 0, "f1"), 0);
+
+            List<RequestContext> out = h.extractOutputValues();
+            assertThat(out).hasSize(1);
+            assertThat(out.get(0).candidates).extracting(c -> c.resultFingerprint).containsExactly("f1", "f2", "f1", "f1");
+            assertThat(out.get(0).candidates).extracting(c -> c.source).containsExactly("gen#0", "gen#1", "gen#2", "gen#3");
+            assertThat(out.get(0).candidates).allMatch(c -> c.executed && c.error == null);
+            assertThat(out.get(0).trace.get(0).note).isEqualTo("2 candidates, 0 timed out");
+        }
+    }
+
+    @Test
     void aRequestWithNothingToRunPassesStraightThrough() throws Exception {
         try (var h = harness()) {
             h.open();

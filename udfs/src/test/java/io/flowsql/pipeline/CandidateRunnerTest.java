@@ -72,6 +72,26 @@ class CandidateRunnerTest {
     }
 
     @Test
+    void aQuestionsDuplicateCandidatesRunOnceAndEachTakesTheResult() {
+        RequestContext ctx = new RequestContext();
+        ctx.dbId = "concert_singer";
+        String france = "SELECT Name FROM singer WHERE Country = 'France'";
+        ctx.candidates.add(new Candidate("gen#0", france));
+        ctx.candidates.add(new Candidate("gen#1", "SELECT count(*) FROM singer"));
+        ctx.candidates.add(new Candidate("gen#2", france));
+        ctx.candidates.add(new Candidate("gen#3", france));
+        new ExecuteCandidatesStage(runner).applyAs("candidates.execute", ctx).join();
+
+        assertThat(ctx.trace.get(0).note).as("two distinct SQL statements ran").isEqualTo("executed 2, failed 0");
+        assertThat(ctx.candidates).allMatch(c -> c.executed && c.error == null && c.resultFingerprint != null);
+        Candidate first = ctx.candidates.get(0);
+        assertThat(ctx.candidates.get(2).resultFingerprint).isEqualTo(first.resultFingerprint);
+        assertThat(ctx.candidates.get(3).previewRows()).isEqualTo(first.previewRows()).isNotEmpty();
+        assertThat(ctx.candidates.get(3).source).as("a duplicate keeps its own source").isEqualTo("gen#3");
+        assertThat(ctx.candidates.get(1).resultFingerprint).isNotEqualTo(first.resultFingerprint);
+    }
+
+    @Test
     void finalizeKeepsAChosenSqlAndFailsWithoutAny() {
         RequestContext chosen = new RequestContext();
         chosen.candidates.add(new Candidate("x", "SELECT 1"));

@@ -93,6 +93,46 @@ final class CpuAccount {
         return parts;
     }
 
+    /**
+     * The job's part of the CPU between two snapshots, split by what its threads do: the LLM client (HTTP I/O threads
+     * and the callback pool), the stages' work (the work pool, the candidate executors, the SQL parser), Flink's task
+     * threads (the operators themselves: records, state, serialization), the job's Kafka clients, checkpointing
+     * (Flink's asynchronous snapshot threads) and the rest of Flink's runtime (JobManager, RPC, timers).
+     */
+    Map<String, Long> jobBetween(Snapshot start, Snapshot end) {
+        Map<String, Long> parts = new LinkedHashMap<>();
+        for (String part : new String[] {"llm client", "stage work", "flink tasks", "kafka clients", "checkpoints", "flink runtime"}) {
+            parts.put(part, 0L);
+        }
+        for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
+            String name = end.names.get(e.getKey());
+            if (JOB.equals(partOf(e.getKey(), name))) {
+                long delta = e.getValue() - start.perThread.getOrDefault(e.getKey(), 0L);
+                parts.merge(jobPartOf(name), delta, Long::sum);
+            }
+        }
+        return parts;
+    }
+
+    private static String jobPartOf(String name) {
+        if (name.startsWith("flowsql-llm") || name.startsWith("AsyncHttpClient")) {
+            return "llm client";
+        }
+        if (name.startsWith("flowsql-")) {
+            return "stage work";
+        }
+        if (name.startsWith("kafka-") || name.contains("Fetcher") || name.contains("executor-Fetch")) {
+            return "kafka clients";
+        }
+        if (name.startsWith("AsyncOperations") || name.contains("Checkpoint")) {
+            return "checkpoints";
+        }
+        if (name.contains("(") && name.contains("/") && name.contains("#")) { // "<chain> (1/2)#0": a task thread
+            return "flink tasks";
+        }
+        return "flink runtime";
+    }
+
     private String partOf(long id, String name) {
         if (name.startsWith("simulated-llm") || name.startsWith("HTTP-Dispatcher")) {
             return SIMULATOR;

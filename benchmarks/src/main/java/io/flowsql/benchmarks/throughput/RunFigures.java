@@ -4,10 +4,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies) and the
- * figures the benchmark prints from it: questions/second, its share of the ideal, p50/p99 latency.
+ * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies, and when each answer was
+ * read, in ms since the run's start) and the figures the benchmark prints from it: questions/second, its share of
+ * the ideal, p50/p99 latency.
  */
-record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis) {
+record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis,
+                  List<Long> answeredAtMillis) {
 
     double questionsPerSecond() {
         return questions * 1000.0 / wallMillis;

@@ -27,6 +27,7 @@ final class SequentialRun {
         try (EngineLease lease = EngineFactory.shared(engine)) {
             Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
             List<Long> latencies = new ArrayList<>();
+            List<Long> answeredAt = new ArrayList<>();
             long callsBefore = llmCalls.getAsLong();
             long start = System.currentTimeMillis();
             for (QuestionEvent q : questions) {
@@ -34,9 +35,10 @@ final class SequentialRun {
                 RequestContext ctx = QuestionMapper.toContext(q, "sequential", sent);
                 pipeline.run(ctx).get();
                 latencies.add(System.currentTimeMillis() - sent);
+                answeredAt.add(System.currentTimeMillis() - start);
             }
             long wall = System.currentTimeMillis() - start;
-            return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies);
+            return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies, answeredAt);
         }
     }
 }

@@ -44,8 +44,22 @@ final class StreamingRun {
 
     /** Questions sent at {@code perSecond} (0 = all at once). */
     RunFigures run(String name, List<QuestionEvent> questions, double perSecond, LongSupplier llmCalls, Duration limit) {
+        return run(name, questions, perSecond, 0, llmCalls, limit);
+    }
+
+    /**
+     * A closed loop: {@code outstanding} questions sent at once, then one more for every answer read, so the job always
+     * has that many questions to work on (the load a pool of clients waiting for their answers would put on it).
+     */
+    RunFigures closedLoop(String name, List<QuestionEvent> questions, int outstanding, LongSupplier llmCalls, Duration limit) {
+        return run(name, questions, 0, outstanding, llmCalls, limit);
+    }
+
+    private RunFigures run(String name, List<QuestionEvent> questions, double perSecond, int outstanding,
+                           LongSupplier llmCalls, Duration limit) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
+        List<Long> answeredAt = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(answersTopic).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -59,7 +73,8 @@ final class StreamingRun {
             int sent = 0;
             while (latencies.size() < questions.size() && System.currentTimeMillis() < deadline) {
                 long now = System.currentTimeMillis();
-                while (sent < questions.size() && (perSecond <= 0 || start + (long) (sent * 1000 / perSecond) <= now)) {
+                while (sent < questions.size() && (perSecond <= 0 || start + (long) (sent * 1000 / perSecond) <= now)
+                        && (outstanding <= 0 || sent - latencies.size() < outstanding)) {
                     QuestionEvent q = questions.get(sent++);
                     sentAt.put(q.requestId, System.currentTimeMillis());
                     producer.send(new ProducerRecord<>(questionsTopic, q.dialogueId.getBytes(StandardCharsets.UTF_8),
@@ -72,6 +87,7 @@ final class StreamingRun {
                     if (at != null) {
                         last = System.currentTimeMillis();
                         latencies.add(last - at);
+                        answeredAt.add(last - start);
                     }
                 }
             }
@@ -79,7 +95,8 @@ final class StreamingRun {
                 throw new IllegalStateException(name + ": only " + latencies.size() + " of " + questions.size()
                         + " answers within " + limit);
             }
-            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies);
+            return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies,
+                    answeredAt);
         }
     }
 

@@ -61,6 +61,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     double pacedShare = 0.5;
     @Option(names = "--paced-seconds", description = "length of the paced run (default ${DEFAULT-VALUE})")
     int pacedSeconds = 30;
+    @Option(names = "--sustained-questions", description = "questions of the sustained (closed-loop) run; 0 = none (default ${DEFAULT-VALUE})")
+    int sustainedQuestions = 3000;
+    @Option(names = "--sustained-slack-seconds", description = "the closed loop keeps ideal rate × (LLM floor + this) questions outstanding (default ${DEFAULT-VALUE})")
+    double sustainedSlackSeconds = 2.0;
+    @Option(names = "--idle-seconds", description = "how long the job's CPU is measured with no question in it (default ${DEFAULT-VALUE})")
+    int idleSeconds = 10;
     @Option(names = {"-D", "--job-option"}, description = "a job option key=value that differs from the job's default (repeatable; printed)")
     Map<String, String> overrides = new LinkedHashMap<>();
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
@@ -137,6 +143,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     private void runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
                            CpuAccount cpu) throws Exception {
         warmUp(run, llm, preset, s);
+        Idle idle = idle(cpu);
         List<QuestionEvent> measured = BenchmarkQuestions.of(sharedData, preset, questions, preset + "-s" + s + "-stream-");
         TokenCounts tokensBefore = llm.tokenCounts();
         CpuAccount.Snapshot cpuBefore = cpu.snapshot();
@@ -146,6 +153,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         long threadsStarted = threads.getTotalStartedThreadCount() - threadsBefore;
         Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
         TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
+
+        Sustained sustained = sustainedQuestions > 0 ? sustained(run, llm, preset, s, streaming, cpu) : null;
 
         RunFigures paced = null;
         if (pacedShare > 0) {
@@ -176,13 +185,79 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     paced.percentile(50) - floor, paced.percentile(95) - floor, paced.percentile(99) - floor,
                     sequential.percentile(50));
         }
-        StringBuilder split = new StringBuilder("  CPU per question in the measured run (ms):");
-        cpuUsed.forEach((part, nanos) -> split.append(String.format(" %s %.2f", part, nanos / 1e6 / questions)));
-        System.out.println(split);
+        System.out.println(cpuLine("  CPU per question in the measured run (ms):", cpuUsed, questions));
+        System.out.println(cpuLine(String.format("  CPU per second of the job with no question (ms/s, %d s: checkpoints, "
+                + "heartbeats, idle polls):", idleSeconds), idle.all, idleSeconds));
+        System.out.println(cpuLine("    of which the job's threads (ms/s):", idle.job, idleSeconds));
+        if (sustained != null) {
+            System.out.println("  " + sustained.line(s, latencyMillis));
+            System.out.println(cpuLine("  CPU per question in the sustained run (ms):", sustained.cpu,
+                    sustained.figures.questions()));
+            System.out.println(cpuLine("    of which the job's threads (ms):", sustained.jobCpu,
+                    sustained.figures.questions()));
+        }
         System.out.printf("  tokens per question: prompt %.0f (cached %.0f, %.1f %%), completion %.0f, LLM calls %.2f%n",
                 (double) tokens.promptTokens() / questions, (double) tokens.cachedPromptTokens() / questions,
                 100 * tokens.cachedShare(), (double) tokens.completionTokens() / questions,
                 (double) tokens.completions() / questions);
+    }
+
+    /** The process's CPU by part while the job runs with no question to answer: what it costs to be up. */
+    private Idle idle(CpuAccount cpu) throws InterruptedException {
+        CpuAccount.Snapshot before = cpu.snapshot();
+        Thread.sleep(idleSeconds * 1000L);
+        CpuAccount.Snapshot after = cpu.snapshot();
+        return new Idle(cpu.between(before, after), cpu.jobBetween(before, after));
+    }
+
+    /** The CPU of an idle stretch, by part of the process and by part of the job. */
+    private record Idle(Map<String, Long> all, Map<String, Long> job) {}
+
+    private static String cpuLine(String title, Map<String, Long> cpuUsed, int questions) {
+        StringBuilder split = new StringBuilder(title);
+        cpuUsed.forEach((part, nanos) -> split.append(String.format(" %s %.2f", part, nanos / 1e6 / questions)));
+        return split.toString();
+    }
+
+    /**
+     * A closed loop that keeps the job saturated in a steady state: ideal rate × (LLM floor + slack) questions
+     * outstanding (Little's law: enough to keep every server slot busy while answers wait up to the slack for their
+     * commit), one sent per answer read. The rate is measured from the moment a quarter of the answers are in to the
+     * last send (while the number outstanding is still constant), in whole checkpoint periods ({@link SteadyRate}):
+     * away from the fill at the start and the drain at the end that a burst of questions sent at once includes (a burst
+     * of N questions pays the LLM floor once, so its rate stays below the ideal by about floor / (N / ideal + floor)
+     * however fast the job is).
+     */
+    private Sustained sustained(StreamingRun run, SimulatedLlmServer llm, String preset, int s, RunFigures burst,
+                                CpuAccount cpu) throws Exception {
+        double ideal = burst.idealQuestionsPerSecond(s, latencyMillis);
+        double floorSeconds = burst.llmCallsPerQuestion() * latencyMillis / 1000.0;
+        int outstanding = (int) Math.ceil(ideal * (floorSeconds + sustainedSlackSeconds));
+        List<QuestionEvent> questions = BenchmarkQuestions.of(sharedData, preset, sustainedQuestions,
+                preset + "-s" + s + "-sustained-");
+        CpuAccount.Snapshot before = cpu.snapshot();
+        RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
+                questions, outstanding, llm::requestCount, Duration.ofMinutes(20));
+        CpuAccount.Snapshot after = cpu.snapshot();
+        Map<String, Long> used = cpu.between(before, after);
+        Map<String, Long> jobUsed = cpu.jobBetween(before, after);
+        List<Long> arrivals = figures.answeredAtMillis();
+        // the last question is sent when the answer that makes room for it arrives
+        long lastSend = arrivals.get(questions.size() - outstanding - 1);
+        long from = arrivals.get(questions.size() / 4);
+        return new Sustained(figures, SteadyRate.of(arrivals, from, lastSend), outstanding, used, jobUsed);
+    }
+
+    /** A sustained run: what it measured, the steady rate in its window, the questions outstanding and the CPU it used. */
+    private record Sustained(RunFigures figures, SteadyRate steady, int outstanding, Map<String, Long> cpu,
+                             Map<String, Long> jobCpu) {
+        String line(int slots, long latencyMillis) {
+            double ideal = figures.idealQuestionsPerSecond(slots, latencyMillis);
+            return String.format("sustained (closed loop, %d outstanding, %d q): steady rate %.2f q/s (%d answers in "
+                            + "%.1f s of whole checkpoint periods)  %.2f LLM calls/q  ideal %.2f q/s  ratio %.3f  p50 %d ms",
+                    outstanding, figures.questions(), steady.perSecond(), steady.answers(), steady.millis() / 1000.0,
+                    figures.llmCallsPerQuestion(), ideal, steady.perSecond() / ideal, figures.percentile(50));
+        }
     }
 
     /** The last three batches' rates all within 10 % of their mean. */

@@ -1,0 +1,63 @@
+package io.flowsql.flink;
+
+import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.RequestContext;
+import org.apache.flink.streaming.api.operators.StreamFlatMap;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The fan-out alone: one record per distinct SQL still to run, the request record with how many to wait for. */
+class CandidateFanOutTest {
+
+    private static List<CandidateWork> fanOut(RequestContext ctx) throws Exception {
+        try (var h = new OneInputStreamOperatorTestHarness<RequestContext, CandidateWork>(
+                new StreamFlatMap<>(new CandidateFanOut("candidates.execute", "opensearch")))) {
+            h.open();
+            h.processElement(ctx, 0);
+            return h.extractOutputValues();
+        }
+    }
+
+    @Test
+    void eachDistinctSqlRunsOnceAndASqlThatRanBeforeIsNotRunAgain() throws Exception {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "r1";
+        ctx.dbId = "concert_singer";
+        ctx.strategy = "opensearch";
+        Candidate ranBefore = new Candidate("earlier#0", "SELECT 3");
+        ranBefore.executed = true;
+        ranBefore.resultFingerprint = "f3";
+        ctx.candidates.add(ranBefore);
+        for (String sql : new String[] {"SELECT 1", "SELECT 2", "SELECT 1", "SELECT 3", "SELECT 1"}) {
+            ctx.candidates.add(new Candidate("gen#" + ctx.candidates.size(), sql));
+        }
+
+        List<CandidateWork> out = fanOut(ctx);
+        CandidateWork request = out.get(0);
+        assertThat(request.isContext()).isTrue();
+        assertThat(request.expected).isEqualTo(2);
+        assertThat(out.subList(1, out.size())).extracting(w -> w.index).containsExactly(1, 2);
+        assertThat(out).extracting(w -> w.batch).containsOnly(request.batch);
+        Candidate sameAsEarlier = request.context.candidates.get(4);
+        assertThat(sameAsEarlier.executed).as("took the result of the SQL that ran before").isTrue();
+        assertThat(sameAsEarlier.resultFingerprint).isEqualTo("f3");
+        assertThat(sameAsEarlier.source).isEqualTo("gen#4");
+        assertThat(request.context.candidates.get(3).executed).as("waits for its twin's run").isFalse();
+    }
+
+    @Test
+    void aRequestWithTheStageSwitchedOffIsPassedOnWithNothingToRun() throws Exception {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "r2";
+        ctx.strategy = "opensearch";
+        ctx.disabledStages.add("candidates.execute");
+        ctx.candidates.add(new Candidate("gen#0", "SELECT 1"));
+        List<CandidateWork> out = fanOut(ctx);
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).expected).isZero();
+    }
+}
