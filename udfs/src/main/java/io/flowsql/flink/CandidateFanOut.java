@@ -4,6 +4,7 @@ import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
@@ -48,6 +49,7 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
     @Override
     public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
         List<Integer> pending = new ArrayList<>();
+        int reused = 0;
         if (runsFor(ctx)) {
             // each distinct SQL runs once: the gather gives its result to the candidates with the same SQL
             Set<String> running = new HashSet<>();
@@ -59,12 +61,18 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
                 Optional<Candidate> ran = Candidate.executedWithSql(ctx.candidates, c.sql);
                 if (ran.isPresent()) {
                     c.takeResultOf(ran.get());
+                    reused++;
                 } else if (running.add(String.valueOf(c.sql))) {
                     pending.add(i);
                 }
             }
         } else {
             metrics.skipped();
+        }
+        if (pending.isEmpty() && reused > 0) { // the stage ran, with nothing left to execute: the gather passes it on
+            StageTrace trace = new StageTrace(stageName);
+            trace.note = "0 candidates, " + reused + " took the result of the same SQL run before";
+            ctx.trace.add(trace);
         }
         String batch = UUID.randomUUID().toString();
         out.collect(CandidateWork.ofContext(ctx, pending.size(), batch));

@@ -56,12 +56,12 @@ final class ChatWireEncoder {
 
     private void putReplyFormat(ObjectNode body, ReplySchema reply) {
         switch (structured) {
-            case GRAMMAR -> body.put("grammar", SchemaGrammar.of(reply.schema()));
+            case GRAMMAR -> body.put("grammar", SchemaGrammar.of(reply.wireSchema()));
             case JSON_OBJECT -> body.putObject("response_format").put("type", "json_object");
             default -> {
                 ObjectNode format = body.putObject("response_format").put("type", "json_schema");
                 format.putObject("json_schema").put("name", reply.name()).put("strict", true)
-                        .set("schema", reply.schema());
+                        .set("schema", reply.wireSchema());
             }
         }
     }

@@ -23,10 +23,14 @@ public final class ReplySchema {
 
     private final String name;
     private final ObjectNode schema;
+    /** The schema as sent, without the x- extensions: made once, shared by every request body (never changed). */
+    private final ObjectNode wire;
 
     private ReplySchema(String name, ObjectNode schema) {
         this.name = Objects.requireNonNull(name, "name");
         this.schema = schema;
+        this.wire = schema.deepCopy();
+        stripExtensions(wire);
     }
 
     /** A schema from JSON text; {@code name} becomes the json_schema name (letters, digits, _ and - only). */
@@ -60,9 +64,12 @@ public final class ReplySchema {
 
     /** The schema as sent (without the project's {@code x-} keys). */
     public ObjectNode schema() {
-        ObjectNode copy = schema.deepCopy();
-        stripExtensions(copy);
-        return copy;
+        return wire.deepCopy();
+    }
+
+    /** The schema as sent, shared: for the request body's encoder, which only reads it. */
+    ObjectNode wireSchema() {
+        return wire;
     }
 
     /** The stage's default reply budget, when the schema declares one. */

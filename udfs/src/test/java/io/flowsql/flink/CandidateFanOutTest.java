@@ -50,6 +50,23 @@ class CandidateFanOutTest {
     }
 
     @Test
+    void aRequestWhoseCandidatesAllRanBeforeLeavesTheStagesTraceEntry() throws Exception {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "r3";
+        ctx.strategy = "opensearch";
+        Candidate ranBefore = new Candidate("earlier#0", "SELECT 1");
+        ranBefore.executed = true;
+        ranBefore.resultFingerprint = "f1";
+        ctx.candidates.add(ranBefore);
+        ctx.candidates.add(new Candidate("crafted#0", "SELECT 1"));
+        List<CandidateWork> out = fanOut(ctx);
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).expected).isZero();
+        assertThat(out.get(0).context.candidates.get(1).resultFingerprint).isEqualTo("f1");
+        assertThat(out.get(0).context.trace).extracting(t -> t.stage).containsExactly("candidates.execute");
+    }
+
+    @Test
     void aRequestWithTheStageSwitchedOffIsPassedOnWithNothingToRun() throws Exception {
         RequestContext ctx = new RequestContext();
         ctx.requestId = "r2";
@@ -59,5 +76,6 @@ class CandidateFanOutTest {
         List<CandidateWork> out = fanOut(ctx);
         assertThat(out).hasSize(1);
         assertThat(out.get(0).expected).isZero();
+        assertThat(out.get(0).context.trace).isEmpty();
     }
 }

@@ -42,6 +42,23 @@ class SteadyRateTest {
     }
 
     @Test
+    void aBunchReadInSeveralPollsIsOneBunch() {
+        // each commit's 30 answers arrive in three polls 5 ms apart (two sink subtasks, a poll cap): 60 answers/s
+        List<Long> arrivals = new ArrayList<>();
+        for (int b = 0; b < 40; b++) {
+            for (int part = 0; part < 3; part++) {
+                for (int i = 0; i < 10; i++) {
+                    arrivals.add(200L + b * 500 + part * 5);
+                }
+            }
+        }
+        // the window's first bunch starts at 5200: all three of its polls close the period before the window
+        SteadyRate rate = SteadyRate.of(arrivals, 5_100, 15_000);
+        assertEquals(60.0, rate.perSecond(), 1e-9);
+        assertEquals(19 * 30, rate.answers());
+    }
+
+    @Test
     void aWindowWithOneBunchIsRefused() {
         assertThrows(IllegalStateException.class, () -> SteadyRate.of(bunches(0, 1_000, 10, 5), 2_500, 3_400));
     }
