@@ -57,7 +57,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     int warmupMax = 1000;
     @Option(names = "--one-at-a-time", description = "questions of the one-at-a-time run (default ${DEFAULT-VALUE})")
     int oneAtATime = 40;
-    @Option(names = "--paced", description = "paced run at this share of the measured maximum rate; 0 = none (default ${DEFAULT-VALUE})")
+    @Option(names = "--paced", description = "paced run at this share of the measured maximum rate (the sustained run's, or the burst's); 0 = none (default ${DEFAULT-VALUE})")
     double pacedShare = 0.5;
     @Option(names = "--paced-seconds", description = "length of the paced run (default ${DEFAULT-VALUE})")
     int pacedSeconds = 30;
@@ -158,7 +158,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
         RunFigures paced = null;
         if (pacedShare > 0) {
-            double rate = pacedShare * streaming.questionsPerSecond();
+            // the measured maximum: the sustained rate when there is one (a burst's rate includes its fill and drain)
+            double maximum = sustained == null ? streaming.questionsPerSecond()
+                    : Math.max(streaming.questionsPerSecond(), sustained.steady().perSecond());
+            double rate = pacedShare * maximum;
             int count = Math.max(20, (int) (rate * pacedSeconds));
             paced = run.run(String.format("paced at %.0f%% (%.1f q/s)", 100 * pacedShare, rate),
                     BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-paced-"), rate,
