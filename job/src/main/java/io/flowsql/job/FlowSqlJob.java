@@ -108,6 +108,7 @@ public final class FlowSqlJob implements Callable<Integer> {
             env.setParallelism(parallelism);
         }
         env.setMaxParallelism(config.get(JobOptions.MAX_PARALLELISM));
+        env.setBufferTimeout(config.get(JobOptions.BUFFER_TIMEOUT).toMillis());
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         stateBackend(conf, config.get(JobOptions.STATE_BACKEND));
@@ -117,14 +118,21 @@ public final class FlowSqlJob implements Callable<Integer> {
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
+        if (!"rocksdb".equalsIgnoreCase(env.getConfiguration().get(StateBackendOptions.STATE_BACKEND))) {
+            LOG.warn("Keyed state on the JVM heap (state.backend.type {}): every checkpoint writes all of it, and it holds "
+                    + "a day of dialogue histories and request ids (dialogue.history-ttl, requests.id-ttl). For a job that "
+                    + "runs for days set job.state-backend=rocksdb or the cluster's state.backend.type: rocksdb "
+                    + "(docs/OPERATIONS.md).", env.getConfiguration().get(StateBackendOptions.STATE_BACKEND));
+        }
     }
 
     /**
      * RocksDB with incremental checkpoints, timers on the heap (they are few: one per turn in flight and per gather in
-     * flight, and heap timers cost no serialization per record), or the heap backend.
+     * flight, and heap timers cost no serialization per record), the heap backend, or the cluster's own choice.
      */
     static void stateBackend(Configuration conf, StateBackendChoice choice) {
         switch (choice) {
+            case CLUSTER -> { }
             case ROCKSDB -> {
                 conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
                 conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);

@@ -75,11 +75,17 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("job.parallelism")
             .intType().defaultValue(0)
             .withDescription("Parallelism of every operator; 0 keeps the environment's default.");
+    public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOptions.key("job.buffer-timeout")
+            .durationType().defaultValue(Duration.ofMillis(10))
+            .withDescription("Longest a record waits in a network buffer between operators before it is sent (Flink's "
+                    + "execution.buffer-timeout.interval, default there 100 ms); a question crosses about five such hops, "
+                    + "so this bounds what they add to its latency (measured: docs/ARCHITECTURE.md#measured).");
     public static final ConfigOption<StateBackendChoice> STATE_BACKEND = ConfigOptions.key("job.state-backend")
-            .enumType(StateBackendChoice.class).defaultValue(StateBackendChoice.ROCKSDB)
-            .withDescription("Where keyed state lives: rocksdb (local disk, incremental checkpoints: a checkpoint costs what "
-                    + "changed since the last) or hashmap (JVM heap: every checkpoint writes all the state, which grows with a "
-                    + "day of dialogues and request ids).");
+            .enumType(StateBackendChoice.class).defaultValue(StateBackendChoice.CLUSTER)
+            .withDescription("Where keyed state lives: cluster (the Flink configuration's state.backend.type: RocksDB in the "
+                    + "shipped cluster configs, the heap in-process), rocksdb (local disk, incremental checkpoints: a "
+                    + "checkpoint costs what changed since the last) or hashmap (JVM heap: every checkpoint writes all the "
+                    + "state, which grows with a day of dialogues and request ids; a warning at start says so).");
     public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOptions.key("job.max-parallelism")
             .intType().defaultValue(128)
             .withDescription("Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "

@@ -7,13 +7,20 @@ package io.flowsql.job;
  */
 public enum StateBackendChoice {
     /**
+     * Whatever the Flink cluster's configuration says ({@code state.backend.type}; Flink's own default is the heap):
+     * the shipped cluster configurations (the local cluster's, the Kubernetes manifest) choose RocksDB with incremental
+     * checkpoints, an in-process run (tests, benchmarks, {@code --local}) gets the heap. The default.
+     */
+    CLUSTER,
+    /**
      * RocksDB on the TaskManager's local disk with incremental checkpoints: a checkpoint uploads only the files written
-     * since the last one, so its cost follows the state that changed, not the state that exists (the default).
+     * since the last one, so its cost follows the state that changed, not the state that exists; each write and read
+     * serializes, and every checkpoint flushes RocksDB's write buffers.
      */
     ROCKSDB,
     /**
-     * Objects on the JVM heap: every checkpoint writes all of the state again, so its cost grows with a day of
-     * dialogues and request ids (for tests and short runs).
+     * Objects on the JVM heap: no serialization per record, but every checkpoint writes all of the state again, so its
+     * cost grows with a day of dialogues and request ids.
      */
     HASHMAP
 }

@@ -1,8 +1,12 @@
 package io.flowsql.job;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +65,28 @@ class FlowSqlJobConfigureTest {
         assertThatThrownBy(() -> generic.createSerializer(env.getConfig().getSerializerConfig()))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("Generic types have been disabled");
+    }
+
+    @Test
+    void theStateBackendIsTheClustersUnlessTheJobAsksForRocksDbOrTheHeap() {
+        StreamExecutionEnvironment byDefault = configured(JobConfig.defaults());
+        assertThat(byDefault.getConfiguration().getOptional(StateBackendOptions.STATE_BACKEND))
+                .as("left to the cluster's configuration").isEmpty();
+
+        StreamExecutionEnvironment rocksdb = configured(JobConfig.of(Map.of(JobOptions.STATE_BACKEND.key(), "rocksdb")));
+        assertThat(rocksdb.getConfiguration().get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+        assertThat(rocksdb.getConfiguration().get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
+        assertThat(rocksdb.getConfiguration().get(RocksDBOptions.TIMER_SERVICE_FACTORY))
+                .isEqualTo(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+
+        StreamExecutionEnvironment heap = configured(JobConfig.of(Map.of(JobOptions.STATE_BACKEND.key(), "hashmap")));
+        assertThat(heap.getConfiguration().get(StateBackendOptions.STATE_BACKEND)).isEqualTo("hashmap");
+    }
+
+    @Test
+    void networkBuffersAreSentWithinTheBufferTimeout() {
+        assertThat(configured(JobConfig.defaults()).getBufferTimeout())
+                .isEqualTo(JobOptions.BUFFER_TIMEOUT.defaultValue().toMillis()).isLessThan(100);
+        assertThat(configured(JobConfig.of(Map.of(JobOptions.BUFFER_TIMEOUT.key(), "0ms"))).getBufferTimeout()).isZero();
     }
 }

@@ -58,11 +58,11 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
                 if (c.executed) {
                     continue;
                 }
-                Optional<Candidate> ran = Candidate.executedWithSql(ctx.candidates, c.sql);
+                Optional<Candidate> ran = Candidate.reusableWithSql(ctx.candidates, c.sql);
                 if (ran.isPresent()) {
                     c.takeResultOf(ran.get());
                     reused++;
-                } else if (running.add(String.valueOf(c.sql))) {
+                } else if (running.add(c.sql)) { // a HashSet holds one null too
                     pending.add(i);
                 }
             }

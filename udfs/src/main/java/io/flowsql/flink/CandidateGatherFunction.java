@@ -17,8 +17,8 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Puts a request back together after its candidates ran in parallel (keyed by request id and fan-out, so a repeated
@@ -127,18 +127,22 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     private void emit(Context ctx, Collector<RequestContext> out, long now) throws Exception {
         RequestContext request = context.value();
         int missing = 0;
+        Map<String, Candidate> ranHere = new HashMap<>();
         for (Map.Entry<Integer, Candidate> done : results.entries()) {
             if (done.getKey() < request.candidates.size()) {
                 request.candidates.set(done.getKey(), done.getValue());
+                ranHere.putIfAbsent(done.getValue().sql, done.getValue());
             }
         }
         for (Candidate c : request.candidates) {
             if (c.executed) {
                 continue;
             }
-            Optional<Candidate> same = Candidate.executedWithSql(request.candidates, c.sql);
-            if (same.isPresent()) {
-                c.takeResultOf(same.get()); // a duplicate of a SQL the fan-out ran once
+            // a duplicate of a SQL this fan-out ran once takes that run's result, whatever it was (same moment, same
+            // load); a candidate whose SQL did not come back counts as timed out
+            Candidate same = ranHere.get(c.sql);
+            if (same != null) {
+                c.takeResultOf(same);
             } else {
                 CandidateExecuteFunction.markFailed(c, "timed out");
                 missing++;

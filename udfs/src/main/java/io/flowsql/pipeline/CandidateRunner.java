@@ -18,6 +18,8 @@ import java.util.Objects;
  */
 public final class CandidateRunner {
     public static final int DEFAULT_PREVIEW_ROWS = 10;
+    /** The error of a candidate without SQL. */
+    public static final String NO_SQL = "no SQL";
 
     private final SqliteSafeExecutor executor;
     private final ComparisonMode comparison;
@@ -46,7 +48,7 @@ public final class CandidateRunner {
     public Candidate run(String dbId, Candidate candidate) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
-            candidate.error = "no SQL";
+            candidate.error = NO_SQL;
             return candidate;
         }
         StatementBudget budget = executor.newBudget();

@@ -20,7 +20,7 @@ public final class ExecuteCandidatesStage implements Stage.Local {
         int failed = 0;
         for (Candidate candidate : ctx.candidates) {
             if (!candidate.executed) {
-                Optional<Candidate> same = Candidate.executedWithSql(ctx.candidates, candidate.sql);
+                Optional<Candidate> same = Candidate.reusableWithSql(ctx.candidates, candidate.sql);
                 if (same.isPresent()) {
                     candidate.takeResultOf(same.get()); // the same SQL runs once
                 } else {

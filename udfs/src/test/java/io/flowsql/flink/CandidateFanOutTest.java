@@ -50,6 +50,29 @@ class CandidateFanOutTest {
     }
 
     @Test
+    void aSqlThatTimedOutBeforeRunsAgainButOneThatWasInvalidDoesNot() throws Exception {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "r4";
+        ctx.strategy = "opensearch";
+        Candidate timedOut = new Candidate("earlier#0", "SELECT slow");
+        timedOut.executed = true;
+        timedOut.error = "TIMEOUT: stopped after 10000 ms";
+        Candidate invalid = new Candidate("earlier#1", "SELECT nope FROM singer");
+        invalid.executed = true;
+        invalid.error = "INVALID_SQL: no such column: nope";
+        ctx.candidates.add(timedOut);
+        ctx.candidates.add(invalid);
+        ctx.candidates.add(new Candidate("gen#2", "SELECT slow"));
+        ctx.candidates.add(new Candidate("gen#3", "SELECT nope FROM singer"));
+
+        List<CandidateWork> out = fanOut(ctx);
+        assertThat(out.get(0).expected).isEqualTo(1);
+        assertThat(out.subList(1, out.size())).extracting(w -> w.index).containsExactly(2);
+        assertThat(out.get(0).context.candidates.get(3).error).isEqualTo("INVALID_SQL: no such column: nope");
+        assertThat(out.get(0).context.candidates.get(2).executed).isFalse();
+    }
+
+    @Test
     void aRequestWhoseCandidatesAllRanBeforeLeavesTheStagesTraceEntry() throws Exception {
         RequestContext ctx = new RequestContext();
         ctx.requestId = "r3";

@@ -112,6 +112,21 @@ class CandidateGatherFunctionTest {
     }
 
     @Test
+    void aDuplicateTakesThisRunsResultNotAnEarlierTimedOutRunOfTheSameSql() throws Exception {
+        RequestContext ctx = request("r-again", "SELECT 1", "SELECT 1", "SELECT 1");
+        ctx.candidates.get(0).executed = true;
+        ctx.candidates.get(0).error = "TIMEOUT: stopped after 10000 ms";
+        try (var h = harness()) {
+            h.open();
+            h.processElement(CandidateWork.ofContext(ctx, 1), 0);    // the fan-out ran SELECT 1 again, at index 1
+            h.processElement(ran(ctx, 1, "f1"), 0);
+            RequestContext out = h.extractOutputValues().get(0);
+            assertThat(out.candidates).extracting(c -> c.resultFingerprint).containsExactly(null, "f1", "f1");
+            assertThat(out.candidates.get(2).error).isNull();
+        }
+    }
+
+    @Test
     void aRequestWithNothingToRunPassesStraightThrough() throws Exception {
         try (var h = harness()) {
             h.open();

@@ -28,6 +28,8 @@ final class CpuAccount {
     static final String CLIENT = "bench client";
     static final String JIT = "JIT";
     static final String GC = "GC";
+    /** RocksDB's own native threads (flush, compaction): the job's, but invisible to Java's thread counters. */
+    static final String ROCKSDB = "rocksdb";
     static final String UNATTRIBUTED = "unattributed";
     static final String TOTAL = "total";
     /** The benchmark's own Kafka clients carry this in their client id. */
@@ -68,7 +70,7 @@ final class CpuAccount {
         long[] jvm = jvmThreads();
         long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        return new Snapshot(perThread, names, jvm[0], jvm[1], process);
+        return new Snapshot(perThread, names, jvm[0], jvm[1], jvm[2], process);
     }
 
     /** CPU nanoseconds by part between two snapshots, in a stable order, with the total last. */
@@ -85,10 +87,12 @@ final class CpuAccount {
         }
         long jit = end.jitNanos - start.jitNanos;
         long gc = end.gcNanos - start.gcNanos;
+        long rocksdb = end.rocksdbNanos - start.rocksdbNanos;
         long total = end.processNanos - start.processNanos;
+        parts.merge(JOB, rocksdb, Long::sum);
         parts.put(JIT, jit);
         parts.put(GC, gc);
-        parts.put(UNATTRIBUTED, Math.max(0, total - attributed - jit - gc));
+        parts.put(UNATTRIBUTED, Math.max(0, total - attributed - rocksdb - jit - gc));
         parts.put(TOTAL, total);
         return parts;
     }
@@ -104,6 +108,7 @@ final class CpuAccount {
         for (String part : new String[] {"llm client", "stage work", "flink tasks", "kafka clients", "checkpoints", "flink runtime"}) {
             parts.put(part, 0L);
         }
+        parts.put(ROCKSDB, end.rocksdbNanos - start.rocksdbNanos);
         for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
             String name = end.names.get(e.getKey());
             if (JOB.equals(partOf(e.getKey(), name))) {
@@ -124,7 +129,8 @@ final class CpuAccount {
         if (name.startsWith("kafka-") || name.contains("Fetcher") || name.contains("executor-Fetch")) {
             return "kafka clients";
         }
-        if (name.startsWith("AsyncOperations") || name.contains("Checkpoint")) {
+        if (name.startsWith("AsyncOperations") || name.contains("Checkpoint") || name.startsWith("pool-")) {
+            // pool-N-thread-M: mostly the RocksDB backend's checkpoint file transfer threads
             return "checkpoints";
         }
         if (name.contains("(") && name.contains("/") && name.contains("#")) { // "<chain> (1/2)#0": a task thread
@@ -149,10 +155,14 @@ final class CpuAccount {
         return JOB;
     }
 
-    /** {JIT, GC} CPU nanoseconds of the JVM's own threads (compiler, GC, VM thread), from /proc; zeros elsewhere. */
+    /**
+     * {JIT, GC, RocksDB} CPU nanoseconds of the threads Java's counters do not see — the JVM's own (compiler, GC, VM
+     * thread) and RocksDB's native ones ({@code rocksdb:*}) — from /proc; zeros elsewhere.
+     */
     private static long[] jvmThreads() {
         long jit = 0;
         long gc = 0;
+        long rocksdb = 0;
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String comm;
@@ -165,21 +175,25 @@ final class CpuAccount {
                 }
                 boolean compiler = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler");
                 boolean collector = comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread");
-                if (compiler || collector) {
+                boolean rocksdbThread = comm.startsWith("rocksdb:");
+                if (compiler || collector || rocksdbThread) {
                     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     long nanos = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * TICK_NANOS;
                     if (compiler) {
                         jit += nanos;
-                    } else {
+                    } else if (collector) {
                         gc += nanos;
+                    } else {
+                        rocksdb += nanos;
                     }
                 }
             }
         } catch (IOException noProc) {
-            return new long[] {0, 0};
+            return new long[] {0, 0, 0};
         }
-        return new long[] {jit, gc};
+        return new long[] {jit, gc, rocksdb};
     }
 
-    record Snapshot(Map<Long, Long> perThread, Map<Long, String> names, long jitNanos, long gcNanos, long processNanos) {}
+    record Snapshot(Map<Long, Long> perThread, Map<Long, String> names, long jitNanos, long gcNanos, long rocksdbNanos,
+                    long processNanos) {}
 }

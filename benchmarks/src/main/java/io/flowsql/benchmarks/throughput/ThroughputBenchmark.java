@@ -61,8 +61,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     double pacedShare = 0.5;
     @Option(names = "--paced-seconds", description = "length of the paced run (default ${DEFAULT-VALUE})")
     int pacedSeconds = 30;
-    @Option(names = "--sustained-questions", description = "questions of the sustained (closed-loop) run; 0 = none (default ${DEFAULT-VALUE})")
-    int sustainedQuestions = 3000;
+    @Option(names = "--sustained-seconds", description = "length of the sustained (closed-loop) run at the ideal rate, in seconds; 0 = none (default ${DEFAULT-VALUE})")
+    int sustainedSeconds = 40;
     @Option(names = "--sustained-slack-seconds", description = "the closed loop keeps ideal rate × (LLM floor + this) questions outstanding (default ${DEFAULT-VALUE})")
     double sustainedSlackSeconds = 2.0;
     @Option(names = "--idle-seconds", description = "how long the job's CPU is measured with no question in it (default ${DEFAULT-VALUE})")
@@ -134,9 +134,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots)%s%n", s,
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
-        System.out.printf("  effective: job.checkpoint-interval=%s llm.max-concurrency=%d stage.capacity=%d "
-                        + "dialogue.feedback-isolation=%s parallelism=%d%n",
-                config.get(JobOptions.CHECKPOINT_INTERVAL), EngineWiring.maxConcurrency(config),
+        System.out.printf("  effective: job.checkpoint-interval=%s job.buffer-timeout=%s job.state-backend=%s "
+                        + "llm.max-concurrency=%d stage.capacity=%d dialogue.feedback-isolation=%s parallelism=%d%n",
+                config.get(JobOptions.CHECKPOINT_INTERVAL), config.get(JobOptions.BUFFER_TIMEOUT),
+                config.get(JobOptions.STATE_BACKEND), EngineWiring.maxConcurrency(config),
                 config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), parallelism);
     }
 
@@ -154,7 +155,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
         TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
 
-        Sustained sustained = sustainedQuestions > 0 ? sustained(run, llm, preset, s, streaming, cpu) : null;
+        // with L = 0 there is no ideal rate to saturate: no sustained run
+        Sustained sustained = sustainedSeconds > 0 && latencyMillis > 0 ? sustained(run, llm, preset, s, streaming, cpu) : null;
 
         RunFigures paced = null;
         if (pacedShare > 0) {
@@ -236,8 +238,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         double ideal = burst.idealQuestionsPerSecond(s, latencyMillis);
         double floorSeconds = burst.llmCallsPerQuestion() * latencyMillis / 1000.0;
         int outstanding = (int) Math.ceil(ideal * (floorSeconds + sustainedSlackSeconds));
-        List<QuestionEvent> questions = BenchmarkQuestions.of(sharedData, preset, sustainedQuestions,
-                preset + "-s" + s + "-sustained-");
+        // enough for the window (a quarter of the answers in, to the last send) to span most of the run
+        int count = Math.max(4 * outstanding, (int) Math.ceil(ideal * sustainedSeconds));
+        List<QuestionEvent> questions = BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-sustained-");
         CpuAccount.Snapshot before = cpu.snapshot();
         RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
                 questions, outstanding, llm::requestCount, Duration.ofMinutes(20));
