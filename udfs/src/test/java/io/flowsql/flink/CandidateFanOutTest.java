@@ -22,16 +22,27 @@ class CandidateFanOutTest {
         }
     }
 
-    @Test
-    void eachDistinctSqlRunsOnceAndASqlThatRanBeforeIsNotRunAgain() throws Exception {
+    private static RequestContext opensearchRequest(String id) {
         RequestContext ctx = new RequestContext();
-        ctx.requestId = "r1";
+        ctx.requestId = id;
         ctx.dbId = "concert_singer";
         ctx.strategy = "opensearch";
-        Candidate ranBefore = new Candidate("earlier#0", "SELECT 3");
-        ranBefore.executed = true;
-        ranBefore.resultFingerprint = "f3";
-        ctx.candidates.add(ranBefore);
+        return ctx;
+    }
+
+    /** A candidate an earlier stage ran, with its result's fingerprint or its error. */
+    private static Candidate ranBefore(String source, String sql, String fingerprint, String error) {
+        Candidate c = new Candidate(source, sql);
+        c.executed = true;
+        c.resultFingerprint = fingerprint;
+        c.error = error;
+        return c;
+    }
+
+    @Test
+    void eachDistinctSqlRunsOnceAndASqlThatRanBeforeIsNotRunAgain() throws Exception {
+        RequestContext ctx = opensearchRequest("r1");
+        ctx.candidates.add(ranBefore("earlier#0", "SELECT 3", "f3", null));
         for (String sql : new String[] {"SELECT 1", "SELECT 2", "SELECT 1", "SELECT 3", "SELECT 1"}) {
             ctx.candidates.add(new Candidate("gen#" + ctx.candidates.size(), sql));
         }
@@ -51,17 +62,9 @@ class CandidateFanOutTest {
 
     @Test
     void aSqlThatTimedOutBeforeRunsAgainButOneThatWasInvalidDoesNot() throws Exception {
-        RequestContext ctx = new RequestContext();
-        ctx.requestId = "r4";
-        ctx.strategy = "opensearch";
-        Candidate timedOut = new Candidate("earlier#0", "SELECT slow");
-        timedOut.executed = true;
-        timedOut.error = "TIMEOUT: stopped after 10000 ms";
-        Candidate invalid = new Candidate("earlier#1", "SELECT nope FROM singer");
-        invalid.executed = true;
-        invalid.error = "INVALID_SQL: no such column: nope";
-        ctx.candidates.add(timedOut);
-        ctx.candidates.add(invalid);
+        RequestContext ctx = opensearchRequest("r4");
+        ctx.candidates.add(ranBefore("earlier#0", "SELECT slow", null, "TIMEOUT: stopped after 10000 ms"));
+        ctx.candidates.add(ranBefore("earlier#1", "SELECT nope FROM singer", null, "INVALID_SQL: no such column: nope"));
         ctx.candidates.add(new Candidate("gen#2", "SELECT slow"));
         ctx.candidates.add(new Candidate("gen#3", "SELECT nope FROM singer"));
 
@@ -74,13 +77,8 @@ class CandidateFanOutTest {
 
     @Test
     void aRequestWhoseCandidatesAllRanBeforeLeavesTheStagesTraceEntry() throws Exception {
-        RequestContext ctx = new RequestContext();
-        ctx.requestId = "r3";
-        ctx.strategy = "opensearch";
-        Candidate ranBefore = new Candidate("earlier#0", "SELECT 1");
-        ranBefore.executed = true;
-        ranBefore.resultFingerprint = "f1";
-        ctx.candidates.add(ranBefore);
+        RequestContext ctx = opensearchRequest("r3");
+        ctx.candidates.add(ranBefore("earlier#0", "SELECT 1", "f1", null));
         ctx.candidates.add(new Candidate("crafted#0", "SELECT 1"));
         List<CandidateWork> out = fanOut(ctx);
         assertThat(out).hasSize(1);
@@ -91,9 +89,7 @@ class CandidateFanOutTest {
 
     @Test
     void aRequestWithTheStageSwitchedOffIsPassedOnWithNothingToRun() throws Exception {
-        RequestContext ctx = new RequestContext();
-        ctx.requestId = "r2";
-        ctx.strategy = "opensearch";
+        RequestContext ctx = opensearchRequest("r2");
         ctx.disabledStages.add("candidates.execute");
         ctx.candidates.add(new Candidate("gen#0", "SELECT 1"));
         List<CandidateWork> out = fanOut(ctx);
