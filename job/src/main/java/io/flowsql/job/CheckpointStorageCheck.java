@@ -2,13 +2,14 @@ package io.flowsql.job;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.StateBackendOptions;
 
 import java.util.Optional;
 
 /**
- * Where the job's checkpoints go, and the warning the job logs at start when that is not durable: by default Flink
- * keeps checkpoints in the JobManager's memory, so a JobManager failure loses them, and with them the exactly-once
- * guarantee across that failure.
+ * Where the job's checkpoints go and what they write, and the warnings the job logs at start: when checkpoints are not
+ * durable (by default Flink keeps them in the JobManager's memory, so a JobManager failure loses them, and with them
+ * the exactly-once guarantee across that failure), and when keyed state is on the heap.
  */
 final class CheckpointStorageCheck {
     private CheckpointStorageCheck() {}
@@ -30,5 +31,20 @@ final class CheckpointStorageCheck {
                 + "the JobManager's memory. If the JobManager fails, the job restarts without its state: dialogue history, held "
                 + "turns and questions in flight are lost, and questions read after the last committed offsets are answered "
                 + "again. Set job.checkpoint-dir to durable storage (s3://, hdfs://, a volume every Flink process shares).");
+    }
+
+    /**
+     * The warning for keyed state on the heap (the effective {@code state.backend.type} is not RocksDB): every
+     * checkpoint then writes all of it, and it holds a day of dialogue histories and request ids; empty with RocksDB.
+     */
+    static Optional<String> heapStateWarning(ReadableConfig flink) {
+        String backend = flink.get(StateBackendOptions.STATE_BACKEND);
+        if ("rocksdb".equalsIgnoreCase(backend)) {
+            return Optional.empty();
+        }
+        return Optional.of("Keyed state on the JVM heap (state.backend.type " + backend + "): every checkpoint writes all "
+                + "of it, and it holds a day of dialogue histories and request ids (dialogue.history-ttl, requests.id-ttl). "
+                + "For a job that runs for days set job.state-backend=rocksdb or the cluster's state.backend.type: rocksdb "
+                + "(docs/OPERATIONS.md).");
     }
 }

@@ -38,9 +38,9 @@ public final class EngineWiring {
         t.presets = new ArrayList<>(config.get(JobOptions.PRESETS));
         t.parallelism = config.get(JobOptions.PARALLELISM);
         t.stageCapacity = config.get(JobOptions.STAGE_CAPACITY);
-        t.capacityByStage.putAll(config.intFamily("stage.capacity."));
+        t.capacityByStage.putAll(config.intFamily(JobOptions.CAPACITY_BY_STAGE.prefix()));
         t.stageTimeout = config.get(JobOptions.STAGE_TIMEOUT);
-        t.timeoutByStage.putAll(config.durationFamily("stage.timeout."));
+        t.timeoutByStage.putAll(config.durationFamily(JobOptions.TIMEOUT_BY_STAGE.prefix()));
         t.executionPoolSize = config.get(JobOptions.EXECUTION_POOL_SIZE);
         t.executionCapacity = config.get(JobOptions.EXECUTION_CAPACITY);
         t.executionTimeout = config.get(JobOptions.EXECUTION_TIMEOUT);

@@ -118,12 +118,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         }
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
-        if (!"rocksdb".equalsIgnoreCase(env.getConfiguration().get(StateBackendOptions.STATE_BACKEND))) {
-            LOG.warn("Keyed state on the JVM heap (state.backend.type {}): every checkpoint writes all of it, and it holds "
-                    + "a day of dialogue histories and request ids (dialogue.history-ttl, requests.id-ttl). For a job that "
-                    + "runs for days set job.state-backend=rocksdb or the cluster's state.backend.type: rocksdb "
-                    + "(docs/OPERATIONS.md).", env.getConfiguration().get(StateBackendOptions.STATE_BACKEND));
-        }
+        CheckpointStorageCheck.heapStateWarning(env.getConfiguration()).ifPresent(LOG::warn);
     }
 
     /**

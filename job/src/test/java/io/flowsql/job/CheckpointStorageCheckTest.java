@@ -27,4 +27,15 @@ class CheckpointStorageCheckTest {
         FlowSqlJob.configure(env, JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), "file:///var/flowsql/checkpoints")));
         assertThat(CheckpointStorageCheck.warning(env.getConfiguration())).as("job.checkpoint-dir reaches Flink").isEmpty();
     }
+
+    @Test
+    void keyedStateOnTheHeapIsWarnedAboutUnlessRocksDbIsChosenByTheJobOrTheCluster() {
+        assertThat(CheckpointStorageCheck.heapStateWarning(new Configuration())).as("Flink's default, the heap")
+                .hasValueSatisfying(w -> assertThat(w).contains("hashmap").contains("job.state-backend=rocksdb"));
+        assertThat(CheckpointStorageCheck.heapStateWarning(Configuration.fromMap(Map.of("state.backend.type", "rocksdb"))))
+                .as("the cluster's choice").isEmpty();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        FlowSqlJob.configure(env, JobConfig.of(Map.of(JobOptions.STATE_BACKEND.key(), "rocksdb")));
+        assertThat(CheckpointStorageCheck.heapStateWarning(env.getConfiguration())).as("the job's choice").isEmpty();
+    }
 }

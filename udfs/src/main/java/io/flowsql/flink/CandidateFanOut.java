@@ -2,18 +2,14 @@ package io.flowsql.flink;
 
 import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageRegistry;
-import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.CandidateRuns;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -48,24 +44,13 @@ public class CandidateFanOut extends RichFlatMapFunction<RequestContext, Candida
 
     @Override
     public void flatMap(RequestContext ctx, Collector<CandidateWork> out) {
-        List<Integer> pending = new ArrayList<>();
+        List<Integer> pending = List.of();
         int reused = 0;
         if (runsFor(ctx)) {
             // each distinct SQL runs once: the gather gives its result to the candidates with the same SQL
-            Set<String> running = new HashSet<>();
-            for (int i = 0; i < ctx.candidates.size(); i++) {
-                Candidate c = ctx.candidates.get(i);
-                if (c.executed) {
-                    continue;
-                }
-                Optional<Candidate> ran = Candidate.reusableWithSql(ctx.candidates, c.sql);
-                if (ran.isPresent()) {
-                    c.takeResultOf(ran.get());
-                    reused++;
-                } else if (running.add(c.sql)) { // a HashSet holds one null too
-                    pending.add(i);
-                }
-            }
+            CandidateRuns.Plan plan = CandidateRuns.plan(ctx.candidates);
+            pending = plan.toRun();
+            reused = plan.reused();
         } else {
             metrics.skipped();
         }

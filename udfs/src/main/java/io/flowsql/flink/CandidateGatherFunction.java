@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.CandidateRuns;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -17,7 +18,8 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -127,23 +129,16 @@ public class CandidateGatherFunction extends KeyedProcessFunction<String, Candid
     private void emit(Context ctx, Collector<RequestContext> out, long now) throws Exception {
         RequestContext request = context.value();
         int missing = 0;
-        Map<String, Candidate> ranHere = new HashMap<>();
+        List<Integer> ran = new ArrayList<>();
         for (Map.Entry<Integer, Candidate> done : results.entries()) {
             if (done.getKey() < request.candidates.size()) {
                 request.candidates.set(done.getKey(), done.getValue());
-                ranHere.putIfAbsent(done.getValue().sql, done.getValue());
+                ran.add(done.getKey());
             }
         }
+        CandidateRuns.takeTwinResults(request.candidates, ran);
         for (Candidate c : request.candidates) {
-            if (c.executed) {
-                continue;
-            }
-            // a duplicate of a SQL this fan-out ran once takes that run's result, whatever it was (same moment, same
-            // load); a candidate whose SQL did not come back counts as timed out
-            Candidate same = ranHere.get(c.sql);
-            if (same != null) {
-                c.takeResultOf(same);
-            } else {
+            if (!c.executed) { // its SQL's run did not come back in time
                 CandidateExecuteFunction.markFailed(c, "timed out");
                 missing++;
             }

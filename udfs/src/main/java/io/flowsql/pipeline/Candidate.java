@@ -46,27 +46,6 @@ public class Candidate {
         other.preview.forEach(row -> preview.add(new PreviewRow(new java.util.ArrayList<>(row.cells))));
     }
 
-    /**
-     * Whether this candidate's execution can stand for another run of the same SQL: it ran cleanly, or failed as the
-     * SQL itself would fail again (refused, invalid, unknown database, no SQL). A time-out, an interruption or a
-     * failure while running may not repeat, so such a result is not reused.
-     */
-    public boolean hasReusableResult() {
-        if (!executed) {
-            return false;
-        }
-        return error == null || error.equals(CandidateRunner.NO_SQL)
-                || error.startsWith(io.flowsql.sql.SqlError.Kind.REFUSED + ":")
-                || error.startsWith(io.flowsql.sql.SqlError.Kind.INVALID_SQL + ":")
-                || error.startsWith(io.flowsql.sql.SqlError.Kind.UNKNOWN_DATABASE + ":");
-    }
-
-    /** The first candidate in {@code candidates} with SQL {@code sql} whose execution can be reused ({@link #hasReusableResult}). */
-    public static java.util.Optional<Candidate> reusableWithSql(java.util.List<Candidate> candidates, String sql) {
-        return candidates.stream().filter(c -> c.hasReusableResult() && java.util.Objects.equals(c.sql, sql)).findFirst();
-    }
-
-
     /** The preview's rows as lists of cells (a copy). */
     public java.util.List<java.util.List<String>> previewRows() {
         java.util.List<java.util.List<String>> rows = new java.util.ArrayList<>();

@@ -18,8 +18,6 @@ import java.util.Objects;
  */
 public final class CandidateRunner {
     public static final int DEFAULT_PREVIEW_ROWS = 10;
-    /** The error of a candidate without SQL. */
-    public static final String NO_SQL = "no SQL";
 
     private final SqliteSafeExecutor executor;
     private final ComparisonMode comparison;
@@ -48,7 +46,7 @@ public final class CandidateRunner {
     public Candidate run(String dbId, Candidate candidate) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
-            candidate.error = NO_SQL;
+            candidate.error = "no SQL";
             return candidate;
         }
         StatementBudget budget = executor.newBudget();

@@ -1,7 +1,7 @@
 package io.flowsql.pipeline;
 
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Executes every candidate not yet executed, so the vote, the reviewer and the answer can compare real
@@ -16,22 +16,13 @@ public final class ExecuteCandidatesStage implements Stage.Local {
 
     @Override
     public void runLocal(RequestContext ctx, StageTrace trace) {
-        int executed = 0;
-        int failed = 0;
-        for (Candidate candidate : ctx.candidates) {
-            if (!candidate.executed) {
-                Optional<Candidate> same = Candidate.reusableWithSql(ctx.candidates, candidate.sql);
-                if (same.isPresent()) {
-                    candidate.takeResultOf(same.get()); // the same SQL runs once
-                } else {
-                    runner.run(ctx.dbId, candidate);
-                    executed++;
-                }
-                if (candidate.error != null) {
-                    failed++;
-                }
-            }
+        List<Candidate> pending = ctx.candidates.stream().filter(c -> !c.executed).toList();
+        CandidateRuns.Plan plan = CandidateRuns.plan(ctx.candidates);
+        for (int index : plan.toRun()) {
+            runner.run(ctx.dbId, ctx.candidates.get(index));
         }
-        trace.note = "executed " + executed + ", failed " + failed;
+        CandidateRuns.takeTwinResults(ctx.candidates, plan.toRun());
+        long failed = pending.stream().filter(c -> c.error != null).count();
+        trace.note = "executed " + plan.toRun().size() + ", failed " + failed;
     }
 }
