@@ -5,7 +5,7 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -21,21 +21,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Exactly-once through failures: 1000 questions, and a task that dies twice mid-run (a map after the
- * topology throws when it first meets two chosen answers, then lets them pass). The job restarts from
- * its last checkpoint each time, and a read_committed reader still sees exactly one answer per
- * question: no gaps, no duplicates.
+ * topology throws on the first answer past question 300, and, once the job has restarted, on the first past
+ * question 700). The job restarts from its last checkpoint each time, and a read_committed reader still sees
+ * exactly one answer per question: no gaps, no duplicates.
  */
 class RecoveryITCase {
     private static final int QUESTIONS = 1000;
-    private static final Set<String> CRASH_ON = Set.of("q-300", "q-700");
+    private static final int FIRST_CRASH_FROM = 300;
+    private static final int SECOND_CRASH_FROM = 700;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
@@ -47,7 +48,7 @@ class RecoveryITCase {
     void aThousandQuestionsAndTwoTaskFailuresGiveExactlyAThousandAnswers() throws Exception {
         Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
         List<QuestionEvent> questions = SpiderQuestions.cycled(sharedData, QUESTIONS, "opensearch");
-        CrashOnce.CRASHED.clear();
+        CrashTwice.reset();
 
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
@@ -56,7 +57,7 @@ class RecoveryITCase {
             List<AnswerEvent> answers;
             // The test's seam: the crashing map between the answer operator and its sink.
             try (JobCluster.RunningJob job = JobCluster.job(config).restartOnFailure()
-                    .beforeAnswersSink(stream -> stream.map(new CrashOnce(CRASH_ON)).uid("test-crash-once").name("crash once"))
+                    .beforeAnswersSink(stream -> stream.map(new CrashTwice(FIRST_CRASH_FROM, SECOND_CRASH_FROM)).uid("test-crash-once").name("crash once"))
                     .start("recovery")) {
                 topics.sendQuestions(questions);
                 answers = topics.committedAnswers(QUESTIONS, Duration.ofSeconds(100), Duration.ofSeconds(3));
@@ -64,7 +65,11 @@ class RecoveryITCase {
                         .hasSize(2).allMatch(trace -> trace.contains("injected task failure"));
             }
 
-            assertThat(CrashOnce.CRASHED).as("both failures happened").containsExactlyInAnyOrderElementsOf(CRASH_ON);
+            assertThat(CrashTwice.CRASHED).as("both failures happened, past their questions")
+                    .hasSize(2).satisfies(crashed -> {
+                        assertThat(CrashTwice.questionNumber(crashed.get(0))).isGreaterThanOrEqualTo(FIRST_CRASH_FROM);
+                        assertThat(CrashTwice.questionNumber(crashed.get(1))).isGreaterThanOrEqualTo(SECOND_CRASH_FROM);
+                    });
             Map<String, Long> perRequest = answers.stream()
                     .collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
             assertThat(perRequest.keySet()).as("no gaps").containsExactlyInAnyOrderElementsOf(
@@ -95,18 +100,39 @@ class RecoveryITCase {
         return out;
     }
 
-    /** Fails its task the first time it meets each chosen answer in this JVM, so the failure happens once, not after every restart. */
-    static final class CrashOnce implements MapFunction<AnswerEvent, AnswerEvent> {
-        static final Set<String> CRASHED = ConcurrentHashMap.newKeySet();
-        private final Set<String> crashOn;
+    /**
+     * Fails its task twice in this JVM: on the first answer to a question numbered at least {@code firstFrom}, and then,
+     * in a task attempt started by the restart that first failure caused, on the first answer numbered at least
+     * {@code secondFrom}. The second failure waits for a new attempt because a subtask that throws while the first
+     * failover cancels it is not recorded as a failure: two crashes in one window would be one failure.
+     */
+    static final class CrashTwice extends RichMapFunction<AnswerEvent, AnswerEvent> {
+        static final List<String> CRASHED = new CopyOnWriteArrayList<>();
+        private static final AtomicInteger CRASHES = new AtomicInteger();
+        private final int firstFrom;
+        private final int secondFrom;
 
-        CrashOnce(Set<String> crashOn) {
-            this.crashOn = Set.copyOf(crashOn);
+        CrashTwice(int firstFrom, int secondFrom) {
+            this.firstFrom = firstFrom;
+            this.secondFrom = secondFrom;
+        }
+
+        static void reset() {
+            CRASHED.clear();
+            CRASHES.set(0);
+        }
+
+        static int questionNumber(String requestId) {
+            return Integer.parseInt(requestId.substring(requestId.lastIndexOf('-') + 1));
         }
 
         @Override
         public AnswerEvent map(AnswerEvent answer) {
-            if (crashOn.contains(answer.requestId) && CRASHED.add(answer.requestId)) {
+            int number = questionNumber(answer.requestId);
+            boolean restarted = getRuntimeContext().getTaskInfo().getAttemptNumber() > 0;
+            if ((number >= firstFrom && CRASHES.compareAndSet(0, 1))
+                    || (restarted && number >= secondFrom && CRASHES.compareAndSet(1, 2))) {
+                CRASHED.add(answer.requestId);
                 throw new IllegalStateException("injected task failure at " + answer.requestId);
             }
             return answer;
