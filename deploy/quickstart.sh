@@ -53,7 +53,7 @@ else
   ORACLE=()
   [[ -f "$DEV_JSON" ]] && ORACLE=(--oracle "$DEV_JSON")
   rm -f "$WORK_DIR/simulator.out"
-  java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.simulator.SimulatorMain --port 0 "${ORACLE[@]}" \
+  java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.simulator.cli.SimulatorMain --port 0 "${ORACLE[@]}" \
     > "$WORK_DIR/simulator.out" 2> "$WORK_DIR/simulator.log" < /dev/null &
   echo $! > "$SIM_PID_FILE"
   for _ in $(seq 1 150); do grep -q '^http' "$WORK_DIR/simulator.out" 2>/dev/null && break; pid_alive "$SIM_PID_FILE" || break; sleep 0.2; done

@@ -45,7 +45,7 @@ class SlowSqlCheckpointsITCase {
     private static final String DB = "slow_numbers";
     /** The mag-sql stage whose refiner executes each sub-SQL inside the stage. */
     private static final String MAGSQL_GENERATE = "magsql.generate";
-    private static final long SLOW_MILLIS = 8_000;
+    private static final long SLOW_MILLIS = 10_000;
     /** The bound on a checkpoint's duration while slow SQL runs. */
     private static final long CHECKPOINT_LIMIT_MILLIS = 1_000;
 

@@ -82,7 +82,8 @@ public final class ClusterScalingBenchmark {
                         Map.entry(JobOptions.STRATEGY.key(), preset)));
                 String job = cluster.submit(jar, Optional.empty(), config.asArguments());
                 try {
-                    StreamingRun run = new StreamingRun(broker.bootstrapServers(), "questions" + suffix, "answers" + suffix);
+                    StreamingRun run = new StreamingRun(broker.bootstrapServers(), "questions" + suffix, "answers" + suffix,
+                            latencyMillis);
                     // Not timed: operators opening their engines, the first checkpoints, JIT.
                     run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, 2 * p * perTaskManager, "warmup" + suffix + "-"),
                             llm::requestCount, Duration.ofMinutes(5));

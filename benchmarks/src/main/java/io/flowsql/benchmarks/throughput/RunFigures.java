@@ -4,12 +4,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies, and when each answer was
- * read, in ms since the run's start) and the figures the benchmark prints from it: questions/second, its share of
- * the ideal, p50/p99 latency.
+ * What one run measured (questions answered, wall time, LLM calls, end-to-end latencies, each question's own
+ * {@link LlmFloor} in the same order, and when each answer was read, in ms since the run's start) and the figures the
+ * benchmark prints from it: questions/second, its share of the ideal, p50/p99 latency, latency over the own floor.
  */
 record RunFigures(String name, int questions, long wallMillis, long llmCalls, List<Long> latenciesMillis,
-                  List<Long> answeredAtMillis) {
+                  List<Long> llmFloorsMillis, List<Long> answeredAtMillis) {
+
+    RunFigures {
+        if (llmFloorsMillis.size() != latenciesMillis.size()) {
+            throw new IllegalArgumentException(llmFloorsMillis.size() + " floors for " + latenciesMillis.size()
+                    + " latencies");
+        }
+    }
 
     double questionsPerSecond() {
         return questions * 1000.0 / wallMillis;
@@ -25,7 +32,20 @@ record RunFigures(String name, int questions, long wallMillis, long llmCalls, Li
     }
 
     long percentile(double p) {
-        long[] sorted = latenciesMillis.stream().mapToLong(Long::longValue).toArray();
+        return percentileOf(latenciesMillis.stream().mapToLong(Long::longValue).toArray(), p);
+    }
+
+    /** The p-th percentile of each question's latency minus its own LLM floor: what the job added to it. */
+    long percentileOverOwnFloor(double p) {
+        long[] over = new long[latenciesMillis.size()];
+        for (int i = 0; i < over.length; i++) {
+            over[i] = latenciesMillis.get(i) - llmFloorsMillis.get(i);
+        }
+        return percentileOf(over, p);
+    }
+
+    private static long percentileOf(long[] values, double p) {
+        long[] sorted = values.clone();
         Arrays.sort(sorted);
         int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];

@@ -3,6 +3,7 @@ package io.flowsql.benchmarks.throughput;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.EngineFactory;
 import io.flowsql.engine.EngineLease;
+import io.flowsql.events.AnswerMapper;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionMapper;
 import io.flowsql.pipeline.Pipeline;
@@ -18,15 +19,19 @@ import java.util.function.LongSupplier;
  */
 final class SequentialRun {
     private final EngineConfig engine;
+    private final long simulatedLatencyMillis;
 
-    SequentialRun(EngineConfig engine) {
+    /** {@code simulatedLatencyMillis}: the simulated LLM's latency per call, for each question's {@link LlmFloor}. */
+    SequentialRun(EngineConfig engine, long simulatedLatencyMillis) {
         this.engine = engine;
+        this.simulatedLatencyMillis = simulatedLatencyMillis;
     }
 
     RunFigures run(String name, String preset, List<QuestionEvent> questions, LongSupplier llmCalls) throws Exception {
         try (EngineLease lease = EngineFactory.shared(engine)) {
             Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
             List<Long> latencies = new ArrayList<>();
+            List<Long> floors = new ArrayList<>();
             List<Long> answeredAt = new ArrayList<>();
             long callsBefore = llmCalls.getAsLong();
             long start = System.currentTimeMillis();
@@ -35,10 +40,11 @@ final class SequentialRun {
                 RequestContext ctx = QuestionMapper.toContext(q, "sequential", sent);
                 pipeline.run(ctx).get();
                 latencies.add(System.currentTimeMillis() - sent);
+                floors.add(LlmFloor.millis(AnswerMapper.fromContext(ctx).trace, simulatedLatencyMillis));
                 answeredAt.add(System.currentTimeMillis() - start);
             }
             long wall = System.currentTimeMillis() - start;
-            return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies, answeredAt);
+            return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies, floors, answeredAt);
         }
     }
 }

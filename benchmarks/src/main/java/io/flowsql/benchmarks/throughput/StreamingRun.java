@@ -30,11 +30,14 @@ final class StreamingRun {
     private final String bootstrapServers;
     private final String questionsTopic;
     private final String answersTopic;
+    private final long simulatedLatencyMillis;
 
-    StreamingRun(String bootstrapServers, String questionsTopic, String answersTopic) {
+    /** {@code simulatedLatencyMillis}: the simulated LLM's latency per call, for each question's {@link LlmFloor}. */
+    StreamingRun(String bootstrapServers, String questionsTopic, String answersTopic, long simulatedLatencyMillis) {
         this.bootstrapServers = bootstrapServers;
         this.questionsTopic = questionsTopic;
         this.answersTopic = answersTopic;
+        this.simulatedLatencyMillis = simulatedLatencyMillis;
     }
 
     /** Every question sent at once. */
@@ -59,6 +62,7 @@ final class StreamingRun {
                            LongSupplier llmCalls, Duration limit) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
+        List<Long> floors = new ArrayList<>();
         List<Long> answeredAt = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(); KafkaProducer<byte[], byte[]> producer = producer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(answersTopic).stream()
@@ -87,6 +91,7 @@ final class StreamingRun {
                     if (at != null) {
                         last = System.currentTimeMillis();
                         latencies.add(last - at);
+                        floors.add(LlmFloor.millis(answer.trace, simulatedLatencyMillis));
                         answeredAt.add(last - start);
                     }
                 }
@@ -96,7 +101,7 @@ final class StreamingRun {
                         + " answers within " + limit);
             }
             return new RunFigures(name, questions.size(), last - start, llmCalls.getAsLong() - callsBefore, latencies,
-                    answeredAt);
+                    floors, answeredAt);
         }
     }
 

@@ -68,7 +68,7 @@ public final class TokenBenchmark implements Callable<Integer> {
             EngineConfig engine = EngineWiring.engineConfig(JobConfig.of(options));
             for (String preset : presets) {
                 TokenCounts before = llm.tokenCounts();
-                new SequentialRun(engine).run(preset, preset,
+                new SequentialRun(engine, 0).run(preset, preset,
                         BenchmarkQuestions.shuffled(sharedData, preset, questions, "tokens-" + preset + "-", seed),
                         llm::requestCount);
                 TokenCounts t = llm.tokenCounts().minus(before);

@@ -1,5 +1,10 @@
-package io.flowsql.simulator;
+package io.flowsql.simulator.cli;
 
+import io.flowsql.simulator.Dialect;
+import io.flowsql.simulator.Fault;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
