@@ -23,7 +23,7 @@ public final class FinalizeStage implements Stage.Local {
                     ? "no stage produced SQL" : "none of " + ctx.candidates.size() + " candidates has SQL");
             trace.note = "no SQL";
         } else {
-            ctx.status = AnswerStatus.ANSWERED.wireName();
+            ctx.settle(AnswerStatus.ANSWERED);
             chosen.ifPresent(c -> {
                 ctx.notes.put("final.source", String.valueOf(c.source));
                 if (c.error != null) {

@@ -48,7 +48,7 @@ public record NamedStage(String name, Stage stage) {
                 }
                 ctx.fail(name, cause instanceof LlmException ? FailureKind.MODEL : FailureKind.INTERNAL, reason(cause));
             }
-            boolean failedHere = AnswerStatus.FAILED.wireName().equals(ctx.status) && name.equals(ctx.failedStage);
+            boolean failedHere = ctx.hasStatus(AnswerStatus.FAILED) && name.equals(ctx.failedStage);
             trace.outcome = failedHere ? StageOutcome.FAILED
                     : ctx.isSettled() && !settledBefore ? StageOutcome.SETTLED : StageOutcome.COMPLETED;
             trace.failure = trace.outcome == StageOutcome.FAILED ? ctx.failure : null;

@@ -51,6 +51,10 @@ public class RequestContext {
     public Map<String, String> notes = new HashMap<>();
 
     // --- outcome
+    /**
+     * The {@link AnswerStatus}'s wire name once a stage settled the request, else null. Read and set it through
+     * {@link #hasStatus} and {@link #settle}; it stays a string field so savepoints written before the enum restore.
+     */
     public String status;
     public String failedStage;
     /** Why the request failed, as a type; null unless {@link #status} is failed. */
@@ -73,8 +77,17 @@ public class RequestContext {
         return status != null;
     }
 
+    /** Settles the request as {@code outcome} (answered, clarification, refused); failures go through {@link #fail}. */
+    public void settle(AnswerStatus outcome) {
+        this.status = outcome.wireName();
+    }
+
+    public boolean hasStatus(AnswerStatus outcome) {
+        return outcome.wireName().equals(status);
+    }
+
     public void fail(String stage, FailureKind kind, String message) {
-        this.status = AnswerStatus.FAILED.wireName();
+        settle(AnswerStatus.FAILED);
         this.failedStage = stage;
         this.failure = kind;
         this.error = message;

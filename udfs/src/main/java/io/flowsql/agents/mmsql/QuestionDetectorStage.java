@@ -34,12 +34,12 @@ public final class QuestionDetectorStage implements Stage {
                     ctx.response = d.response();
                     ctx.interpretations.clear();
                     d.readings().forEach(r -> ctx.interpretations.add(new Interpretation(r, null)));
-                    ctx.status = AnswerStatus.CLARIFICATION.wireName();
+                    ctx.settle(AnswerStatus.CLARIFICATION);
                 }
                 case UNANSWERABLE, IMPROPER -> {
                     ctx.response = d.response();
                     ctx.finalSql = null;
-                    ctx.status = AnswerStatus.REFUSED.wireName();
+                    ctx.settle(AnswerStatus.REFUSED);
                 }
             }
         });

@@ -34,7 +34,7 @@ public final class ReadingsStage implements Stage {
     @Override
     public boolean appliesTo(RequestContext ctx) {
         return QuestionType.AMBIGUOUS.wireName().equals(ctx.questionType)
-                && AnswerStatus.CLARIFICATION.wireName().equals(ctx.status)
+                && ctx.hasStatus(AnswerStatus.CLARIFICATION)
                 && ctx.interpretations.stream().anyMatch(i -> i.sql == null && i.error == null);
     }
 
