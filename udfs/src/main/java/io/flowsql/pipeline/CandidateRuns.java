@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -34,15 +33,16 @@ public final class CandidateRuns {
     public record Plan(List<Integer> toRun, int reused) {}
 
     public static Plan plan(List<Candidate> candidates) {
+        Map<String, Candidate> reusable = reusableRuns(candidates); // a HashMap and a HashSet hold one null SQL too
         List<Integer> toRun = new ArrayList<>();
-        Set<String> running = new HashSet<>(); // a HashSet holds one null too
+        Set<String> running = new HashSet<>();
         int reused = 0;
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             if (c.executed) {
                 continue;
             }
-            Candidate earlier = reusableRun(candidates, c.sql);
+            Candidate earlier = reusable.get(c.sql);
             if (earlier != null) {
                 c.takeResultOf(earlier);
                 reused++;
@@ -72,16 +72,17 @@ public final class CandidateRuns {
         }
     }
 
-    /** An executed candidate with this SQL whose result another run would repeat: clean, or a repeating failure. */
-    private static Candidate reusableRun(List<Candidate> candidates, String sql) {
+    /** By SQL, the first executed candidate whose result another run would repeat: clean, or a repeating failure. */
+    private static Map<String, Candidate> reusableRuns(List<Candidate> candidates) {
+        Map<String, Candidate> bySql = new HashMap<>();
         for (Candidate c : candidates) {
-            if (c.executed && Objects.equals(c.sql, sql)) {
+            if (c.executed && !bySql.containsKey(c.sql)) {
                 ExecutionResult recorded = CandidateRunner.recorded(c);
                 if (recorded.ok() || REPEATING.contains(recorded.error().kind())) {
-                    return c;
+                    bySql.put(c.sql, c);
                 }
             }
         }
-        return null;
+        return bySql;
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -31,6 +32,13 @@ final class CpuAccount {
     /** RocksDB's own native threads (flush, compaction): the job's, but invisible to Java's thread counters. */
     static final String ROCKSDB = "rocksdb";
     static final String UNATTRIBUTED = "unattributed";
+    /** The parts of the job's own CPU ({@link #jobBetween}), by what its threads do. */
+    static final String LLM_CLIENT = "llm client";
+    static final String STAGE_WORK = "stage work";
+    static final String FLINK_TASKS = "flink tasks";
+    static final String KAFKA_CLIENTS = "kafka clients";
+    static final String CHECKPOINTS = "checkpoints";
+    static final String FLINK_RUNTIME = "flink runtime";
     static final String TOTAL = "total";
     /** The benchmark's own Kafka clients carry this in their client id. */
     static final String CLIENT_ID = "bench-client";
@@ -105,7 +113,7 @@ final class CpuAccount {
      */
     Map<String, Long> jobBetween(Snapshot start, Snapshot end) {
         Map<String, Long> parts = new LinkedHashMap<>();
-        for (String part : new String[] {"llm client", "stage work", "flink tasks", "kafka clients", "checkpoints", "flink runtime"}) {
+        for (String part : List.of(LLM_CLIENT, STAGE_WORK, FLINK_TASKS, KAFKA_CLIENTS, CHECKPOINTS, FLINK_RUNTIME)) {
             parts.put(part, 0L);
         }
         parts.put(ROCKSDB, end.rocksdbNanos - start.rocksdbNanos);
@@ -121,22 +129,22 @@ final class CpuAccount {
 
     private static String jobPartOf(String name) {
         if (name.startsWith("flowsql-llm") || name.startsWith("AsyncHttpClient")) {
-            return "llm client";
+            return LLM_CLIENT;
         }
         if (name.startsWith("flowsql-")) {
-            return "stage work";
+            return STAGE_WORK;
         }
         if (name.startsWith("kafka-") || name.contains("Fetcher") || name.contains("executor-Fetch")) {
-            return "kafka clients";
+            return KAFKA_CLIENTS;
         }
         if (name.startsWith("AsyncOperations") || name.contains("Checkpoint") || name.startsWith("pool-")) {
             // pool-N-thread-M: mostly the RocksDB backend's checkpoint file transfer threads
-            return "checkpoints";
+            return CHECKPOINTS;
         }
         if (name.contains("(") && name.contains("/") && name.contains("#")) { // "<chain> (1/2)#0": a task thread
-            return "flink tasks";
+            return FLINK_TASKS;
         }
-        return "flink runtime";
+        return FLINK_RUNTIME;
     }
 
     private String partOf(long id, String name) {
