@@ -166,6 +166,24 @@ class LlamaServerProtocolITCase {
         }
     }
 
+    @Test
+    void aRepeatedPromptPrefixIsReadAsCachedTokensFromTheServersTimings() {
+        // the prompt tokens llama.cpp reused from the slot's cache: this build reports them in
+        // usage.prompt_tokens_details.cached_tokens (the client also reads timings.cache_n, where older builds put them)
+        String schema = "Database: concert_singer\nSchema:\n" + "# Table: singer\n(Name, text, examples: ['Joe Sharp'])\n".repeat(20);
+        try (OpenAiCompatibleClient client = client(b -> b)) {
+            ChatResponse first = client.chat(withSchema(schema, "How many singers are there?")).join();
+            ChatResponse second = client.chat(withSchema(schema, "Who is the oldest singer?")).join();
+            assertThat(second.usage().cachedPromptTokens()).as("the schema prefix the first request left in the slot")
+                    .isGreaterThan(first.usage().promptTokens() / 2).isLessThan(second.usage().promptTokens());
+        }
+    }
+
+    private static ChatRequest withSchema(String schema, String question) {
+        return ChatRequest.of("test.cache", List.of(ChatMessage.system("### Task: test.cache\nAnswer briefly."),
+                ChatMessage.user(schema + "Question: " + question))).withMaxTokens(8);
+    }
+
     private static ChatRequest question(String stage) {
         return ChatRequest.of(stage, List.of(ChatMessage.system("### Task: " + stage + "\nAnswer briefly."),
                 ChatMessage.user("Question: How many singers are there?")));
