@@ -16,6 +16,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.compare.ComparisonMode;
 
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -36,10 +37,19 @@ public final class StageParts {
     /** Parts whose stages check every model call against {@code journal} and record it there (see {@link AgentCall}). */
     public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
                       StageJournal journal) {
+        this(engine, settings, schema, runner, journal, Runnable::run);
+    }
+
+    /**
+     * As above, and every model reply resumes on {@code work} (the engine's work pool), so what a stage chains on a
+     * reply (SQL, value probes, the next prompt) never runs on the thread that completed the call.
+     */
+    public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
+                      StageJournal journal, Executor work) {
         this.engine = engine;
         this.settings = settings;
         this.schema = schema;
-        this.call = new AgentCall(engine.llm(), journal);
+        this.call = new AgentCall(engine.llm(), journal, work);
         this.runner = runner;
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()

@@ -5,9 +5,15 @@ import io.flowsql.pipeline.StageTrace;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
-/** The per-stage figures an operator reports to Flink's metric system (group "flowsql" / "stage" = name). */
+/**
+ * The per-stage figures an operator reports to Flink's metric system (group "flowsql" / "stage" = name). A stage's
+ * applications finish on the engine's pool threads, many at once, while skips and timeouts are counted on the task
+ * thread: every counter is Flink's thread-safe one (a plain {@code SimpleCounter} loses increments there), and the
+ * latency histogram's window is synchronized.
+ */
 public final class StageMetrics {
     private static final int HISTOGRAM_WINDOW = 1000;
 
@@ -30,18 +36,18 @@ public final class StageMetrics {
         this.stageName = stageName;
         MetricGroup group = operatorGroup.addGroup("flowsql").addGroup("stage", stageName);
         this.latencyMs = group.histogram("latencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-        this.applied = group.counter("applied");
-        this.skipped = group.counter("skipped");
-        this.failures = group.counter("failures");
-        this.timeouts = group.counter("timeouts");
-        this.llmCalls = group.counter("llmCalls");
-        this.promptTokens = group.counter("promptTokens");
-        this.cachedPromptTokens = group.counter("cachedPromptTokens");
-        this.completionTokens = group.counter("completionTokens");
-        this.retries = group.counter("retries");
-        this.journalHits = group.counter("journalHits");
-        this.journalMisses = group.counter("journalMisses");
-        this.tokensSaved = group.counter("tokensSaved");
+        this.applied = group.counter("applied", new ThreadSafeSimpleCounter());
+        this.skipped = group.counter("skipped", new ThreadSafeSimpleCounter());
+        this.failures = group.counter("failures", new ThreadSafeSimpleCounter());
+        this.timeouts = group.counter("timeouts", new ThreadSafeSimpleCounter());
+        this.llmCalls = group.counter("llmCalls", new ThreadSafeSimpleCounter());
+        this.promptTokens = group.counter("promptTokens", new ThreadSafeSimpleCounter());
+        this.cachedPromptTokens = group.counter("cachedPromptTokens", new ThreadSafeSimpleCounter());
+        this.completionTokens = group.counter("completionTokens", new ThreadSafeSimpleCounter());
+        this.retries = group.counter("retries", new ThreadSafeSimpleCounter());
+        this.journalHits = group.counter("journalHits", new ThreadSafeSimpleCounter());
+        this.journalMisses = group.counter("journalMisses", new ThreadSafeSimpleCounter());
+        this.tokensSaved = group.counter("tokensSaved", new ThreadSafeSimpleCounter());
     }
 
     public void skipped() {

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Every model call of every stage goes through here: with a scope (the stage and request it belongs to) the
@@ -23,10 +24,22 @@ public final class JournaledCalls {
 
     private final LlmClient llm;
     private final StageJournal journal;
+    private final Executor continuation;
 
+    /** Replies resume on the thread that completes them (tests, tools). */
     public JournaledCalls(LlmClient llm, StageJournal journal) {
+        this(llm, journal, Runnable::run);
+    }
+
+    /**
+     * Replies resume on {@code continuation} (the engine's work pool): what a stage chains on a reply (parsing, SQL,
+     * the next prompt) and the journal write never run on the thread that completed the model call (the engine's
+     * callback pool) nor on the journal's acknowledgement thread, so one slow statement holds up no other reply.
+     */
+    public JournaledCalls(LlmClient llm, StageJournal journal, Executor continuation) {
         this.llm = Objects.requireNonNull(llm, "llm");
         this.journal = Objects.requireNonNull(journal, "journal");
+        this.continuation = Objects.requireNonNull(continuation, "continuation");
     }
 
     /** Whether the journal was consulted for a call, and what it held. */
@@ -37,14 +50,15 @@ public final class JournaledCalls {
 
     public CompletableFuture<Reply> chat(ChatRequest request, JournalScope scope) {
         if (scope == null || !journal.enabled()) {
-            return cancelsCall(llm.chat(request), call -> call.thenApply(r -> new Reply(r, Lookup.NOT_JOURNALED)));
+            return cancelsCall(llm.chat(request),
+                    call -> call.thenApplyAsync(r -> new Reply(r, Lookup.NOT_JOURNALED), continuation));
         }
         String key = scope.keyFor(request);
         Optional<JournalEntry> hit = journal.find(key);
         if (hit.isPresent()) {
             return CompletableFuture.completedFuture(new Reply(hit.get().toResponse(), Lookup.HIT));
         }
-        return cancelsCall(llm.chat(request), call -> call.thenCompose(response -> {
+        return cancelsCall(llm.chat(request), call -> call.thenComposeAsync(response -> {
             // The first reply journaled for a key is the decision: a call of a killed task may have completed and
             // been journaled while this one was on its way; then both processings go on with that one.
             Optional<JournalEntry> first = journal.find(key);
@@ -52,14 +66,14 @@ public final class JournaledCalls {
                 return CompletableFuture.completedFuture(new Reply(first.get().toResponse(), Lookup.MISS));
             }
             return journal.record(key, JournalEntry.of(scope, response, System.currentTimeMillis()))
-                    .handle((ignored, error) -> {
+                    .handleAsync((ignored, error) -> {
                         if (error != null) {
                             LOG.warn("stage journal: could not record {} ({}); the reply is used unjournaled", key,
                                     error.toString());
                         }
                         return new Reply(response, Lookup.MISS);
-                    });
-        }));
+                    }, continuation);
+        }, continuation));
     }
 
     /** The reply future made from {@code call}; cancelling it (a stage timeout) cancels the model call too. */

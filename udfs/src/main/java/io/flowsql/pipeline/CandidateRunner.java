@@ -44,12 +44,20 @@ public final class CandidateRunner {
      * fingerprint past it leaves the candidate without one, failed with "comparison budget exceeded".
      */
     public Candidate run(String dbId, Candidate candidate) {
+        return run(dbId, candidate, null);
+    }
+
+    /**
+     * As {@link #run(String, Candidate)}, stopped by {@code cancellation} (a stage's, when not null): its cancel stops
+     * the running statement (or the fingerprint) at once and the candidate fails as cancelled.
+     */
+    public Candidate run(String dbId, Candidate candidate, Cancellation cancellation) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
             candidate.error = "no SQL";
             return candidate;
         }
-        StatementBudget budget = executor.newBudget();
+        StatementBudget budget = StageSql.budgetFor(executor, cancellation);
         ExecutionResult result = executor.execute(dbId, candidate.sql, budget);
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();

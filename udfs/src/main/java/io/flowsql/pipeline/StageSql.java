@@ -14,11 +14,21 @@ public final class StageSql {
 
     /** Runs {@code sql} on {@code dbId} under a fresh budget that the stage's cancellation (if any) cancels. */
     public static ExecutionResult execute(SqliteSafeExecutor executor, String dbId, String sql, StageTrace trace) {
+        return execute(executor, dbId, sql, trace == null ? null : trace.cancellation);
+    }
+
+    /** Runs {@code sql} on {@code dbId} under a fresh budget that {@code cancellation} (when not null) cancels. */
+    public static ExecutionResult execute(SqliteSafeExecutor executor, String dbId, String sql,
+                                          Cancellation cancellation) {
+        return executor.execute(dbId, sql, budgetFor(executor, cancellation));
+    }
+
+    /** A fresh budget under the executor's limit that {@code cancellation} (when not null) cancels. */
+    public static StatementBudget budgetFor(SqliteSafeExecutor executor, Cancellation cancellation) {
         StatementBudget budget = executor.newBudget();
-        Cancellation cancellation = trace == null ? null : trace.cancellation;
         if (cancellation != null) {
             cancellation.onCancel(budget::cancel);
         }
-        return executor.execute(dbId, sql, budget);
+        return budget;
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -38,6 +39,15 @@ public final class AgentCall {
     /** Calls journaled in {@code journal} (see {@link JournaledCalls}): a call the journal holds is not made again. */
     public AgentCall(LlmClient llm, StageJournal journal) {
         this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), journal), PromptTemplate.load(REASK_RESOURCE));
+    }
+
+    /**
+     * As {@link #AgentCall(LlmClient, StageJournal)}, and every reply resumes on {@code continuation} (the engine's
+     * work pool): what the agent does with a reply, SQL included, never runs on the thread that completed the call.
+     */
+    public AgentCall(LlmClient llm, StageJournal journal, Executor continuation) {
+        this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), journal, continuation),
+                PromptTemplate.load(REASK_RESOURCE));
     }
 
     public AgentCall(LlmClient llm, PromptTemplate reask) {

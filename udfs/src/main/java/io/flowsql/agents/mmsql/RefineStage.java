@@ -52,7 +52,7 @@ public final class RefineStage implements Stage {
                 });
         return start.thenCompose(c -> {
             if (!c.executed) {
-                runner.run(ctx.dbId, c);
+                runner.run(ctx.dbId, c, trace.cancellation);
             }
             return corrector.correct(fields, MmsqlFields.rewritten(ctx), ctx.dbId, c, trace).thenAccept(outcome -> {
                 if (outcome.best() != c) {

@@ -26,7 +26,7 @@ public final class OpenSearchAlignStage implements Stage.Local {
             if (candidate.executed || candidate.sql == null) {
                 continue;
             }
-            ConsistencyAligner.Aligned aligned = aligner.align(candidate.sql, schema);
+            ConsistencyAligner.Aligned aligned = aligner.align(candidate.sql, schema, trace.cancellation);
             if (aligned.changed()) {
                 candidate.sql = aligned.sql();
                 ctx.notes.put("align." + candidate.source, String.join(",", aligned.appliedRules()));

@@ -64,6 +64,7 @@ public final class SqliteSafeExecutor implements AutoCloseable {
      */
     public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
         long start = System.nanoTime();
+        StatementThreads.check();
         GuardVerdict verdict = guard.check(sql, budget);
         if (budget.cancelled()) {
             return ExecutionResult.failed(cancelled(), micros(start));

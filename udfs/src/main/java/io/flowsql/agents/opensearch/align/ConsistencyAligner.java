@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch.align;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flowsql.pipeline.Cancellation;
 import io.flowsql.sql.DatabaseSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,19 +33,40 @@ public final class ConsistencyAligner {
     }
 
     public Aligned align(String sql, DatabaseSchema schema) {
-        if (sql == null) {
-            return alignOnce(null, schema);
-        }
-        return results.get(schema.dbId() + '\u0000' + sql, key -> alignOnce(sql, schema));
+        return align(sql, schema, null);
     }
 
-    private Aligned alignOnce(String sql, DatabaseSchema schema) {
+    /**
+     * As {@link #align(String, DatabaseSchema)} within a stage whose {@code cancellation} (when not null) stops the
+     * rules' SQL probes; once it is cancelled the remaining rules are skipped and the outcome is not remembered (a
+     * probe cut short says nothing about the database).
+     */
+    public Aligned align(String sql, DatabaseSchema schema, Cancellation cancellation) {
+        if (sql == null) {
+            return alignOnce(null, schema, cancellation);
+        }
+        String key = schema.dbId() + '\u0000' + sql;
+        Aligned known = results.getIfPresent(key);
+        if (known != null) {
+            return known;
+        }
+        Aligned aligned = alignOnce(sql, schema, cancellation);
+        if (cancellation == null || !cancellation.isCancelled()) {
+            results.put(key, aligned);
+        }
+        return aligned;
+    }
+
+    private Aligned alignOnce(String sql, DatabaseSchema schema, Cancellation cancellation) {
         String current = sql;
         List<String> applied = new ArrayList<>();
         for (AlignmentRule rule : rules) {
+            if (cancellation != null && cancellation.isCancelled()) {
+                break;
+            }
             Optional<String> rewritten;
             try {
-                rewritten = rule.apply(current, schema);
+                rewritten = rule.apply(current, schema, cancellation);
             } catch (RuntimeException e) {
                 rewritten = Optional.empty();
             }

@@ -1,6 +1,8 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.ValueText;
+import io.flowsql.pipeline.Cancellation;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
@@ -44,15 +46,25 @@ public final class ValueAlignment implements AlignmentRule {
 
     @Override
     public Optional<String> apply(String sql, DatabaseSchema schema) {
+        return apply(sql, schema, null);
+    }
+
+    /** The probes (does the literal exist, which values are close) are stopped by {@code cancellation}. */
+    @Override
+    public Optional<String> apply(String sql, DatabaseSchema schema, Cancellation cancellation) {
         return SqlAst.parse(sql).flatMap(select -> {
             ComparedLiterals found = ComparedLiterals.of(select);
             String aligned = sql;
             for (ComparedLiterals.Comparison comparison : found.comparisons()) {
+                if (cancellation != null && cancellation.isCancelled()) {
+                    return Optional.empty();
+                }
                 Optional<ColumnSchema> column = resolve(comparison, found.aliases(), schema);
-                if (column.isEmpty() || exists(schema.dbId(), column.get(), comparison.text())) {
+                if (column.isEmpty() || exists(schema.dbId(), column.get(), comparison.text(), cancellation)) {
                     continue;
                 }
-                Optional<String> replacement = closestExisting(schema.dbId(), column.get(), comparison.text());
+                Optional<String> replacement = closestExisting(schema.dbId(), column.get(), comparison.text(),
+                        cancellation);
                 if (replacement.isPresent()) {
                     aligned = aligned.replace(comparison.token(), ValueText.quoted(replacement.get()));
                 }
@@ -66,13 +78,14 @@ public final class ValueAlignment implements AlignmentRule {
         return SqlAst.resolve(comparison.column(), aliases, schema);
     }
 
-    private boolean exists(String dbId, ColumnSchema column, String literal) {
-        ExecutionResult result = executor.execute(dbId, "SELECT 1 FROM " + ident(column.table()) + " WHERE "
-                + ident(column.name()) + " = " + ValueText.quoted(literal) + " LIMIT 1");
+    private boolean exists(String dbId, ColumnSchema column, String literal, Cancellation cancellation) {
+        ExecutionResult result = StageSql.execute(executor, dbId, "SELECT 1 FROM " + ident(column.table()) + " WHERE "
+                + ident(column.name()) + " = " + ValueText.quoted(literal) + " LIMIT 1", cancellation);
         return !result.ok() || !result.rows().isEmpty();
     }
 
-    private Optional<String> closestExisting(String dbId, ColumnSchema column, String literal) {
+    private Optional<String> closestExisting(String dbId, ColumnSchema column, String literal,
+                                             Cancellation cancellation) {
         List<String> pool = new ArrayList<>();
         for (ValueMatch match : values.forDatabase(dbId).find(literal, 20)) {
             if (match.table().equalsIgnoreCase(column.table()) && match.column().equalsIgnoreCase(column.name())) {
@@ -83,8 +96,9 @@ public final class ValueAlignment implements AlignmentRule {
         if (best.isPresent()) {
             return best;
         }
-        ExecutionResult distinct = executor.execute(dbId, "SELECT DISTINCT " + ident(column.name()) + " FROM "
-                + ident(column.table()) + " WHERE " + ident(column.name()) + " IS NOT NULL LIMIT " + DISTINCT_VALUE_CAP);
+        ExecutionResult distinct = StageSql.execute(executor, dbId, "SELECT DISTINCT " + ident(column.name()) + " FROM "
+                + ident(column.table()) + " WHERE " + ident(column.name()) + " IS NOT NULL LIMIT " + DISTINCT_VALUE_CAP,
+                cancellation);
         if (!distinct.ok()) {
             return Optional.empty();
         }

@@ -72,7 +72,8 @@ public final class ExecutionCorrector {
                 return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done + 1,
                         ExecutionProblem.of(better, question).isEmpty()));
             }
-            Candidate attempt = runner.run(dbId, new Candidate(current.source, revised));
+            Candidate attempt = runner.run(dbId, new Candidate(current.source, revised),
+                    trace == null ? null : trace.cancellation);
             return round(fields, question, dbId, attempt, better, seen, done + 1, trace);
         });
     }
