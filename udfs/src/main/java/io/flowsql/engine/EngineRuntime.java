@@ -45,7 +45,7 @@ public final class EngineRuntime implements AutoCloseable {
         this.pools = pools;
         this.journal = journal;
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
-        this.parts = new StageParts(engine, config.agents(), schema, runner, journal, pools.work());
+        this.parts = new StageParts(engine, config.agents(), schema, runner, journal, pools.callbacks());
     }
 
     static EngineRuntime build(EngineConfig config) {

@@ -41,15 +41,16 @@ public final class StageParts {
     }
 
     /**
-     * As above, and every model reply resumes on {@code work} (the engine's work pool), so what a stage chains on a
-     * reply (SQL, value probes, the next prompt) never runs on the thread that completed the call.
+     * As above, and every model reply resumes on {@code replies} (the engine's callback pool), never on the journal's
+     * acknowledgement thread; what blocks after a reply (SQL) goes on to the stage's work pool (see
+     * {@link io.flowsql.pipeline.StageSql#offload}).
      */
     public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
-                      StageJournal journal, Executor work) {
+                      StageJournal journal, Executor replies) {
         this.engine = engine;
         this.settings = settings;
         this.schema = schema;
-        this.call = new AgentCall(engine.llm(), journal, work);
+        this.call = new AgentCall(engine.llm(), journal, replies);
         this.runner = runner;
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()

@@ -36,18 +36,22 @@ public final class StageMetrics {
         this.stageName = stageName;
         MetricGroup group = operatorGroup.addGroup("flowsql").addGroup("stage", stageName);
         this.latencyMs = group.histogram("latencyMs", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-        this.applied = group.counter("applied", new ThreadSafeSimpleCounter());
-        this.skipped = group.counter("skipped", new ThreadSafeSimpleCounter());
-        this.failures = group.counter("failures", new ThreadSafeSimpleCounter());
-        this.timeouts = group.counter("timeouts", new ThreadSafeSimpleCounter());
-        this.llmCalls = group.counter("llmCalls", new ThreadSafeSimpleCounter());
-        this.promptTokens = group.counter("promptTokens", new ThreadSafeSimpleCounter());
-        this.cachedPromptTokens = group.counter("cachedPromptTokens", new ThreadSafeSimpleCounter());
-        this.completionTokens = group.counter("completionTokens", new ThreadSafeSimpleCounter());
-        this.retries = group.counter("retries", new ThreadSafeSimpleCounter());
-        this.journalHits = group.counter("journalHits", new ThreadSafeSimpleCounter());
-        this.journalMisses = group.counter("journalMisses", new ThreadSafeSimpleCounter());
-        this.tokensSaved = group.counter("tokensSaved", new ThreadSafeSimpleCounter());
+        this.applied = counter(group, "applied");
+        this.skipped = counter(group, "skipped");
+        this.failures = counter(group, "failures");
+        this.timeouts = counter(group, "timeouts");
+        this.llmCalls = counter(group, "llmCalls");
+        this.promptTokens = counter(group, "promptTokens");
+        this.cachedPromptTokens = counter(group, "cachedPromptTokens");
+        this.completionTokens = counter(group, "completionTokens");
+        this.retries = counter(group, "retries");
+        this.journalHits = counter(group, "journalHits");
+        this.journalMisses = counter(group, "journalMisses");
+        this.tokensSaved = counter(group, "tokensSaved");
+    }
+
+    private static Counter counter(MetricGroup group, String name) {
+        return group.counter(name, new ThreadSafeSimpleCounter());
     }
 
     public void skipped() {

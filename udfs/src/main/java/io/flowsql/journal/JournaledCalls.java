@@ -32,9 +32,9 @@ public final class JournaledCalls {
     }
 
     /**
-     * Replies resume on {@code continuation} (the engine's work pool): what a stage chains on a reply (parsing, SQL,
-     * the next prompt) and the journal write never run on the thread that completed the model call (the engine's
-     * callback pool) nor on the journal's acknowledgement thread, so one slow statement holds up no other reply.
+     * Replies resume on {@code continuation} (the engine's callback pool): what a stage chains on a reply (parsing,
+     * the next prompt) never runs on the journal's single acknowledgement thread nor on the HTTP client's threads.
+     * Nothing chained here may block: SQL goes to the stage's work pool ({@code StageSql.offload}).
      */
     public JournaledCalls(LlmClient llm, StageJournal journal, Executor continuation) {
         this.llm = Objects.requireNonNull(llm, "llm");

@@ -24,7 +24,12 @@ public record NamedStage(String name, Stage stage) {
 
     /** Runs the stage on {@code ctx} under a fresh trace entry; the future always completes normally. */
     public CompletableFuture<RequestContext> apply(RequestContext ctx) {
+        return apply(ctx, null);
+    }
+
+    private CompletableFuture<RequestContext> apply(RequestContext ctx, Executor pool) {
         StageTrace trace = new StageTrace(name);
+        trace.work = pool;
         String journalId = ctx.journalId();
         if (journalId != null) {
             trace.journalUnder(new JournalScope(journalId, name));
@@ -59,12 +64,14 @@ public record NamedStage(String name, Stage stage) {
 
     /**
      * As {@link #apply}, started on {@code pool}: whatever the stage does before its first model call (SQL, an index
-     * build, reading files) never runs on the calling thread (in the job, a Flink task thread). A pool that refuses
-     * the work (closing) fails the request; the future always completes normally.
+     * build, reading files) never runs on the calling thread (in the job, a Flink task thread), and what it does after
+     * a model reply that blocks (SQL) goes back to {@code pool} ({@link StageSql#offload}), never staying on the thread
+     * that completed the reply. A pool that refuses the work (closing) fails the request; the future always completes
+     * normally.
      */
     public CompletableFuture<RequestContext> applyOn(Executor pool, RequestContext ctx) {
         try {
-            return CompletableFuture.supplyAsync(() -> apply(ctx), pool).thenCompose(f -> f);
+            return CompletableFuture.supplyAsync(() -> apply(ctx, pool), pool).thenCompose(f -> f);
         } catch (RejectedExecutionException e) {
             ctx.fail(name, FailureKind.INTERNAL, "stage work refused: " + e.getMessage());
             return CompletableFuture.completedFuture(ctx);

@@ -1,6 +1,10 @@
 package io.flowsql.pipeline;
 
 import io.flowsql.sql.ExecutionResult;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
 
@@ -11,6 +15,28 @@ import io.flowsql.sql.exec.SqliteSafeExecutor;
  */
 public final class StageSql {
     private StageSql() {}
+
+    /**
+     * Runs {@code blocking} (SQL, value probes, anything that may wait) on the pool the stage was started on
+     * ({@link StageTrace#work}), so a step chained on a model reply never holds the thread that completed the reply
+     * (the engine's LLM callback pool or the journal's acknowledgement thread); where the stage runs without a pool
+     * (the plain pipeline) it runs here. A pool that refuses it (closing) fails the future.
+     */
+    public static <T> CompletableFuture<T> offload(StageTrace trace, Supplier<CompletableFuture<T>> blocking) {
+        Executor pool = trace == null ? null : trace.work;
+        if (pool == null) {
+            try {
+                return blocking.get();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        try {
+            return CompletableFuture.supplyAsync(blocking, pool).thenCompose(f -> f);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** Runs {@code sql} on {@code dbId} under a fresh budget that the stage's cancellation (if any) cancels. */
     public static ExecutionResult execute(SqliteSafeExecutor executor, String dbId, String sql, StageTrace trace) {

@@ -39,6 +39,12 @@ public class StageTrace {
     private transient JournalScope journalScope;
     /** The request's cancellation while its stage runs (LLM calls register with it); never serialized. */
     public transient Cancellation cancellation;
+    /**
+     * The pool the stage was started on (the engine's work pool), where what it does after a model reply that blocks
+     * (SQL, value probes, file writes) runs: see {@link StageSql#offload}. Null when the stage runs where it is called
+     * (the plain pipeline, tests). Never serialized.
+     */
+    public transient java.util.concurrent.Executor work;
 
     public StageTrace() {}
 

@@ -43,7 +43,8 @@ public final class AgentCall {
 
     /**
      * As {@link #AgentCall(LlmClient, StageJournal)}, and every reply resumes on {@code continuation} (the engine's
-     * work pool): what the agent does with a reply, SQL included, never runs on the thread that completed the call.
+     * callback pool), never on the journal's single acknowledgement thread; agents move SQL from there to the stage's
+     * work pool ({@link io.flowsql.pipeline.StageSql#offload}).
      */
     public AgentCall(LlmClient llm, StageJournal journal, Executor continuation) {
         this(new JournaledCalls(Objects.requireNonNull(llm, "llm"), journal, continuation),

@@ -3,6 +3,7 @@ package io.flowsql.agents.magsql;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.common.ValueText;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
@@ -57,11 +58,12 @@ public final class SoftSchemaLinker {
                     .with("summaries", summaries.entrySet().stream()
                             .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("\n")));
             return linker.link(vars, schema, trace);
-        }).thenApply(links -> {
+        }).thenCompose(links -> StageSql.offload(trace, () -> {
+            // the soft schema's sample rows are SQL: on the stage's work pool, not on the reply's thread
             List<ColumnRef> linked = rank(links, found);
             trace.note = links.size() + " entities, " + linked.size() + " linked columns";
-            return new LinkedSchema(views.soft(schema, linked), linked, matched, false);
-        });
+            return CompletableFuture.completedFuture(new LinkedSchema(views.soft(schema, linked), linked, matched, false));
+        }));
     }
 
     /** Columns by rank across entities (every entity's best column first), then the columns holding matched values. */

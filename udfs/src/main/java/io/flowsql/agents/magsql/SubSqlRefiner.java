@@ -37,8 +37,14 @@ public final class SubSqlRefiner {
         return round(fields, subQuestion, sql, 0, trace);
     }
 
+    /** One round, on the stage's work pool: it starts with SQL, and is chained on the model's reply. */
     private CompletableFuture<Refined> round(PromptFields fields, String subQuestion, String sql, int done,
                                              StageTrace trace) {
+        return StageSql.offload(trace, () -> roundHere(fields, subQuestion, sql, done, trace));
+    }
+
+    private CompletableFuture<Refined> roundHere(PromptFields fields, String subQuestion, String sql, int done,
+                                                 StageTrace trace) {
         String dbId = String.valueOf(fields.get("db_id"));
         ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
         Optional<String> problem = ResultProblem.of(result);

@@ -45,10 +45,10 @@ public final class ReadingsStage implements Stage {
         for (Interpretation reading : ctx.interpretations) {
             if (reading.sql == null && reading.error == null) {
                 all.add(generator.sqlFor(frame, reading.reading, trace)
-                        .handle((sql, error) -> {
+                        .handle((sql, error) -> StageSql.offload(trace, () -> {
                             settle(ctx.dbId, reading, sql, error, trace);
-                            return null;
-                        }));
+                            return CompletableFuture.<Void>completedFuture(null);
+                        })).thenCompose(f -> f));
             }
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenRun(() -> {

@@ -11,6 +11,7 @@ import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -50,7 +51,7 @@ public final class RefineStage implements Stage {
                     ctx.candidates.add(c);
                     return c;
                 });
-        return start.thenCompose(c -> {
+        return start.thenCompose(c -> StageSql.offload(trace, () -> {
             if (!c.executed) {
                 runner.run(ctx.dbId, c, trace.cancellation);
             }
@@ -64,6 +65,6 @@ public final class RefineStage implements Stage {
                 ctx.notes.put(NOTE, note);
                 trace.note = (decomposed == null ? "written directly; " : "") + note;
             });
-        });
+        }));
     }
 }

@@ -65,7 +65,7 @@ public final class SqlRefiner {
                 .with("failures", failures.render())
                 .with("repairs", similar);
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
-        return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> {
+        return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> StageSql.offload(trace, () -> {
             ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
@@ -78,7 +78,7 @@ public final class SqlRefiner {
             return number < maxAttempts
                     ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)
                     : CompletableFuture.completedFuture(Optional.<Refinement>empty());
-        });
+        }));
     }
 
     private void remember(PromptFields frame, String flaggedSql, Refinement done) {

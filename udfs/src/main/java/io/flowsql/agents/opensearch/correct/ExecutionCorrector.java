@@ -8,6 +8,7 @@ import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -66,7 +67,7 @@ public final class ExecutionCorrector {
                 .with("result", preview(current));
         ChatRequest request = prompts.get(kind).request(vars);
         return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
-                .thenCompose(revised -> {
+                .thenCompose(revised -> StageSql.offload(trace, () -> {
             // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
             if (revised.isEmpty() || normalize(revised).equals(normalize(current.sql))) {
                 return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done + 1,
@@ -75,7 +76,7 @@ public final class ExecutionCorrector {
             Candidate attempt = runner.run(dbId, new Candidate(current.source, revised),
                     trace == null ? null : trace.cancellation);
             return round(fields, question, dbId, attempt, better, seen, done + 1, trace);
-        });
+        }));
     }
 
     /** Makes {@code to} the attempt {@code from}: its SQL and everything its execution recorded. */
