@@ -150,6 +150,26 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         }
     }
 
+    /** The process id of TaskManager {@code n} (1-based), from the start script's PID file. */
+    public long taskManagerPid(int n) {
+        try {
+            return Long.parseLong(Files.readString(dir.resolve("pids").resolve("taskmanager-" + n + ".pid")).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading TaskManager " + n + "'s PID file", e);
+        }
+    }
+
+    /** The JobManager's process id, from the start script's PID file. */
+    public long jobManagerPid() {
+        try (var pidFiles = Files.list(dir.resolve("pids"))) {
+            Path file = pidFiles.filter(f -> f.getFileName().toString().startsWith("jobmanager")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no JobManager PID file in " + dir.resolve("pids")));
+            return Long.parseLong(Files.readString(file).strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the JobManager's PID file", e);
+        }
+    }
+
     /** Cancels running jobs and stops every process of the cluster (flink-cluster-stop.sh). */
     @Override
     public void close() {
@@ -179,8 +199,9 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             Path out = Files.createTempFile(dir, "script-", ".out");
+            Path err = Files.createTempFile(dir, "script-", ".err");
             ProcessBuilder builder = new ProcessBuilder(line).directory(projectDir.toFile())
-                    .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT);
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
             builder.environment().putAll(env);
             builder.environment().putAll(extraEnv);
             Process process = builder.start();
@@ -189,11 +210,16 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
                 process.destroyForcibly();
             }
             String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            String stderr = Files.readString(err, StandardCharsets.UTF_8);
             Files.delete(out);
+            Files.delete(err);
             System.out.print(stdout);
+            System.err.print(stderr);
             if (!done || process.exitValue() != 0) {
+                // the script's own words (e.g. the cluster's answer refusing a job) are part of the failure
                 throw new IllegalStateException("deploy/" + String.join(" ", command) + (done ? " exited with "
-                        + process.exitValue() : " did not end within " + SCRIPT_TIMEOUT) + "; logs in " + dir.resolve("log"));
+                        + process.exitValue() : " did not end within " + SCRIPT_TIMEOUT) + "; logs in " + dir.resolve("log")
+                        + "\n" + stderr);
             }
             return stdout;
         } catch (IOException e) {

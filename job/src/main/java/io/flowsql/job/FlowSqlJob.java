@@ -70,11 +70,28 @@ public final class FlowSqlJob implements Callable<Integer> {
     @Option(names = "--print-options", description = "Print every option as a Markdown table and exit.")
     boolean printOptions;
 
+    /**
+     * Runs the job, or throws {@link JobStartRefused} naming why it refused: submitted over a cluster's REST API,
+     * main() runs inside the JobManager, where {@code System.exit} would stop the JobManager and every job on it.
+     */
     public static void main(String[] args) {
-        int exitCode = new CommandLine(new FlowSqlJob()).execute(args);
-        // Submitted over a cluster's REST API, main() runs inside the JobManager: exiting there would stop it.
+        CommandLine cli = new CommandLine(new FlowSqlJob());
+        Throwable[] refusal = new Throwable[1];
+        CommandLine.IParameterExceptionHandler badArguments = cli.getParameterExceptionHandler();
+        cli.setParameterExceptionHandler((error, arguments) -> {
+            refusal[0] = error;
+            return badArguments.handleParseException(error, arguments);
+        });
+        cli.setExecutionExceptionHandler((error, command, parsed) -> {
+            refusal[0] = error;
+            command.getErr().println("flowsql-job: " + error.getMessage());
+            return command.getCommandSpec().exitCodeOnExecutionException();
+        });
+        int exitCode = cli.execute(args);
         if (exitCode != 0) {
-            System.exit(exitCode);
+            Throwable cause = refusal[0];
+            throw new JobStartRefused(exitCode, cause == null ? "exit code " + exitCode
+                    : cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
         }
     }
 

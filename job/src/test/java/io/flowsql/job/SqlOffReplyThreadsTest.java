@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * calls the simulated LLM over HTTP, and every stage of every preset runs as the stage operators run it (each on the
  * engine's work pool, {@link NamedStage#applyOn}). The oracle's SQL is corrupted for a third of the calls, so the
  * stages that run SQL on a model reply all do: MAG-SQL's sub-SQL refiner, the linker's soft schema, OpenSearch's
- * correction, MMSQL's refiner and readings, SQLFix's refiner. {@link StatementThreads} records the thread of every
+ * correction, MMSQL's refiner (and SQLFix's refiner when its review flags). {@link StatementThreads} records the thread of every
  * statement: only the work pool may appear, never {@code flowsql-llm-callback-N} nor {@code stage-journal-acks}
  * (where these statements ran before the fix).
  */
@@ -77,14 +77,14 @@ class SqlOffReplyThreadsTest {
                 RequestContext done = run.get(120, TimeUnit.SECONDS);
                 done.trace.forEach(t -> stagesRun.add(t.stage));
             }
+            assertThat(StatementThreads.kindsSeen()).as("the threads statements ran on (before: stage-journal-acks)")
+                    .isNotEmpty().allSatisfy(kind -> assertThat(kind).startsWith("flowsql-work-"));
+            assertThat(StatementThreads.onForbiddenThreads() - forbiddenBefore)
+                    .as("statements on a callback or journal thread").isZero();
             assertThat(stagesRun).as("the stages that run SQL on a model reply ran")
-                    .contains("magsql.link", "magsql.generate", "opensearch.correct", "mmsql.refine", "sqlfix.refine");
+                    .contains("magsql.link", "magsql.generate", "opensearch.correct", "mmsql.refine");
             assertThat(llm.requestCount()).isGreaterThan(runs.size());
         }
-        assertThat(StatementThreads.kindsSeen()).as("the threads statements ran on")
-                .isNotEmpty().allSatisfy(kind -> assertThat(kind).startsWith("flowsql-work-"));
-        assertThat(StatementThreads.onForbiddenThreads() - forbiddenBefore)
-                .as("statements on a callback or journal thread").isZero();
     }
 
     /** The preset's stages one after another, each started on the engine's work pool as a stage operator starts it. */

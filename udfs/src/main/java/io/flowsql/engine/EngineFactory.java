@@ -43,7 +43,14 @@ public final class EngineFactory {
         shared.leases--;
         if (shared.leases == 0) {
             SHARED.remove(key);
-            shared.runtime.close();
+            try {
+                shared.runtime.close();
+            } finally {
+                if (SHARED.isEmpty()) {
+                    // the job's last engine on this TaskManager: nothing of its class loader may stay in JVM statics
+                    LoaderRelease.run();
+                }
+            }
         }
     }
 

@@ -100,6 +100,11 @@ public final class EngineRuntime implements AutoCloseable {
         return pools.work();
     }
 
+    /** Where model replies resume (the engine's callback pool): nothing that blocks may run there. */
+    public Executor callbacks() {
+        return pools.callbacks();
+    }
+
     public CandidateRunner candidateRunner() {
         return runner;
     }

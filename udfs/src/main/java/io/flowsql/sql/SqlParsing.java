@@ -16,11 +16,12 @@ import net.sf.jsqlparser.statement.Statements;
  * JSqlParser with its parse budget (the parser's own time-out, which stops a runaway parse) on one shared pool of
  * daemon threads. {@code CCJSqlParserUtil.parse(sql, consumer)} starts and stops a new thread for every statement;
  * the agents parse each candidate several times (every alignment rule), so those threads were a large part of the
- * job's CPU per question.
+ * job's CPU per question. An idle thread ends after 5 s, so none outlives a job by more (a live thread keeps the
+ * job's class loader).
  */
 public final class SqlParsing {
     private static final AtomicInteger THREADS = new AtomicInteger();
-    private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+    private static final ExecutorService POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
             new SynchronousQueue<>(), runnable -> {
                 Thread thread = new Thread(runnable, "flowsql-sql-parse-" + THREADS.incrementAndGet());
                 thread.setDaemon(true);

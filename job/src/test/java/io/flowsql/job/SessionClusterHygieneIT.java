@@ -1,0 +1,154 @@
+package io.flowsql.job;
+
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.ScriptedFlinkCluster;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The job on a standalone session cluster (deploy/flink-cluster-start.sh: a JobManager and one TaskManager, separate
+ * JVMs) leaves the cluster as it found it:
+ * <ul>
+ * <li>a submission with a bad option ({@code -D no.such.option=1}) fails with the cluster's answer naming the key, while
+ * the JobManager, the TaskManager and the job already running there all keep running (the job's {@code main} used to
+ * call {@code System.exit} inside the JobManager);</li>
+ * <li>cancelling the job and submitting it again, cycle after cycle, leaves no class loader of an ended job behind on
+ * the TaskManager: after a full GC ({@code jcmd GC.run}) the live user-code class loaders ({@code jcmd
+ * VM.classloaders}) are as many as before the cycles; the metaspace before and after is printed.</li>
+ * </ul>
+ * Three cycles by default (each a submit and a cancel, tens of seconds on a loaded machine);
+ * {@code -Dflowsql.classloader.cycles=10} runs ten.
+ */
+class SessionClusterHygieneIT {
+    private static final int CYCLES = Integer.getInteger("flowsql.classloader.cycles", 3);
+    private static final Pattern USER_LOADER = Pattern.compile("ChildFirstClassLoader|ParentFirstClassLoader");
+    private static final Pattern METASPACE = Pattern.compile("Metaspace\\s+used (\\d+)K");
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(1));
+
+    @Test
+    void aRefusedStartFailsOnlyItsSubmissionAndEndedJobsLeaveNoClassLoaderBehind() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        Path projectDir = Path.of(System.getProperty("flowsql.project.dir"));
+        Path jobJar = Path.of(System.getProperty("flowsql.job.jar"));
+        Path work = Path.of(System.getProperty("flowsql.test.work"), "session-cluster-hygiene");
+        assertThat(jobJar).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
+
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
+                     .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).build());
+             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"),
+                     mavenCommand(), 2, "1536m")) {
+            cluster.start(1);
+            List<String> args = new JobTopics(KAFKA.bootstrapServers()).jobConfig(sharedData, llm.baseUrl(), Map.of(
+                    JobOptions.PARALLELISM.key(), "1", JobOptions.STRATEGY.key(), "mag-sql")).asArguments();
+            String running = cluster.submit(jobJar, Optional.empty(), args);
+            long jobManager = cluster.jobManagerPid();
+            long taskManager = cluster.taskManagerPid(1);
+
+            // 1. A bad option fails the submission, not the cluster.
+            List<String> bad = new ArrayList<>(args);
+            bad.addAll(List.of("-D", "no.such.option=1"));
+            assertThatThrownBy(() -> cluster.submit(jobJar, Optional.empty(), bad))
+                    .as("the cluster's answer to the refused submission").hasMessageContaining("no.such.option");
+            assertThat(ProcessHandle.of(jobManager).map(ProcessHandle::isAlive)).as("the JobManager").contains(true);
+            assertThat(ProcessHandle.of(taskManager).map(ProcessHandle::isAlive)).as("the TaskManager").contains(true);
+            assertThat(cluster.overview()[0]).as("TaskManagers registered").isEqualTo(1);
+            assertThat(cluster.get("/jobs/" + running).path("state").asText()).as("the other job").isEqualTo("RUNNING");
+            log("a submission with -D no.such.option=1 was refused; JobManager %d, TaskManager %d and job %s still run",
+                    jobManager, taskManager, running);
+
+            // 2. Cancel and submit again: the ended jobs' class loaders go.
+            Footprint before = footprint(taskManager, 1);
+            log("before %d cycles (one job running): %s", CYCLES, before);
+            for (int cycle = 1; cycle <= CYCLES; cycle++) {
+                cluster.cancel(running);
+                running = cluster.submit(jobJar, Optional.empty(), args);
+                log("cycle %d: job %s running", cycle, running);
+            }
+            Footprint after = footprint(taskManager, before.userLoaders());
+            log("after %d cycles (one job running): %s", CYCLES, after);
+            assertThat(after.userLoaders()).as("live user-code class loaders on the TaskManager after %d cycles", CYCLES)
+                    .isLessThanOrEqualTo(before.userLoaders());
+        }
+    }
+
+    /** What the TaskManager holds after a full GC: user-code class loaders and metaspace used. */
+    record Footprint(int userLoaders, long metaspaceKb) {
+        @Override
+        public String toString() {
+            return userLoaders + " user-code class loaders, metaspace used " + metaspaceKb / 1024 + " MB";
+        }
+    }
+
+    /**
+     * The footprint after a full GC, taken again (up to a minute) while more than {@code expectedLoaders} loaders are
+     * alive: an ended job's last threads (an HTTP client's graceful shutdown, an idle parse thread) take seconds to go.
+     */
+    private static Footprint footprint(long pid, int expectedLoaders) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Footprint seen;
+        do {
+            jcmd(pid, "GC.run");
+            seen = new Footprint(count(USER_LOADER, jcmd(pid, "VM.classloaders")), metaspaceKb(jcmd(pid, "GC.heap_info")));
+            if (seen.userLoaders() <= expectedLoaders) {
+                return seen;
+            }
+            Thread.sleep(3_000);
+        } while (System.nanoTime() < deadline);
+        return seen;
+    }
+
+    private static int count(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    private static long metaspaceKb(String heapInfo) {
+        Matcher m = METASPACE.matcher(heapInfo);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException("jcmd " + pid + " " + command + " failed: " + out);
+        }
+        return out;
+    }
+
+    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
+    private static String mavenCommand() {
+        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
+                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
+    }
+
+    private static void log(String format, Object... args) {
+        System.out.printf("[session-cluster] " + format + "%n", args);
+    }
+}

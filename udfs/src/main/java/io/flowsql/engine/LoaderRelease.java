@@ -1,0 +1,38 @@
+package io.flowsql.engine;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Collections;
+
+/**
+ * What a job's classes leave in the JVM's own statics, released when the last engine of the job closes, so a
+ * TaskManager of a session cluster can drop the job's class loader (and its metaspace) once the job ends. The SQLite
+ * driver registers itself with {@link DriverManager} when its class loads; the JVM-wide driver list would then hold an
+ * object of the job's class loader for the life of the TaskManager. The engine opens connections through the driver
+ * itself, never through {@code DriverManager}, so deregistering costs nothing, also when the same loader builds an
+ * engine again (a restart of the job's tasks).
+ */
+final class LoaderRelease {
+    private static final Logger LOG = LoggerFactory.getLogger(LoaderRelease.class);
+
+    private LoaderRelease() {}
+
+    /** Deregisters every JDBC driver this job's class loader registered. */
+    static void run() {
+        ClassLoader ours = LoaderRelease.class.getClassLoader();
+        for (Driver driver : Collections.list(DriverManager.getDrivers())) {
+            if (driver.getClass().getClassLoader() == ours) {
+                try {
+                    DriverManager.deregisterDriver(driver);
+                    LOG.debug("deregistered JDBC driver {} of this job's class loader", driver.getClass().getName());
+                } catch (SQLException | SecurityException e) {
+                    LOG.warn("could not deregister JDBC driver {}: {}", driver.getClass().getName(), e.toString());
+                }
+            }
+        }
+    }
+}
