@@ -143,8 +143,7 @@ class RescaleOnClusterIT {
 
     /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
     private static String mavenCommand() {
-        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
-                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
+        return ClusterItRun.mavenCommand();
     }
 
     private static String stagedId(int d) {

@@ -48,18 +48,16 @@ class SessionClusterHygieneIT {
 
     @Test
     void aRefusedStartFailsOnlyItsSubmissionAndEndedJobsLeaveNoClassLoaderBehind() throws Exception {
-        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
-        Path projectDir = Path.of(System.getProperty("flowsql.project.dir"));
-        Path jobJar = Path.of(System.getProperty("flowsql.job.jar"));
-        Path work = Path.of(System.getProperty("flowsql.test.work"), "session-cluster-hygiene");
+        ClusterItRun run = ClusterItRun.fromSystemProperties("session-cluster-hygiene");
+        Path jobJar = run.jobJar();
         assertThat(jobJar).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
 
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                      .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).build());
-             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"),
-                     mavenCommand(), 2, "1536m")) {
+             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(run.projectDir(), run.work().resolve("cluster"),
+                     ClusterItRun.mavenCommand(), 2, "1536m")) {
             cluster.start(1);
-            List<String> args = new JobTopics(KAFKA.bootstrapServers()).jobConfig(sharedData, llm.baseUrl(), Map.of(
+            List<String> args = new JobTopics(KAFKA.bootstrapServers()).jobConfig(run.sharedData(), llm.baseUrl(), Map.of(
                     JobOptions.PARALLELISM.key(), "1", JobOptions.STRATEGY.key(), "mag-sql")).asArguments();
             String running = cluster.submit(jobJar, Optional.empty(), args);
             long jobManager = cluster.jobManagerPid();
@@ -140,12 +138,6 @@ class SessionClusterHygieneIT {
             throw new IllegalStateException("jcmd " + pid + " " + command + " failed: " + out);
         }
         return out;
-    }
-
-    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
-    private static String mavenCommand() {
-        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
-                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
     }
 
     private static void log(String format, Object... args) {

@@ -1,0 +1,23 @@
+package io.flowsql.job;
+
+import java.nio.file.Path;
+
+/**
+ * What an integration test on the standalone cluster is given by failsafe (the pom's system properties): the shared
+ * data, the project (for deploy/), the shaded job jar and a work folder; and the Maven command the start script uses.
+ */
+record ClusterItRun(Path sharedData, Path projectDir, Path jobJar, Path work) {
+
+    /** This run's settings, with the work folder {@code name} under the tests' work directory. */
+    static ClusterItRun fromSystemProperties(String name) {
+        return new ClusterItRun(Path.of(System.getProperty("flowsql.shared.data")),
+                Path.of(System.getProperty("flowsql.project.dir")), Path.of(System.getProperty("flowsql.job.jar")),
+                Path.of(System.getProperty("flowsql.test.work"), name));
+    }
+
+    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
+    static String mavenCommand() {
+        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
+                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
+    }
+}
