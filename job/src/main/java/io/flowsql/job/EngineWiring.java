@@ -108,7 +108,8 @@ public final class EngineWiring {
                 .retryWindow(config.get(JobOptions.LLM_RETRY_WINDOW))
                 .structuredOutput(config.get(JobOptions.LLM_STRUCTURED_OUTPUT))
                 .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
-                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
+                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS))
+                .replyOverlay(config.get(JobOptions.LLM_REPLY_OVERLAY));
         Duration queue = config.get(JobOptions.LLM_QUEUE_BUDGET);
         Duration budget = config.get(JobOptions.LLM_TOTAL_BUDGET);
         b.queueBudget(queue.compareTo(budget) > 0 ? budget : queue);  // a default above a lowered total budget follows it

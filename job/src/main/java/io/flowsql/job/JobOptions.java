@@ -140,6 +140,11 @@ public final class JobOptions {
             .enumType(StructuredOutput.class).defaultValue(StructuredOutput.AUTO)
             .withDescription("How a stage's reply schema is sent: json-schema (response_format), grammar (GBNF, llama.cpp), json-object, "
                     + "none (text format only), or auto (json-schema, text after the server refuses it).");
+    public static final ConfigOption<String> LLM_REPLY_OVERLAY = ConfigOptions.key("llm.reply-overlay")
+            .stringType().defaultValue("")
+            .withDescription("Constraints laid over every stage's reply schema, as JSON text or a file path: {\"properties\": {name: "
+                    + "keywords}, \"strings\": keywords}, e.g. a pattern for sql and a maxLength for other text, for a model too "
+                    + "weak to stop or to write SQL on its own (the tests' tiny model); empty = none.");
     public static final ConfigOption<Integer> LLM_MAX_TOKENS = ConfigOptions.key("llm.max-tokens")
             .intType().defaultValue(1024)
             .withDescription("max_tokens of a stage that declares no reply budget; llm.max-tokens.<stage> overrides a stage's own "
