@@ -47,6 +47,7 @@ public final class EngineWiring {
         t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
         t.historyTtl = config.get(JobOptions.HISTORY_TTL);
         t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
+        t.maxWaitingTurns = config.get(JobOptions.DIALOGUE_MAX_WAITING);
         t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
         return t;
     }

@@ -229,6 +229,10 @@ public final class JobOptions {
     public static final ConfigOption<Integer> HISTORY_MAX_BYTES = ConfigOptions.key("dialogue.history-max-bytes")
             .intType().defaultValue(16384)
             .withDescription("Most bytes (UTF-8 of question, SQL and summary) of the kept turns of one dialogue; the oldest go first.");
+    public static final ConfigOption<Integer> DIALOGUE_MAX_WAITING = ConfigOptions.key("dialogue.max-waiting")
+            .intType().defaultValue(100)
+            .withDescription("Most turns of one dialogue waiting behind the turn being answered; a turn beyond them is dead-lettered "
+                    + "(dialogue_queue_full) instead of queued.");
     public static final ConfigOption<IsolationLevel> FEEDBACK_ISOLATION = ConfigOptions.key("dialogue.feedback-isolation")
             .enumType(IsolationLevel.class).defaultValue(IsolationLevel.READ_COMMITTED)
             .withDescription("How the job reads its own answers back for the next turn of a dialogue: read_committed (default: the next turn "
