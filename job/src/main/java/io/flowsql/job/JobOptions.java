@@ -9,6 +9,7 @@ import io.flowsql.llm.StructuredOutput;
 import io.flowsql.engine.StageRegistry;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.kafka.common.IsolationLevel;
 
 import java.lang.reflect.Field;
@@ -182,6 +183,13 @@ public final class JobOptions {
     public static final ConfigOption<Duration> JOURNAL_RETENTION = ConfigOptions.key("journal.retention")
             .durationType().defaultValue(Duration.ofDays(7))
             .withDescription("Longest time a journal entry is kept (the topic's retention.ms when the job creates it, and the local caches').");
+    public static final ConfigOption<Integer> JOURNAL_CACHE_MAX_ENTRIES = ConfigOptions.key("journal.cache-max-entries")
+            .intType().defaultValue(io.flowsql.job.journal.KafkaJournalSource.DEFAULT_CACHE_ENTRIES)
+            .withDescription("Most journal entries each TaskManager keeps in memory; past it (or journal.cache-max-bytes) the oldest are "
+                    + "dropped from memory (not from the topic), and a replay of theirs asks the model again.");
+    public static final ConfigOption<MemorySize> JOURNAL_CACHE_MAX_BYTES = ConfigOptions.key("journal.cache-max-bytes")
+            .memoryType().defaultValue(MemorySize.ofMebiBytes(128))
+            .withDescription("Most heap (estimated from the replies' text) the journal entries of one TaskManager take; the oldest go first.");
     public static final ConfigOption<Integer> STAGE_CAPACITY = ConfigOptions.key("stage.capacity")
             .intType().defaultValue(100)
             .withDescription("Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
