@@ -53,7 +53,7 @@ public final class JobOptions {
             .withDescription("Prefix of the sinks' transactional ids; unique per job writing to the same cluster.");
     public static final ConfigOption<Duration> TRANSACTION_TIMEOUT = ConfigOptions.key("kafka.transaction-timeout")
             .durationType().defaultValue(Duration.ofMinutes(15))
-            .withDescription("transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
+            .withDescription("transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the brokers' transaction.max.timeout.ms (read from them at start; a larger value stops the start naming both).");
 
     public static final ConfigOption<Integer> MAX_RECORD_BYTES = ConfigOptions.key("questions.max-record-bytes")
             .intType().defaultValue(128 * 1024)
