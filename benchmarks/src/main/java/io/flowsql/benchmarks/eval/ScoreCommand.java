@@ -3,6 +3,7 @@ package io.flowsql.benchmarks.eval;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
+import io.flowsql.benchmarks.eval.mmsql.AccsScore;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.rqs.GoldReplies;
 import io.flowsql.benchmarks.eval.rqs.RqsRun;
@@ -10,6 +11,7 @@ import io.flowsql.benchmarks.eval.score.EfficiencyTimer;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
+import io.flowsql.benchmarks.eval.semantics.MmsqlAccsExec;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
@@ -70,6 +72,11 @@ public final class ScoreCommand implements Callable<Integer> {
     public Integer call() {
         Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
+        Semantics chosen = report.semanticsFor(choice.benchmark);
+        if (MmsqlAccsExec.ID.equals(chosen.id()) && fmt != PredictionFormat.ANSWERS_JSONL) {
+            // MMSQL's script reads everything from the output file itself: replayed on it, not on the test suite's turns.
+            return AccsScore.run(bench.name(), predictions, executorFor(bench, timeoutMillis, maxResultBytes, 1), report.out);
+        }
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
         Semantics semantics = report.semanticsFor(choice.benchmark);
         List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
