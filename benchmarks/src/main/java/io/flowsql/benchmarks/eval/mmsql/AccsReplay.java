@@ -7,6 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 
 /**
@@ -38,15 +42,44 @@ public final class AccsReplay {
     private static final Pattern PY_INT = Pattern.compile("[+-]?\\d+(_\\d+)*");
 
     private final AccsExecMatch.Runner runner;
+    private final int parallel;
 
     public AccsReplay(AccsExecMatch.Runner runner) {
+        this(runner, 1);
+    }
+
+    /** @param parallel dialogues replayed at once (their counts are added in file order, so the figures do not change) */
+    public AccsReplay(AccsExecMatch.Runner runner, int parallel) {
         this.runner = runner;
+        this.parallel = parallel;
     }
 
     public AccsFigures replay(AccsOutputFile file) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel), r -> {
+            Thread th = new Thread(r, "flowsql-accs-replay");
+            th.setDaemon(true);
+            return th;
+        });
         Tally t = new Tally();
-        for (AccsOutputFile.Dialogue d : file.dialogues()) {
-            dialogue(file, d, t);
+        try {
+            List<Future<Tally>> parts = new ArrayList<>();
+            for (AccsOutputFile.Dialogue d : file.dialogues()) {
+                parts.add(pool.submit(() -> {
+                    Tally own = new Tally();
+                    dialogue(file, d, own);
+                    return own;
+                }));
+            }
+            for (Future<Tally> part : parts) {
+                t.add(part.get());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("replay interrupted", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
         return new AccsFigures(t.duem, t.iduem, t.em, t.errors, t.allQa, t.allSqlQa, t.allSqlA, file.dialogues().size(),
                 t.types, t.rqsSums, t.rqsCounts, t.ambClaA, t.ambA, t.rewrittenAns, t.rewrittenAnsCorrect, t.rewrittenAmb,
@@ -62,6 +95,30 @@ public final class AccsReplay {
 
         Tally() {
             AccsFigures.TYPES.forEach(x -> types.put(x, new int[3]));
+        }
+
+        void add(Tally o) {
+            duem += o.duem;
+            iduem += o.iduem;
+            em += o.em;
+            errors += o.errors;
+            allQa += o.allQa;
+            allSqlQa += o.allSqlQa;
+            allSqlA += o.allSqlA;
+            ambClaA += o.ambClaA;
+            ambA += o.ambA;
+            rewrittenAns += o.rewrittenAns;
+            rewrittenAnsCorrect += o.rewrittenAnsCorrect;
+            rewrittenAmb += o.rewrittenAmb;
+            o.types.forEach((k, c) -> {
+                int[] mine = types.computeIfAbsent(k, x -> new int[3]);
+                for (int i = 0; i < 3; i++) {
+                    mine[i] += c[i];
+                }
+            });
+            o.rqsSums.forEach((k, v) -> rqsSums.merge(k, v, Integer::sum));
+            o.rqsCounts.forEach((k, v) -> rqsCounts.merge(k, v, Integer::sum));
+            turns.addAll(o.turns);
         }
     }
 
