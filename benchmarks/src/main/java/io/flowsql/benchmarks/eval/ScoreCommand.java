@@ -75,7 +75,7 @@ public final class ScoreCommand implements Callable<Integer> {
         Semantics chosen = report.semanticsFor(choice.benchmark);
         if (MmsqlAccsExec.ID.equals(chosen.id()) && fmt != PredictionFormat.ANSWERS_JSONL) {
             // MMSQL's script reads everything from the output file itself: replayed on it, not on the test suite's turns.
-            return AccsScore.run(bench.name(), predictions, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
+            return AccsScore.run(bench.name(), predictions, bench.databaseRoot(), executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
                     report.out);
         }
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);

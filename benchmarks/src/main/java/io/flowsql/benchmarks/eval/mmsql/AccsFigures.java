@@ -12,7 +12,15 @@ import java.util.Map;
 public record AccsFigures(int duem, int iduem, int em, int errors, int allQa, int allSqlQa, int allSqlA, int dialogues,
                           Map<String, int[]> typeCounts, Map<String, Integer> rqsSums, Map<String, Integer> rqsCounts,
                           int ambClarifyAnswer, int ambAnswerCount, int rewrittenAns, int rewrittenAnsCorrect, int rewrittenAmb,
-                          List<AccsTurn> turns) {
+                          Qm qm, List<AccsTurn> turns) {
+
+    /**
+     * The QM side: QM right, ACCS (QM right or a non-answerable type right), dialogues with IACCS and IM, Amb.Q+ans
+     * matches, Amb.Q+Amb rewritten matches, and per turn number {QM right, gold-answerable turns}.
+     */
+    public record Qm(int qm, int accs, int iaccs, int im, int ambAnswerMatched, int rewrittenAmbCorrect,
+                     Map<Integer, int[]> byTurn) {}
+
     public static final List<String> TYPES = List.of("answerable", "unanswerable", "ambiguous", "improper");
     public static final List<String> RQS_TYPES = List.of("unanswerable", "ambiguous", "improper");
 
@@ -36,6 +44,14 @@ public record AccsFigures(int duem, int iduem, int em, int errors, int allQa, in
 
     public double emPercent() {
         return pct(em, allSqlA);
+    }
+
+    public double qmPercent() {
+        return pct(qm.qm(), allSqlA);
+    }
+
+    public double accsPercent() {
+        return pct(qm.accs(), allQa);
     }
 
     public double errorPercent() {

@@ -3,6 +3,8 @@ package io.flowsql.benchmarks.eval.mmsql;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Replays the main loop of {@code accs_eval.py} (mcxiaoxiao/MMSQL, branch {@code paper}, 2d959c9) over an output file,
  * step for step, for every figure that comes from execution or types: DUEM (TDEX), IDUEM (IEX), EM (EX), ERROR, the
- * type table, the file's own RQS averages and the counts of the analysis tables. QM (the Spider exact-set match through
- * {@code process_sql}) and the figures built on it (ACCS, IACCS, IM, turn-wise QM, Amb.Q+ans) are not reproduced.
+ * type table, the file's own RQS averages, QM (Spider's exact-set match through {@code process_sql}, {@link AccsQm}) and
+ * what is built on it (ACCS, IACCS, IM, turn-wise QM, Amb.Q+ans, Amb.Q+Amb).
  * <ul>
  *   <li>every index {@code i} but the last of a dialogue's {@code turns} is visited; a turn whose {@code isuser} is true
  *       <em>in Python's sense</em> is a user turn (the string {@code "False"} is true), answered by turn {@code i+1};</li>
@@ -42,15 +44,16 @@ public final class AccsReplay {
     private static final Pattern PY_INT = Pattern.compile("[+-]?\\d+(_\\d+)*");
 
     private final AccsExecMatch.Runner runner;
+    private final AccsQm qm;
     private final int parallel;
 
-    public AccsReplay(AccsExecMatch.Runner runner) {
-        this(runner, 1);
-    }
-
-    /** @param parallel dialogues replayed at once (their counts are added in file order, so the figures do not change) */
-    public AccsReplay(AccsExecMatch.Runner runner, int parallel) {
+    /**
+     * @param databaseRoot the folder of {@code <db>/<db>.sqlite}, for the schemas QM parses with
+     * @param parallel     dialogues replayed at once (their counts are added in file order, so the figures do not change)
+     */
+    public AccsReplay(AccsExecMatch.Runner runner, Path databaseRoot, int parallel) {
         this.runner = runner;
+        this.qm = new AccsQm(databaseRoot);
         this.parallel = parallel;
     }
 
@@ -83,11 +86,15 @@ public final class AccsReplay {
         }
         return new AccsFigures(t.duem, t.iduem, t.em, t.errors, t.allQa, t.allSqlQa, t.allSqlA, file.dialogues().size(),
                 t.types, t.rqsSums, t.rqsCounts, t.ambClaA, t.ambA, t.rewrittenAns, t.rewrittenAnsCorrect, t.rewrittenAmb,
+                new AccsFigures.Qm(t.qm, t.accs, t.iaccs, t.im, t.ambAMatched, t.rewrittenAmbCorrect, t.turnQm),
                 List.copyOf(t.turns));
     }
 
     private static final class Tally {
         int duem, iduem, em, errors, allQa, allSqlQa, allSqlA, ambClaA, ambA, rewrittenAns, rewrittenAnsCorrect, rewrittenAmb;
+        int qm, accs, iaccs, im, ambAMatched, rewrittenAmbCorrect;
+        /** turn number to {QM count, answerable turns} (the script's turn_qm_counts and turn_total_counts). */
+        final Map<Integer, int[]> turnQm = new TreeMap<>();
         final Map<String, int[]> types = new LinkedHashMap<>();
         final Map<String, Integer> rqsSums = new LinkedHashMap<>();
         final Map<String, Integer> rqsCounts = new LinkedHashMap<>();
@@ -110,6 +117,17 @@ public final class AccsReplay {
             rewrittenAns += o.rewrittenAns;
             rewrittenAnsCorrect += o.rewrittenAnsCorrect;
             rewrittenAmb += o.rewrittenAmb;
+            qm += o.qm;
+            accs += o.accs;
+            iaccs += o.iaccs;
+            im += o.im;
+            ambAMatched += o.ambAMatched;
+            rewrittenAmbCorrect += o.rewrittenAmbCorrect;
+            o.turnQm.forEach((k, c) -> {
+                int[] mine = turnQm.computeIfAbsent(k, x -> new int[2]);
+                mine[0] += c[0];
+                mine[1] += c[1];
+            });
             o.types.forEach((k, c) -> {
                 int[] mine = types.computeIfAbsent(k, x -> new int[3]);
                 for (int i = 0; i < 3; i++) {
@@ -125,10 +143,15 @@ public final class AccsReplay {
     private void dialogue(AccsOutputFile file, AccsOutputFile.Dialogue d, Tally t) {
         List<JsonNode> turns = d.turns();
         boolean iduem = true;
+        boolean iaccs = true;
+        boolean imatch = true;
         Map<Integer, Integer> rqsOfUserTurn = new LinkedHashMap<>();
         List<Integer> userTurns = new ArrayList<>();
         List<AccsTurn> mine = new ArrayList<>();
         for (int i = 0; i < turns.size() - 1; i++) {
+            if ("answerable".equals(PyJson.text(turns.get(i), "type", ""))) {
+                t.turnQm.computeIfAbsent(i / 2 + 1, k -> new int[2])[1]++;
+            }
             rqs(file, d, i, t, rqsOfUserTurn);
             JsonNode user = turns.get(i);
             if (!PyJson.truthy(user.get("isuser"))) {
@@ -151,6 +174,8 @@ public final class AccsReplay {
             String predSql = PyJson.text(answer, "predict_sql", "");
             String goldSql = PyJson.text(answer, "query", "");
             String em = "not-executed";
+            String qmVerdict = "not-executed";
+            boolean accs = false;
             boolean tdex = false;
             boolean ex = false;
             boolean breaks = false;
@@ -184,18 +209,47 @@ public final class AccsReplay {
                         }
                     }
                 }
+                qmVerdict = qmOf(d.db(), predSql, goldSql);
+                if (qmVerdict.equals("match")) {
+                    t.qm++;
+                    accs = true;
+                    t.turnQm.computeIfAbsent(i / 2 + 1, k -> new int[2])[0]++;
+                } else {
+                    iaccs = false;
+                    imatch = false;
+                }
             }
             if (gold.equals("ambiguous") && pred.equals(ANSWERABLE)) {
                 t.ambA++;
+                try {
+                    String next = i + 3 < turns.size() ? PyJson.text(turns.get(i + 3), "query", "") : null;
+                    if (next != null && qm.match(d.db(), next, AccsQm.sqlOfReply(PyJson.text(answer, "predict", "")))) {
+                        t.ambAMatched++;
+                    }
+                } catch (RuntimeException e) {
+                    // the script prints "AmbA error" and goes on
+                }
             }
             if (gold.equals(pred) && !pred.equals(ANSWERABLE)) {
                 tdex = true;
+                accs = true;
+            }
+            if (!gold.equals(pred)) {
+                iaccs = false;
             }
             if (gold.equals("ambiguous") && pred.equals("ambiguous")) {
                 t.rewrittenAmb++;
+                String next = i + 3 < turns.size() ? PyJson.text(turns.get(i + 3), "query", "") : null;
+                for (String rewritten : rewrittenOutputs(file, d, i + 1, answer)) {
+                    if (next != null && qmOf(d.db(), rewritten, next).equals("match")) {
+                        t.rewrittenAmbCorrect++;
+                        break;
+                    }
+                }
             }
             boolean rewrittenSuccess = false;
             if (gold.equals(ANSWERABLE) && pred.equals("ambiguous")) {
+                imatch = false;
                 t.rewrittenAns++;
                 for (String rewritten : rewrittenOutputs(file, d, i + 1, answer)) {
                     if (goldSql == null) {
@@ -222,18 +276,35 @@ public final class AccsReplay {
             t.errors += failed;
             t.em += ex ? 1 : 0;
             t.duem += tdex ? 1 : 0;
+            t.accs += accs ? 1 : 0;
             iduem &= !breaks;
             userTurns.add(i);
-            mine.add(new AccsTurn(d.index(), i, i / 2 + 1, d.db(), gold, pred, em, tdex, ex, breaks, failed,
-                    goldSql, predSql, error, null));
+            mine.add(new AccsTurn(d.index(), i, i / 2 + 1, d.db(), gold, pred, em, tdex, ex, breaks, qmVerdict, accs,
+                    failed, goldSql, predSql, error, null));
         }
         for (AccsTurn turn : mine) {
             t.turns.add(new AccsTurn(turn.dialogue(), turn.turnIndex(), turn.turn(), turn.db(), turn.goldType(),
-                    turn.predictedType(), turn.em(), turn.tdex(), turn.ex(), turn.breaksIex(), turn.failedStatements(),
+                    turn.predictedType(), turn.em(), turn.tdex(), turn.ex(), turn.breaksIex(), turn.qm(), turn.accs(),
+                    turn.failedStatements(),
                     turn.gold(), turn.prediction(), turn.error(), rqsOfUserTurn.get(turn.turnIndex())));
         }
         if (iduem) {
             t.iduem++;
+        }
+        if (iaccs) {
+            t.iaccs++;
+        }
+        if (imatch) {
+            t.im++;
+        }
+    }
+
+    /** QM of one prediction: {@code match}, {@code no-match} or {@code exception: why} (caught by the script). */
+    private String qmOf(String db, String prediction, String gold) {
+        try {
+            return qm.match(db, prediction, gold) ? "match" : "no-match";
+        } catch (RuntimeException e) {
+            return "exception: " + e.getMessage();
         }
     }
 

@@ -11,9 +11,9 @@ public final class AccsScore {
     private AccsScore() {}
 
     /** The replay's figures; the file is refused (IllegalArgumentException naming why) when it is not MMSQL's layout. */
-    public static AccsFigures figures(Path predictions, SqliteSafeExecutor executor, int parallel) {
+    public static AccsFigures figures(Path predictions, Path databaseRoot, SqliteSafeExecutor executor, int parallel) {
         AccsOutputFile file = AccsOutputFile.read(predictions);
-        return new AccsReplay(runner(executor), parallel).replay(file);
+        return new AccsReplay(runner(executor), databaseRoot, parallel).replay(file);
     }
 
     /** Statements through the project's read-only executor; a failure (error, refusal, budget, no database) is None. */
@@ -25,10 +25,11 @@ public final class AccsScore {
     }
 
     /** Scores, prints the script's tables and the headline, writes report.json and report.md; returns the exit code. */
-    public static int run(String benchmark, Path predictions, SqliteSafeExecutor executor, int parallel, Path out) {
+    public static int run(String benchmark, Path predictions, Path databaseRoot, SqliteSafeExecutor executor, int parallel,
+                          Path out) {
         AccsFigures f;
         try (executor) {
-            f = figures(predictions, executor, parallel);
+            f = figures(predictions, databaseRoot, executor, parallel);
         }
         List<Path> files = AccsReport.write(f, benchmark, predictions.toString(), out);
         AccsReport.console(f, benchmark, files).forEach(System.out::println);

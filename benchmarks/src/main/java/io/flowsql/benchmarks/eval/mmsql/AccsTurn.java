@@ -11,9 +11,11 @@ package io.flowsql.benchmarks.eval.mmsql;
  * @param tdex          DUEM (TDEX) credit
  * @param ex            EM (EX) credit, also by a rewritten output
  * @param breaksIex     this turn made the dialogue fail IDUEM (IEX)
+ * @param qm            QM (the exact-set match): {@code match}, {@code no-match}, {@code exception: ...}, {@code not-executed}
+ * @param accs          ACCS credit (QM right, or a non-answerable type detected right)
  * @param failedStatements statements of this turn that failed ({@code error_count} adds them)
  * @param fileRqs       the file's RQS counted for this turn's reply in the script's averages, or null when not counted
  */
 public record AccsTurn(int dialogue, int turnIndex, int turn, String db, String goldType, String predictedType, String em,
-                       boolean tdex, boolean ex, boolean breaksIex, int failedStatements, String gold, String prediction,
+                       boolean tdex, boolean ex, boolean breaksIex, String qm, boolean accs, int failedStatements, String gold, String prediction,
                        String error, Integer fileRqs) {}
