@@ -28,7 +28,9 @@ import static org.assertj.core.api.Assertions.within;
  * em_count, allsqla, allsqlqa, error_count, iduem_count, gold/predict/correct counts, rqs sums and counts). It printed:
  * DUEM 512/814 62.9 %, IDUEM 48/814 5.9 %, EM 334 (Total column 557) 64.4 %, ERROR 99 (557) 19.1 %, Answerable
  * 88.3/93.2/90.7 %, Unanswerable 21.4/60.0/31.6 %, Ambiguous 83.3/23.3/36.4 %, Improper 100.0/96.7/98.3 %, average F1
- * 64.2 %, RQS 4.42 / 1.64 / 7.59, overall 4.55 (and QM 225, ACCS 403, IACCS 5/149, IM 14/149, not reproduced here).
+ * 64.2 %, RQS 4.42 / 1.64 / 7.59, overall 4.55, QM 225 (557) 43.4 %, ACCS 403/814 49.5 %, IACCS 5/149 3.4 %, IM 14/149
+ * 9.4 %, turn-wise QM 41/122, 50/121, 45/120, 42/91, 17/44, 16/28, 8/19, 4/6, 1/3, 1/1, 0/1, 0/1 (>4: 47/103), Amb.Q+ans
+ * 10/59, Amb.Q+clarify+ans 71/149, Ans.Q+Amb 0/4.
  * The counts below are those globals; each percentage is the script's own formula on them.
  */
 class MmsqlAccsReplayTest {
@@ -79,6 +81,17 @@ class MmsqlAccsReplayTest {
         assertThat(a.at("/file_rqs/ambiguous/turns").asInt()).isEqualTo(85);
         assertThat(a.at("/file_rqs/improper/sum").asInt()).isEqualTo(129);
         assertThat(a.at("/file_rqs/improper/turns").asInt()).isEqualTo(17);
+        assertThat(counts(a.at("/qm"))).containsExactly(225, 519);
+        assertThat(counts(a.at("/accs"))).containsExactly(403, 814);
+        assertThat(counts(a.at("/iaccs"))).containsExactly(5, 149);
+        assertThat(counts(a.at("/im"))).containsExactly(14, 149);
+        int[][] byTurn = {{41, 122}, {50, 121}, {45, 120}, {42, 91}, {17, 44}, {16, 28}, {8, 19}, {4, 6}, {1, 3}, {1, 1}, {0, 1}, {0, 1}};
+        for (int t = 0; t < byTurn.length; t++) {
+            assertThat(counts(a.at("/qm_by_turn/" + (t + 1)))).as("turn " + (t + 1)).containsExactly(byTurn[t][0], byTurn[t][1]);
+        }
+        assertThat(a.at("/amb_q_ans_matched").asInt()).isEqualTo(10);
+        assertThat(a.at("/rewritten_ans").asInt()).isEqualTo(4);
+        assertThat(a.at("/rewritten_ans_matched").asInt()).isZero();
         assertThat(a.at("/amb_q_ans_turns").asInt()).isEqualTo(59);
         assertThat(a.at("/amb_q_clarify_ans").asInt()).isEqualTo(71);
         // the printed lines, to the script's one decimal
@@ -86,7 +99,9 @@ class MmsqlAccsReplayTest {
                 "| EM [EX] | 334 | 557 | 64.4% |", "| ERROR | 99 | 557 | 19.1% |", "| Answerable | 88.3% | 93.2% | 90.7% |",
                 "| Unanswerable | 21.4% | 60.0% | 31.6% |", "| Ambiguous | 83.3% | 23.3% | 36.4% |",
                 "| Improper | 100.0% | 96.7% | 98.3% |", "| Average F1 | | | 64.2% |", "| Unanswerable | 4.42 |",
-                "| Ambiguous | 1.64 |", "| Improper | 7.59 |", "| Overall Average | 4.55 |",
+                "| Ambiguous | 1.64 |", "| Improper | 7.59 |", "| Overall Average | 4.55 |", "| QM | 225 | 557 | 43.4% |",
+                "| ACCS | 403 | 814 | 49.5% |", "| IACCS | 5 | 149 | 3.4% |", "| IM | 14 | 149 | 9.4% |", "| >4 | 47 | 103 | 45.6% |",
+                "| Amb.Q+ans | 10 | 59 | 16.9% |", "| Amb.Q+clarify+ans | 71 | 149 | 47.7% |", "| Ans.Q+Amb | 0 | 4 | 0.0% |",
                 "[mmsql-accs] TDEX 62.9% (512/814), EX 64.4% (334/519), IEX 5.9% (48/814");
     }
 
@@ -98,6 +113,8 @@ class MmsqlAccsReplayTest {
         assertThat(turns.stream().filter(t -> t.path("tdex").asBoolean()).count()).isEqualTo(512);
         assertThat(turns.stream().filter(t -> t.path("ex").asBoolean()).count()).isEqualTo(334);
         assertThat(turns.stream().mapToInt(t -> t.path("failed_statements").asInt()).sum()).isEqualTo(99);
+        assertThat(turns.stream().filter(t -> t.path("qm").asText().equals("match")).count()).isEqualTo(225);
+        assertThat(turns.stream().filter(t -> t.path("accs").asBoolean()).count()).isEqualTo(403);
         // the worked dialogue of docs/EVALUATION.md (file position 9, world_1): an ambiguous turn answered with SQL gets
         // no credit but does not break IDUEM; the three answerable turns match, so the dialogue counts for IEX
         List<JsonNode> d9 = turns.stream().filter(t -> t.path("dialogue").asInt() == 9).toList();
@@ -106,6 +123,8 @@ class MmsqlAccsReplayTest {
                         "answerable>answerable:match", "answerable>answerable:match");
         assertThat(d9).noneMatch(t -> t.path("breaks_iex").asBoolean());
         assertThat(d9.get(1).path("file_rqs").asInt()).isZero();
+        // QM: the first turn's prediction differs from the gold only in the aggregate's case and quotes: an exact-set match
+        assertThat(d9.get(0).path("qm").asText()).isEqualTo("match");
         // wta_1 is not here: both statements fail and count in ERROR; without ORDER BY in the gold, set(None) raises, which the
         // script catches: no EM credit and the dialogue is not broken
         JsonNode wta = turns.stream().filter(t -> t.path("db_id").asText().equals("wta_1")
