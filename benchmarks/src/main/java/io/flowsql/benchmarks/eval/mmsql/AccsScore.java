@@ -24,9 +24,9 @@ public final class AccsScore {
         };
     }
 
-    /** Scores, prints the script's tables and the headline, writes report.json and report.md; returns the exit code. */
-    public static int run(String benchmark, Path predictions, Path databaseRoot, SqliteSafeExecutor executor, int parallel,
-                          Path out) {
+    /** Scores, prints the script's tables and the headline, writes report.json and report.md; returns the figures. */
+    public static AccsFigures run(String benchmark, Path predictions, Path databaseRoot, SqliteSafeExecutor executor,
+                                  int parallel, Path out) {
         AccsFigures f;
         try (executor) {
             f = figures(predictions, databaseRoot, executor, parallel);
@@ -35,8 +35,7 @@ public final class AccsScore {
         AccsReport.console(f, benchmark, files).forEach(System.out::println);
         if (f.allQa() == 0) {
             System.err.println("error: no user turn of " + predictions + " was scored");
-            return 3;
         }
-        return 0;
+        return f;
     }
 }
