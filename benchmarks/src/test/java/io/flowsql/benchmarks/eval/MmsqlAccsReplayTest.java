@@ -153,6 +153,41 @@ class MmsqlAccsReplayTest {
         assertThat(OUT.resolve("refused/report.json")).doesNotExist();
     }
 
+    @Test
+    void ourJudgesRqsIsPrintedBesideTheFilesOwn() throws Exception {
+        // the first 12 dialogues of the same file: the replay's file RQS, then the simulator on loopback as our judge
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode all = mapper.readTree(SharedData.root().resolve("mmsql/output_Llama-3-8B.json").toFile());
+        com.fasterxml.jackson.databind.node.ArrayNode first = mapper.createArrayNode();
+        for (int d = 0; d < 12; d++) {
+            first.add(all.get(d));
+        }
+        Path slice = Files.createDirectories(OUT.resolve("in")).resolve("llama-first-12.json");
+        mapper.writeValue(slice.toFile(), first);
+        PrintStream saved = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int code;
+        try (io.flowsql.simulator.SimulatedLlmServer judge = io.flowsql.simulator.SimulatedLlmServer.start(
+                io.flowsql.simulator.SimulatorConfig.builder().port(0)
+                        .responders(io.flowsql.simulator.agents.AgentResponders.all()).build())) {
+            System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            code = EvalCli.commandLine().execute("score", "--benchmark", "mmsql-test", "--data", SharedData.root().toString(),
+                    "--predictions", slice.toString(), "--rqs-judge", judge.baseUrl(), "--rqs-model", "judge",
+                    "--out", OUT.resolve("rqs").toString());
+        } finally {
+            System.setOut(saved);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        JsonNode accs = mapper.readTree(OUT.resolve("rqs/report.json").toFile()).at("/accs/file_rqs/overall");
+        JsonNode both = mapper.readTree(OUT.resolve("rqs/rqs.json").toFile());
+        assertThat(both.path("file_rqs").asDouble()).isEqualTo(accs.asDouble());
+        assertThat(both.path("judge_model").asText()).isEqualTo("judge");
+        assertThat(both.path("judged").asInt()).isPositive();
+        assertThat(out).contains("RQS: the file's own " + String.format(java.util.Locale.ROOT, "%.2f", accs.asDouble()))
+                .contains("our judge (judge)");
+    }
+
     private static List<Integer> counts(JsonNode acc) {
         return List.of(acc.path("correct").asInt(), acc.path("total").asInt());
     }
