@@ -91,6 +91,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
         configure(env, config);
+        BrokerTransactionCheck.verify(config.get(JobOptions.BOOTSTRAP_SERVERS), config.kafkaClientProperties(),
+                config.get(JobOptions.TRANSACTION_TIMEOUT), java.time.Duration.ofSeconds(15));
         build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         env.execute(config.get(JobOptions.JOB_NAME));
         return 0;
@@ -181,7 +183,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
                 .connect(finishedTurns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
                 .process(new DialogueContextFunction(topology.historyTtl, topology.feedbackWait.toMillis(),
-                        topology.historyLimits))
+                        topology.historyLimits, topology.maxWaitingTurns))
                 .uid(DIALOGUE_UID).name("dialogue context"), topology);
 
         LiveLearning.Wired learning = LiveLearning.attach(env, sources.feedback(), answersReadBack, withHistory, config, topology);
@@ -191,7 +193,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .map(new AnswerFunction()).uid(ANSWER_UID).name("answer"), topology);
         beforeAnswersSink.apply(answers).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
         DataStream<DeadLetterEvent> deadLetters = questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
-                .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES));
+                .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
+                .union(withHistory.getSideOutput(DialogueContextFunction.QUEUE_FULL));
         if (learning.deadLetters() != null) {
             deadLetters = deadLetters.union(learning.deadLetters());
         }
