@@ -8,6 +8,7 @@
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
+#   deploy/bench.sh live-learning [--databases 4 --per-db 6 --state-events 1000]          (docs/AGENTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -19,7 +20,8 @@ case "${1:-}" in
   replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
   cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
   slow-sql)    MAIN=io.flowsql.benchmarks.sql.SlowSqlRepliesBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling|slow-sql [args...]" >&2; exit 2 ;;
+  live-learning) MAIN=io.flowsql.benchmarks.learning.LiveLearningBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling|slow-sql|live-learning [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

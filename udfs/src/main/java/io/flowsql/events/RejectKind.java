@@ -19,7 +19,11 @@ public enum RejectKind {
     /** Its request id was already answered (or the first question with that id is still in flight and then answered). */
     DUPLICATE_REQUEST_ID,
     /** Its dialogue already had {@code dialogue.max-waiting} turns waiting behind the one being answered. */
-    DIALOGUE_QUEUE_FULL;
+    DIALOGUE_QUEUE_FULL,
+    /** Feedback whose SQL the guard refused or that failed on its database. */
+    FEEDBACK_REFUSED,
+    /** A verdict on a request id whose answer the job has not seen (within feedback.verdict-window). */
+    UNKNOWN_REQUEST;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
