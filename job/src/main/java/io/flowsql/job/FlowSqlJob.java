@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
 import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.job.journal.JournalReleaseSink;
 import io.flowsql.flink.AnswerFunction;
 import io.flowsql.flink.DialogueContextFunction;
@@ -145,7 +146,8 @@ public final class FlowSqlJob implements Callable<Integer> {
     /**
      * The job graph, top to bottom as the data flows: questions are parsed and validated (bad records → dead letters),
      * repeats of a request id are held or dead-lettered, the dialogue operator adds each question's history (and
-     * releases a follow-up once the previous answer is read back from the answers topic), each question is routed to
+     * releases a follow-up once the previous answer is read back from the answers topic), the live library attaches the
+     * question's database's examples learned from the feedback topic ({@link LiveLearning}), each question is routed to
      * its preset's chain of stages, and the answer is written exactly once. {@code beforeAnswersSink} is the tests'
      * seam between the answer operator and its sink (the job passes the identity).
      */
@@ -182,14 +184,18 @@ public final class FlowSqlJob implements Callable<Integer> {
                         topology.historyLimits))
                 .uid(DIALOGUE_UID).name("dialogue context"), topology);
 
-        DataStream<RequestContext> answered = PresetChains.attach(withHistory, topology);
+        LiveLearning.Wired learning = LiveLearning.attach(env, sources.feedback(), answersReadBack, withHistory, config, topology);
+        DataStream<RequestContext> answered = PresetChains.attach(learning.questions(), topology);
 
         SingleOutputStreamOperator<AnswerEvent> answers = parallel(answered
                 .map(new AnswerFunction()).uid(ANSWER_UID).name("answer"), topology);
         beforeAnswersSink.apply(answers).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
-        questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
-                .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
-                .sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
+        DataStream<DeadLetterEvent> deadLetters = questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
+                .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES));
+        if (learning.deadLetters() != null) {
+            deadLetters = deadLetters.union(learning.deadLetters());
+        }
+        deadLetters.sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
 
         if (EngineWiring.releasesJournalOnCommit(config)) {
             env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")

@@ -41,6 +41,10 @@ public final class JobOptions {
     public static final ConfigOption<String> DEAD_LETTERS_TOPIC = ConfigOptions.key("kafka.topic.dead-letters")
             .stringType().defaultValue("dead-letters")
             .withDescription("Topic refused records go to, with reason and topic/partition/offset.");
+    public static final ConfigOption<String> FEEDBACK_TOPIC = ConfigOptions.key("kafka.topic.feedback")
+            .stringType().defaultValue("feedback")
+            .withDescription("Topic of feedback (verified pairs, verdicts, retractions; schemas/feedback.schema.json) the job learns from "
+                    + "while it runs; subscribed by name, so the job starts without it and picks it up once it exists; blank = no learning.");
     public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("kafka.group-id")
             .stringType().defaultValue("flowsql-job")
             .withDescription("Consumer group of the question source (the feedback source uses <group-id>-feedback).");
@@ -233,6 +237,27 @@ public final class JobOptions {
     public static final ConfigOption<Duration> FEEDBACK_WAIT = ConfigOptions.key("dialogue.feedback-wait")
             .durationType().defaultValue(Duration.ofMinutes(5))
             .withDescription("How long a follow-up waits for the previous turn's answer before it is answered anyway.");
+
+    // --- Learning from feedback
+    public static final ConfigOption<Integer> FEEDBACK_MAX_PER_DATABASE = ConfigOptions.key("feedback.max-entries-per-database")
+            .intType().defaultValue(200)
+            .withDescription("Live examples kept per database at most; the oldest (by feedback timestamp) is evicted first.");
+    public static final ConfigOption<Integer> FEEDBACK_MAX_BYTES = ConfigOptions.key("feedback.max-bytes-per-database")
+            .intType().defaultValue(1024 * 1024)
+            .withDescription("Bytes of live examples kept per database at most (text, about 2 bytes a character); the oldest go first.");
+    public static final ConfigOption<Duration> FEEDBACK_MAX_AGE = ConfigOptions.key("feedback.max-age")
+            .durationType().defaultValue(Duration.ofDays(30))
+            .withDescription("A live example or tombstone older than this (since its feedback's timestamp) is forgotten.");
+    public static final ConfigOption<Integer> FEEDBACK_EXAMPLES_PER_REQUEST = ConfigOptions.key("feedback.examples-per-request")
+            .intType().defaultValue(8)
+            .withDescription("Live examples of its database a question carries to the stages at most (the most alike), ranked there with the file library.");
+    public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = ConfigOptions.key("feedback.verdict-window")
+            .durationType().defaultValue(Duration.ofHours(1))
+            .withDescription("How long an answer is remembered for a verdict on it (by request_id); a later verdict is a dead letter (unknown_request).");
+    public static final ConfigOption<Duration> FEEDBACK_CHECK_TIMEOUT = ConfigOptions.key("feedback.check-timeout")
+            .durationType().defaultValue(Duration.ofSeconds(30))
+            .withDescription("Flink-side limit of running one feedback's SQL before it is learned (the statement's own budget is sql.query-timeout); "
+                    + "at least sql.query-timeout.");
 
     // --- Agents
     public static final ConfigOption<Integer> AGENT_CANDIDATES = ConfigOptions.key("agents.candidates")

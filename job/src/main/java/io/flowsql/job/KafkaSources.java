@@ -31,6 +31,26 @@ public final class KafkaSources {
     }
 
     /**
+     * The feedback topic (verified pairs, verdicts, retractions) from the beginning, read_committed. Subscribed by a
+     * pattern that matches only its name, so a job starts without the topic and picks it up (partition discovery every
+     * 10 s) once it is created; a new partition is read from its start.
+     */
+    public static KafkaSource<RawRecord> feedback(JobConfig config) {
+        String group = config.get(JobOptions.GROUP_ID) + "-learn";
+        return KafkaSource.<RawRecord>builder()
+                .setProperties(config.kafkaClientProperties())
+                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+                .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(config.get(JobOptions.FEEDBACK_TOPIC).trim())))
+                .setGroupId(group)
+                .setClientIdPrefix(group)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperty("partition.discovery.interval.ms", "10000")
+                .setDeserializer(new RawRecordDeserializer())
+                .build();
+    }
+
+    /**
      * The answers topic as the dialogue history's feedback, from the beginning, with the isolation level of
      * {@code dialogue.feedback-isolation}: read_committed (default) keeps a dialogue's turns in order across restores;
      * read_uncommitted lets the next turn start as soon as the previous answer is written, before its checkpoint

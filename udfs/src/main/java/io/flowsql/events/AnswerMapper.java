@@ -115,6 +115,7 @@ public final class AnswerMapper {
         entry.error = t.error;
         entry.outcome = t.outcome == null ? null : t.outcome.wireName();
         entry.modelError = t.modelError == null ? null : t.modelError.name();
+        entry.feedbackUsed = t.feedbackUsed == null || t.feedbackUsed.isBlank() ? null : java.util.List.of(t.feedbackUsed.split(","));
         return entry;
     }
 }

@@ -16,6 +16,8 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /** The one JSON mapper of the events, so every producer and consumer reads and writes the same snake_case shape. */
 public final class EventJson {
@@ -38,15 +40,48 @@ public final class EventJson {
      * no key twice) that satisfies the questions schema. Never throws; a refusal carries its kind and the reason.
      */
     public static QuestionParse parseQuestion(byte[] value) {
+        return parse(value, EventSchemas::questionViolations, QuestionEvent.class, QuestionParse::ok, QuestionParse::rejected);
+    }
+
+    /**
+     * Reads a feedback record with the same strictness as a question (UTF-8, no byte-order mark, exactly one JSON
+     * object, no key twice) against the feedback schema. Never throws.
+     */
+    public static FeedbackParse parseFeedback(byte[] value) {
+        return parse(value, EventSchemas::feedbackViolations, FeedbackEvent.class, FeedbackParse::ok, FeedbackParse::rejected);
+    }
+
+    /** A strictly read record checked against a schema, as the event or the refusal of its kind. */
+    private static <T, P> P parse(byte[] value, Function<JsonNode, List<String>> schema, Class<T> type, Function<T, P> ok,
+                                  BiFunction<RejectKind, String, P> rejected) {
+        Strict strict = readStrict(value);
+        if (strict.problem() != null) {
+            return rejected.apply(RejectKind.NOT_JSON, strict.problem());
+        }
+        List<String> violations = schema.apply(strict.node());
+        if (!violations.isEmpty()) {
+            return rejected.apply(RejectKind.SCHEMA, String.join("; ", violations));
+        }
+        try {
+            return ok.apply(MAPPER.treeToValue(strict.node(), type));
+        } catch (JsonProcessingException e) {
+            return rejected.apply(RejectKind.SCHEMA, firstLine(e.getOriginalMessage()));
+        }
+    }
+
+    /** One strictly read JSON document, or why the bytes are not one. */
+    private record Strict(JsonNode node, String problem) {}
+
+    private static Strict readStrict(byte[] value) {
         if (value == null || value.length == 0) {
-            return QuestionParse.rejected(RejectKind.NOT_JSON, "empty record");
+            return new Strict(null, "empty record");
         }
         if (value.length >= 3 && (value[0] & 0xff) == 0xEF && (value[1] & 0xff) == 0xBB && (value[2] & 0xff) == 0xBF) {
-            return QuestionParse.rejected(RejectKind.NOT_JSON, "the record starts with a UTF-8 byte-order mark; send plain UTF-8 JSON");
+            return new Strict(null, "the record starts with a UTF-8 byte-order mark; send plain UTF-8 JSON");
         }
         String text = strictUtf8(value);
         if (text == null) {
-            return QuestionParse.rejected(RejectKind.NOT_JSON, "not valid UTF-8");
+            return new Strict(null, "not valid UTF-8");
         }
         JsonNode node;
         try {
@@ -56,20 +91,12 @@ public final class EventJson {
             if (message.contains("Trailing token")) {
                 message = "more than one JSON value, or data after the JSON object (" + message + ")";
             }
-            return QuestionParse.rejected(RejectKind.NOT_JSON, message);
+            return new Strict(null, message);
         }
         if (node == null || node.isMissingNode()) {
-            return QuestionParse.rejected(RejectKind.NOT_JSON, "empty record");
+            return new Strict(null, "empty record");
         }
-        List<String> violations = EventSchemas.questionViolations(node);
-        if (!violations.isEmpty()) {
-            return QuestionParse.rejected(RejectKind.SCHEMA, String.join("; ", violations));
-        }
-        try {
-            return QuestionParse.ok(MAPPER.treeToValue(node, QuestionEvent.class));
-        } catch (JsonProcessingException e) {
-            return QuestionParse.rejected(RejectKind.SCHEMA, firstLine(e.getOriginalMessage()));
-        }
+        return new Strict(node, null);
     }
 
     public static AnswerEvent parseAnswer(byte[] value) {

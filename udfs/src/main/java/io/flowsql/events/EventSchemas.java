@@ -12,16 +12,18 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Set;
 
-/** The JSON Schemas of the three topics, loaded once from the classpath, so the code checks events against the documented contract. */
+/** The JSON Schemas of the four topics, loaded once from the classpath, so the code checks events against the documented contract. */
 public final class EventSchemas {
     public static final String QUESTIONS = "schemas/questions.schema.json";
     public static final String ANSWERS = "schemas/answers.schema.json";
     public static final String DEAD_LETTERS = "schemas/dead-letters.schema.json";
+    public static final String FEEDBACK = "schemas/feedback.schema.json";
 
     private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
     private static final JsonSchema QUESTIONS_SCHEMA = load(QUESTIONS);
     private static final JsonSchema ANSWERS_SCHEMA = load(ANSWERS);
     private static final JsonSchema DEAD_LETTERS_SCHEMA = load(DEAD_LETTERS);
+    private static final JsonSchema FEEDBACK_SCHEMA = load(FEEDBACK);
 
     private EventSchemas() {}
 
@@ -36,6 +38,11 @@ public final class EventSchemas {
 
     public static List<String> deadLetterViolations(JsonNode node) {
         return messages(DEAD_LETTERS_SCHEMA.validate(node));
+    }
+
+    /** Violations of the feedback schema, sorted, empty when valid. */
+    public static List<String> feedbackViolations(JsonNode node) {
+        return messages(FEEDBACK_SCHEMA.validate(node));
     }
 
     private static List<String> messages(Set<ValidationMessage> found) {

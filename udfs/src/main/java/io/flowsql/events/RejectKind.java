@@ -17,7 +17,11 @@ public enum RejectKind {
     /** Reading the record failed in a way the checks above did not foresee; the record is kept, never retried. */
     INTERNAL,
     /** Its request id was already answered (or the first question with that id is still in flight and then answered). */
-    DUPLICATE_REQUEST_ID;
+    DUPLICATE_REQUEST_ID,
+    /** Feedback whose SQL the guard refused or that failed (or returned nothing) on its database. */
+    FEEDBACK_REFUSED,
+    /** A verdict on a request id whose answer the job has not seen (within feedback.verdict-window). */
+    UNKNOWN_REQUEST;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

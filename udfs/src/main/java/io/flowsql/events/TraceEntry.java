@@ -26,6 +26,8 @@ public class TraceEntry {
     public String outcome;
     /** When a model call failed the stage: the client's kind of error (e.g. UNPARSEABLE_OUTPUT). */
     public String modelError;
+    /** The feedback ids of the live examples and repairs the stage used (see docs/AGENTS.md "Learning from feedback"). */
+    public java.util.List<String> feedbackUsed;
 
     public TraceEntry() {}
 }

@@ -34,6 +34,8 @@ public class StageTrace {
     public FailureKind failure;
     /** When a model call failed the stage: the client's kind of error. */
     public LlmErrorKind modelError;
+    /** The live feedback the stage used (few-shot examples, repairs), as comma-separated feedback ids; null when none. */
+    public String feedbackUsed;
 
     /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
     private transient JournalScope journalScope;

@@ -13,19 +13,33 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 /**
  * {@code fewshot-library}: writes OpenSearch-SQL's few-shot example library (JSON Lines) from any benchmark split's
  * questions with gold SQL, each question masked with its database's schema; {@code --databases} or {@code --half}
- * keep only some databases (so a library can be built from one half and evaluated on the other).
+ * keep only some databases (so a library can be built from one half and evaluated on the other); or, with
+ * {@code --from-savepoint}, exports the live library a running job learned from its feedback topic.
  */
 @Command(name = "fewshot-library", mixinStandardHelpOptions = true,
         description = "Build the few-shot example library (JSON lines) from a benchmark split's gold SQL.")
 public final class FewShotLibraryCommand implements Callable<Integer> {
-    @Mixin
-    BenchmarkChoice choice;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    /** A benchmark split's gold SQL, or the live library of a running job's savepoint. */
+    static final class Input {
+        @ArgGroup(exclusive = false)
+        BenchmarkChoice benchmark;
+
+        @Option(names = "--from-savepoint", description = "Export the live library (learned from the feedback topic) of this "
+                + "savepoint or retained checkpoint folder instead (docs/AGENTS.md \"Learning from feedback\")")
+        Path savepoint;
+    }
+
+    @Option(names = "--database-root", description = "With --from-savepoint: folder of <db>/<db>.sqlite, to mask the questions (default: <data>/spider/database)")
+    Path databaseRoot;
 
     @Option(names = "--out", required = true, description = "The library file to write")
     Path out;
@@ -37,8 +51,15 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
     String half;
 
     @Override
-    public Integer call() {
-        Benchmark bench = choice.load();
+    public Integer call() throws Exception {
+        if (input.savepoint != null) {
+            Path root = databaseRoot != null ? databaseRoot : Path.of("../shared/data/spider/database");
+            List<FewShotExample> live = LiveLibraryExport.read(input.savepoint, List.of(root));
+            ExampleLibrary.write(live, out);
+            System.out.printf("wrote %d live examples from %s to %s%n", live.size(), input.savepoint, out);
+            return 0;
+        }
+        Benchmark bench = input.benchmark.load();
         List<FewShotExample> examples = build(bench, keep(bench, databases, half));
         ExampleLibrary.write(examples, out);
         System.out.printf("wrote %d examples from %s to %s%n", examples.size(), bench.name(), out);

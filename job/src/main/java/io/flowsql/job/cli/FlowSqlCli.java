@@ -4,8 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The project's own Kafka client for people: send questions, watch answers. */
-@Command(name = "flowsql", mixinStandardHelpOptions = true, subcommands = {AskCommand.class, WatchCommand.class},
-        description = "Send questions to FlowSQL and watch its answers.")
+@Command(name = "flowsql", mixinStandardHelpOptions = true, subcommands = {AskCommand.class, WatchCommand.class, FeedbackCommand.class},
+        description = "Send questions and feedback to FlowSQL and watch its answers.")
 public final class FlowSqlCli implements Runnable {
 
     public static void main(String[] args) {

@@ -125,9 +125,21 @@ public final class RepairMemory {
     }
 
     /** The repairs most similar to this question and wrong SQL, best first, at most {@code limit}, none below a minimal overlap. */
-    public synchronized List<RepairRecord> similar(String question, String wrongSql, int limit) {
+    public List<RepairRecord> similar(String question, String wrongSql, int limit) {
+        return similar(question, wrongSql, limit, List.of());
+    }
+
+    /**
+     * The same ranking over the remembered repairs and {@code extra} ones (a request's live repairs from the feedback
+     * topic; an extra repair wins a tie).
+     */
+    public List<RepairRecord> similar(String question, String wrongSql, int limit, List<RepairRecord> extra) {
         TokenOverlap query = TokenOverlap.of(question, wrongSql);
-        return records.stream()
+        List<Remembered> pool = new ArrayList<>(extra.stream().map(Remembered::of).toList());
+        synchronized (this) {
+            pool.addAll(records);
+        }
+        return pool.stream()
                 .map(r -> Map.entry(r.repair(), query.similarity(r.words())))
                 .filter(e -> e.getValue() > 0.1)
                 .sorted(Map.Entry.<RepairRecord, Double>comparingByValue(Comparator.reverseOrder()))

@@ -7,6 +7,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
@@ -51,7 +52,26 @@ public final class SqlRefiner {
     public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String flaggedSql, List<String> reasons,
                                                           List<Candidate> candidates, FailureMemory failures,
                                                           StageTrace trace) {
-        String similar = renderRepairs(repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS));
+        return refine(frame, flaggedSql, reasons, candidates, failures, List.of(), trace);
+    }
+
+    /**
+     * As above, with the request's live repairs (from the feedback topic) ranked together with the remembered ones;
+     * the trace names the live repairs shown by their feedback ids.
+     */
+    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String flaggedSql, List<String> reasons,
+                                                          List<Candidate> candidates, FailureMemory failures,
+                                                          List<LiveFeedback.Repair> live, StageTrace trace) {
+        Map<RepairRecord, String> liveIds = new java.util.IdentityHashMap<>();
+        List<RepairRecord> liveRecords = new java.util.ArrayList<>();
+        for (LiveFeedback.Repair r : live) {
+            RepairRecord record = new RepairRecord(r.dbId(), r.question(), r.wrongSql(), r.fixedSql(), r.whatWasWrong());
+            liveRecords.add(record);
+            liveIds.put(record, r.feedbackId());
+        }
+        List<RepairRecord> shown = repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
+        LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
+        String similar = renderRepairs(shown);
         return attempt(1, frame, flaggedSql, reasons, renderCandidates(candidates), similar, failures, trace);
     }
 

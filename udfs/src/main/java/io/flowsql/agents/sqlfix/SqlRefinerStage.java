@@ -3,6 +3,7 @@ package io.flowsql.agents.sqlfix;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
@@ -36,7 +37,7 @@ public final class SqlRefinerStage implements Stage {
                 .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
         FailureMemory failures = FailureMemory.of(ctx);
         return refiner.refine(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
-                        crafted, failures, trace)
+                        crafted, failures, LiveFeedback.repairs(ctx), trace)
                 .thenAccept(refined -> {
                     failures.saveTo(ctx);
                     settle(ctx, refined, crafted, trace);

@@ -1,9 +1,13 @@
 package io.flowsql.agents.opensearch.fewshot;
 
+import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -30,28 +34,52 @@ public final class FewShotStage implements Stage.Local {
 
     @Override
     public void runLocal(RequestContext ctx, StageTrace trace) {
-        if (library == null || k <= 0) {
+        List<LiveFeedback.Example> live = LiveFeedback.examples(ctx);
+        if ((library == null && live.isEmpty()) || k <= 0) {
             trace.note = "no example library: the prompt's fixed examples";
             return;
         }
-        String masked = QuestionMasker.mask(ctx.question, catalog.schema(ctx.dbId));
-        List<ExampleLibrary.Hit> hits = library.similar(masked, ctx.dbId, ctx.question, k);
+        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        String masked = QuestionMasker.mask(ctx.question, schema);
+        List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
+        if (library != null) {
+            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k));
+        }
+        // the same retrieval over the file's library and the request's live examples; a live example wins a tie
+        hits.sort(Comparator.comparingDouble(ExampleLibrary.Hit::similarity).reversed());
+        hits = hits.subList(0, Math.min(k, hits.size()));
         ctx.notes.put(NOTE, hits.stream()
                 .map(h -> h.example().id() + "=" + String.format(Locale.ROOT, "%.2f", h.similarity()))
                 .collect(Collectors.joining(",")));
+        LiveFeedback.used(trace, hits.stream().map(h -> h.example().id())
+                .filter(id -> id.startsWith(LiveFeedback.ID_PREFIX))
+                .map(id -> id.substring(LiveFeedback.ID_PREFIX.length())).toList());
         trace.note = hits.size() + " examples for \"" + masked + "\"";
+    }
+
+    /** The request's live examples (its own database's, from the feedback topic) as a library, masked like the file's. */
+    private static ExampleLibrary liveLibrary(List<LiveFeedback.Example> live, DatabaseSchema schema) {
+        return new ExampleLibrary(live.stream()
+                .map(e -> new FewShotExample(LiveFeedback.ID_PREFIX + e.feedbackId(), e.dbId(), e.question(),
+                        QuestionMasker.mask(e.question(), schema), null, e.sql()))
+                .toList());
     }
 
     /** The examples a request retrieved, as the generator's prompt shows them; "(none)" when there are none. */
     public static String promptText(RequestContext ctx, ExampleLibrary library) {
         String ids = ctx.notes.get(NOTE);
-        if (library == null || ids == null || ids.isBlank()) {
+        if (ids == null || ids.isBlank()) {
             return "(none)";
         }
+        List<LiveFeedback.Example> live = LiveFeedback.examples(ctx);
         StringBuilder out = new StringBuilder();
         for (String entry : ids.split(",")) {
             String id = entry.substring(0, entry.lastIndexOf('='));
-            library.byId(id).ifPresent(e -> {
+            java.util.Optional<FewShotExample> example = id.startsWith(LiveFeedback.ID_PREFIX)
+                    ? live.stream().filter(e -> id.equals(LiveFeedback.ID_PREFIX + e.feedbackId())).findFirst()
+                            .map(e -> new FewShotExample(id, e.dbId(), e.question(), null, null, e.sql()))
+                    : library == null ? java.util.Optional.empty() : library.byId(id);
+            example.ifPresent(e -> {
                 out.append("Example question: ").append(e.question().strip()).append('\n');
                 if (e.reasoning() != null && !e.reasoning().isBlank()) {
                     out.append("Example reasoning: ").append(e.reasoning().strip()).append('\n');
