@@ -3,7 +3,7 @@
 'use strict';
 (function () {
   const SVG = 'http://www.w3.org/2000/svg';
-  const state = { dialogues: new Map(), current: null, databases: [] };
+  const state = { dialogues: new Map(), current: null, databases: [], feedback: false };
   const $ = (id) => document.getElementById(id);
 
   function el(tag, attrs, ...children) {
@@ -125,7 +125,32 @@
   }
 
   // --- the SQL editor: edit any SQL of an answer and run it (read-only, the job's guard and budgets) ---
-  function editor(db, sql) {
+  // --- feedback: a verdict on an answer, or the corrected SQL, to the job's feedback topic ---
+  async function sendFeedback(requestId, verdict, correctedSql, status) {
+    status.className = 'muted';
+    status.textContent = 'sending…';
+    try {
+      const body = { request_id: requestId, verdict: verdict };
+      if (correctedSql) body.corrected_sql = correctedSql;
+      const sent = await api('/api/feedback', body);
+      status.textContent = (correctedSql ? 'correction' : verdict) + ' sent as ' + sent.feedback_id;
+      status.dataset.feedbackId = sent.feedback_id;
+    } catch (e) {
+      status.className = 'error';
+      status.textContent = e.message;
+    }
+  }
+
+  function feedbackBar(requestId) {
+    const status = el('span', { class: 'muted', 'data-testid': 'feedback-status' });
+    return el('div', { class: 'feedback' }, el('span', { class: 'muted', text: 'Is this answer right?' }),
+      el('button', { type: 'button', 'data-testid': 'feedback-correct', text: 'Correct',
+        onclick: () => sendFeedback(requestId, 'correct', null, status) }),
+      el('button', { type: 'button', 'data-testid': 'feedback-wrong', text: 'Wrong',
+        onclick: () => sendFeedback(requestId, 'wrong', null, status) }), status);
+  }
+
+  function editor(db, sql, requestId) {
     const area = el('textarea', { rows: 4, 'data-testid': 'sql-editor', spellcheck: 'false' });
     area.value = sql || '';
     const out = el('div', { class: 'run-result', 'data-testid': 'run-result' });
@@ -143,8 +168,14 @@
         out.replaceChildren(el('div', { class: 'error', 'data-testid': 'run-error', text: e.message }));
       }
     } });
-    const box = el('div', { class: 'editor', hidden: '' }, area,
-      el('div', { class: 'buttons' }, run, el('span', { class: 'muted', text: 'read-only: one SELECT, on ' + db })), out);
+    const buttons = el('div', { class: 'buttons' }, run);
+    if (state.feedback && requestId) {
+      const status = el('span', { class: 'muted', 'data-testid': 'correction-status' });
+      buttons.append(el('button', { type: 'button', 'data-testid': 'send-correction', text: 'Send as the corrected SQL',
+        onclick: () => sendFeedback(requestId, 'wrong', area.value, status) }), status);
+    }
+    buttons.append(el('span', { class: 'muted', text: 'read-only: one SELECT, on ' + db }));
+    const box = el('div', { class: 'editor', hidden: '' }, area, buttons, out);
     const toggle = el('button', { type: 'button', 'data-testid': 'edit-sql', text: 'Edit and run SQL', onclick: () => {
       box.hidden = !box.hidden;
       if (!box.hidden) area.focus();
@@ -229,19 +260,20 @@
     if (a.status === 'answered') {
       node.append(highlight(a.sql, 'answer-sql'));
       if (a.result) node.append(resultView(a.result, 'result-table'));
-      node.append(editor(dialogue.db, a.sql));
+      node.append(editor(dialogue.db, a.sql, a.request_id));
     } else if (a.status === 'clarification') {
       node.append(el('div', { class: 'reply', 'data-testid': 'reply', text: a.response || 'The question can be read more than one way.' }));
       for (const r of a.interpretations || []) {
         node.append(el('div', { class: 'reading', 'data-testid': 'reading' }, el('div', { text: r.reading || '' }), highlight(r.sql, 'reading-sql')));
       }
-      node.append(editor(dialogue.db, (a.interpretations || []).map((r) => r.sql).find((s) => s) || ''));
+      node.append(editor(dialogue.db, (a.interpretations || []).map((r) => r.sql).find((s) => s) || '', a.request_id));
     } else if (a.status === 'refused') {
       node.append(el('div', { class: 'reply', 'data-testid': 'reply', text: a.response || 'No SQL answers this question.' }));
     } else {
       node.append(el('p', { class: 'error', 'data-testid': 'answer-error', text: 'Failed' + (a.failed_stage ? ' in ' + a.failed_stage : '') +
         (a.error_kind ? ' (' + a.error_kind + ')' : '') + ': ' + (a.error || '') }));
     }
+    if (state.feedback && (a.status === 'answered' || a.status === 'clarification')) node.append(feedbackBar(a.request_id));
     node.append(whyPanel(a));
   }
 
@@ -343,6 +375,7 @@
     try {
       const list = await api('/api/databases');
       state.databases = list.databases;
+      state.feedback = list.feedback === true;
       $('db').replaceChildren(...list.databases.map((id) => el('option', { value: id, text: id })));
       const preferred = list.databases.indexOf('concert_singer');
       if (preferred >= 0) $('db').value = 'concert_singer';

@@ -85,8 +85,9 @@ final class AnswerFollower implements AutoCloseable {
             try {
                 JsonNode value = EventJson.mapper().readTree(r.value());
                 if (r.topic().equals(answersTopic)) {
-                    if (dialogueId.equals(value.path("dialogue_id").asText())) {
-                        session.publish("answer", value.toString());
+                    String db = session.databaseOf(dialogueId);
+                    if (dialogueId.equals(value.path("dialogue_id").asText()) && value.hasNonNull("request_id")) {
+                        session.publishAnswer(value.get("request_id").asText(), db, value.toString());
                     }
                 } else {
                     session.publish("dead_letter", deadLetter(dialogueId, value).toString());

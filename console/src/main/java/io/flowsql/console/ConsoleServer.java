@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.flowsql.events.EventJson;
+import io.flowsql.events.FeedbackEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ public final class ConsoleServer implements AutoCloseable {
     private final EventStream streams = new EventStream(MAX_STREAMS);
     private final SecureRandom random = new SecureRandom();
     private final QuestionSender sender;
+    private final FeedbackSender feedback;
     private final AnswerFollower follower;
     private final SqlRunner sql;
     private final HttpServer server;
@@ -55,6 +57,7 @@ public final class ConsoleServer implements AutoCloseable {
         this.settings = settings;
         this.access = new Access(settings.token(), settings.loopbackOnly());
         this.sender = new QuestionSender(settings.bootstrapServers(), settings.questionsTopic());
+        this.feedback = settings.feedback() ? new FeedbackSender(settings.bootstrapServers(), settings.feedbackTopic()) : null;
         this.follower = new AnswerFollower(settings.bootstrapServers(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
         this.sql = new SqlRunner(settings.databases(), settings.sql());
         this.server = HttpServer.create(settings.address(), 64);
@@ -69,6 +72,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.createContext("/api/ask", guarded(this::ask));
         server.createContext("/api/run", guarded(this::run));
         server.createContext("/api/events", guarded(this::events));
+        server.createContext("/api/feedback", guarded(this::feedback));
     }
 
     /** Starts following the answers (from now on), then serves; returns the running console. */
@@ -160,6 +164,7 @@ public final class ConsoleServer implements AutoCloseable {
         settings.databases().databaseIds().forEach(ids::add);
         ObjectNode body = EventJson.mapper().createObjectNode();
         body.set("databases", ids);
+        body.put("feedback", feedback != null);
         HttpIo.sendJson(exchange, 200, body);
     }
 
@@ -210,6 +215,45 @@ public final class ConsoleServer implements AutoCloseable {
         HttpIo.sendJson(exchange, 200, sql.run(db, statement));
     }
 
+    /**
+     * Body {@code {"request_id": <an answer this session received>, "verdict": "correct"|"wrong", "corrected_sql": ...}}.
+     * A corrected SQL is run first through the guard and budgets on the answer's database: one that fails is refused
+     * here with its error (the job would check it again and make it a dead letter).
+     */
+    private void feedback(HttpExchange exchange) throws Exception {
+        method(exchange, "POST");
+        Session session = session(exchange);
+        if (feedback == null) {
+            throw new HttpIo.Refused(404, "the job learns from no feedback topic (kafka.topic.feedback is blank)");
+        }
+        JsonNode body = HttpIo.readJson(exchange);
+        String requestId = HttpIo.text(body, "request_id", 200);
+        String verdict = HttpIo.text(body, "verdict", 20);
+        String db = session.databaseOfAnswer(requestId);
+        if (db == null) {
+            throw new HttpIo.Refused(404, "no answer " + requestId + " in this session");
+        }
+        if (!verdict.equals("correct") && !verdict.equals("wrong")) {
+            throw new HttpIo.Refused(400, "verdict is correct or wrong");
+        }
+        String corrected = body.hasNonNull("corrected_sql") ? HttpIo.text(body, "corrected_sql", 8_000) : null;
+        if (corrected != null) {
+            if (verdict.equals("correct")) {
+                throw new HttpIo.Refused(400, "a corrected SQL goes with the verdict wrong");
+            }
+            JsonNode check = sql.run(db, corrected);
+            if (check.has("error")) {
+                throw new HttpIo.Refused(400, "the corrected SQL does not run: " + check.get("error").path("kind").asText()
+                        + ": " + check.get("error").path("message").asText());
+            }
+        }
+        FeedbackEvent event = feedback.verdict(requestId, verdict.equals("correct"), corrected);
+        feedback.send(event);
+        ObjectNode sent = EventJson.mapper().createObjectNode();
+        sent.put("feedback_id", event.feedbackId).put("request_id", requestId).put("verdict", event.verdict);
+        HttpIo.sendJson(exchange, 200, sent);
+    }
+
     private void events(HttpExchange exchange) throws IOException {
         method(exchange, "GET");
         streams.serve(exchange, session(exchange));
@@ -228,6 +272,9 @@ public final class ConsoleServer implements AutoCloseable {
         threads.awaitTermination(5, TimeUnit.SECONDS);
         follower.close();
         sender.close();
+        if (feedback != null) {
+            feedback.close();
+        }
         sql.close();
     }
 }

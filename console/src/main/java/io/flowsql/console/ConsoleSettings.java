@@ -13,11 +13,11 @@ import java.net.UnknownHostException;
 
 /**
  * What the console runs with: where it listens, the bearer token (required when it listens beyond loopback), and
- * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics, the database catalog
+ * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback included), the database catalog
  * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
  */
 public record ConsoleSettings(InetSocketAddress address, String token, String bootstrapServers, String questionsTopic,
-                              String answersTopic, String deadLettersTopic, DatabaseLocator databases,
+                              String answersTopic, String deadLettersTopic, String feedbackTopic, DatabaseLocator databases,
                               SqlExecutorConfig sql) {
 
     public ConsoleSettings {
@@ -44,7 +44,12 @@ public record ConsoleSettings(InetSocketAddress address, String token, String bo
         SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
         return new ConsoleSettings(new InetSocketAddress(bind, port), token, job.get(JobOptions.BOOTSTRAP_SERVERS),
                 job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
-                job.get(JobOptions.DEAD_LETTERS_TOPIC), JobDatabases.locator(job), sql);
+                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.locator(job), sql);
+    }
+
+    /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */
+    public boolean feedback() {
+        return !feedbackTopic.isEmpty();
     }
 
     public boolean loopbackOnly() {

@@ -22,6 +22,8 @@ final class Session {
 
     private final String id;
     private final Map<String, String> dbByDialogue = new LinkedHashMap<>();
+    /** The database of each request whose answer this session received (what a verdict may name). */
+    private final Map<String, String> dbByAnsweredRequest = new LinkedHashMap<>();
     private final List<Event> events = new ArrayList<>();
     private long nextEventId = 1;
     private volatile long lastSeenNanos = System.nanoTime();
@@ -54,6 +56,20 @@ final class Session {
     /** The database of one of this session's dialogues, or null when the dialogue is not this session's. */
     synchronized String databaseOf(String dialogueId) {
         return dbByDialogue.get(dialogueId);
+    }
+
+    /** Publishes an answer to one of this session's questions; from now on a verdict may name its request. */
+    synchronized void publishAnswer(String requestId, String dbId, String json) {
+        dbByAnsweredRequest.put(requestId, dbId);
+        if (dbByAnsweredRequest.size() > MAX_EVENTS) {
+            dbByAnsweredRequest.remove(dbByAnsweredRequest.keySet().iterator().next());
+        }
+        publish("answer", json);
+    }
+
+    /** The database of an answer this session received, or null when the request is not one of its answered ones. */
+    synchronized String databaseOfAnswer(String requestId) {
+        return dbByAnsweredRequest.get(requestId);
     }
 
     synchronized void publish(String type, String json) {

@@ -11,6 +11,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
+import io.flowsql.events.EventJson;
+import io.flowsql.events.FeedbackEvent;
+import io.flowsql.events.FeedbackParse;
+import io.flowsql.job.cli.KafkaClients;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,11 +29,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The console as a person uses it, in Debian's headless chromium, over the real job (broker in-process, the job on a
  * MiniCluster, the simulated LLM over HTTP in oracle mode): ask, see the answer's SQL, table and chart appear as the
- * answer commits, look at why, edit the SQL and run it, follow a two-turn dialogue; a second browser session sees
+ * answer commits, look at why, edit the SQL and run it, send it as the corrected SQL and a verdict on the next turn
+ * (records on the feedback topic that the feedback schema accepts), follow a two-turn dialogue; a second browser session sees
  * nothing of the first's, and a write typed into the editor is refused with the database unchanged. Screenshots are
  * kept in target/console-screenshots.
  */
@@ -34,7 +44,7 @@ class ConsoleInChromiumITCase {
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec("questions", 2),
-            new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
+            new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1), new TopicSpec("feedback", 1));
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -90,6 +100,11 @@ class ConsoleInChromiumITCase {
             assertThat(turn.findElements(By.cssSelector("[data-testid=run-result] svg[data-testid=chart] rect"))).isNotEmpty();
             person.screenshot("02-edited-and-run");
 
+            String firstRequest = turn.getAttribute("data-request-id");
+            turn.findElement(By.cssSelector("[data-testid=send-correction]")).click();
+            person.until(Duration.ofSeconds(30), d -> turn.findElement(By.cssSelector("[data-testid=correction-status]"))
+                    .getText().startsWith("correction sent as console-fb-"));
+
             person.ask(null, "What is the average, minimum, and maximum age of all singers from France?");
             WebElement second = person.answeredTurn(2, ANSWER_WAIT);
             assertThat(second.findElement(By.cssSelector("[data-testid=status]")).getText()).as(second.getText()).isEqualTo("answered");
@@ -99,6 +114,14 @@ class ConsoleInChromiumITCase {
             assertThat(Browser.rows(second.findElement(By.cssSelector("[data-testid=result-table]"))))
                     .isEqualTo(query("concert_singer", "SELECT avg(age), min(age), max(age) FROM singer WHERE country = 'France'"));
             person.screenshot("03-two-turn-dialogue");
+
+            second.findElement(By.cssSelector("[data-testid=feedback-correct]")).click();
+            person.until(Duration.ofSeconds(30), d -> second.findElement(By.cssSelector("[data-testid=feedback-status]"))
+                    .getText().startsWith("correct sent as console-fb-"));
+            List<FeedbackEvent> feedback = feedbackRecords(2, Duration.ofSeconds(30));
+            assertThat(feedback).extracting(f -> f.kind, f -> f.requestId, f -> f.verdict, f -> f.correctedSql).containsExactly(
+                    tuple("verdict", firstRequest, "wrong", edited),
+                    tuple("verdict", second.getAttribute("data-request-id"), "correct", null));
             person.assertNoConsoleProblems();
         }
     }
@@ -139,6 +162,24 @@ class ConsoleInChromiumITCase {
             assertThat(first.answeredTurn(1, Duration.ofSeconds(10)).getText()).as("the first still has its own after a reload")
                     .contains("How many singers do we have?");
         }
+    }
+
+    /** The records of the feedback topic, each checked against the feedback schema as the job reads it. */
+    private static List<FeedbackEvent> feedbackRecords(int count, Duration within) {
+        List<FeedbackEvent> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(KAFKA.bootstrapServers(), "console-test", false)) {
+            consumer.subscribe(List.of("feedback"));
+            long deadline = System.nanoTime() + within.toNanos();
+            while (out.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    FeedbackParse parsed = EventJson.parseFeedback(r.value());
+                    assertThat(parsed.isValid()).as(parsed.reason()).isTrue();
+                    assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(parsed.feedback().feedbackId);
+                    out.add(parsed.feedback());
+                }
+            }
+        }
+        return out;
     }
 
     /** The rows of a query run directly on the database file, read-only, as the page shows them (text). */
