@@ -103,6 +103,9 @@ class ConsoleAccessITCase {
                     .isEqualTo(400);
             assertThat(request(uri, "POST", "/api/ask", host(uri), ok, "{\"dialogue_id\":\"someone-else\",\"question\":\"Hi?\"}").status())
                     .as("a dialogue this session did not start").isEqualTo(404);
+            assertThat(request(uri, "POST", "/api/feedback", host(uri), ok,
+                    "{\"request_id\":\"someone-elses-request\",\"verdict\":\"correct\"}").status())
+                    .as("a verdict on an answer this session did not receive").isEqualTo(404);
         }
     }
 
