@@ -41,7 +41,7 @@ final class LiveLibraryExport {
         Map<String, LiveEntry> byId = new TreeMap<>();
         try (CloseableIterator<Tuple2<String, LiveEntry>> it = reader.readBroadcastState(
                 OperatorIdentifier.forUid(LIVE_LIBRARY_UID), LiveLibraryFunction.STATE.getName(), Types.STRING,
-                LiveLibraryFunction.STATE.getValueTypeInfo()).executeAndCollect("export the live library")) {
+                org.apache.flink.api.common.typeinfo.TypeInformation.of(LiveEntry.class)).executeAndCollect("export the live library")) {
             it.forEachRemaining(t -> byId.put(t.f0, t.f1));
         }
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(new DatabaseLocator(databaseRoots, List.of()));

@@ -38,8 +38,14 @@ final class CheckpointStats {
         if (vertex == null) {
             return -1;
         }
-        JsonNode task = get("/checkpoints/details/" + id).path("tasks").path(vertex);
-        return task.path("state_size").asLong(task.path("checkpointed_size").asLong(-1));
+        for (int attempt = 0; attempt < 5; attempt++) {
+            JsonNode task = get("/checkpoints/details/" + id).path("tasks").path(vertex);
+            if (!task.isMissingNode()) {
+                return task.path("state_size").asLong(task.path("checkpointed_size").asLong(-1));
+            }
+            Thread.sleep(200); // the statistics of a checkpoint that just completed may not be listed yet
+        }
+        return -1;
     }
 
     record Completed(long id, long checkpointedSize, long stateSize, long durationMillis) {}
