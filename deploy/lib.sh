@@ -27,6 +27,7 @@ ensure_built() {
   if [[ "${FLOWSQL_REBUILD:-0}" == 1 || ! -d "$PROJECT_DIR/job/target/classes/io/flowsql/job" \
         || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
         || ! -d "$PROJECT_DIR/benchmarks/target/classes/io/flowsql/benchmarks" \
+        || ! -d "$PROJECT_DIR/console/target/classes/io/flowsql/console" \
         || -z "$(ls "$repo"/io/flowsql/flowsql-udfs/*/flowsql-udfs-*.jar 2>/dev/null)" ]]; then
     log "building (mvn -q -DskipTests install) ..."
     (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install) || { log "build failed"; return 1; }

@@ -5,7 +5,8 @@
 #   deploy/quickstart.sh ["How many singers are there?" ...]
 # Env: LLM_BASE_URL, LLM_API_KEY, LLM_MODEL (a real endpoint instead of the simulator); QUICKSTART_DB (concert_singer);
 #      QUICKSTART_COUNT (5 Spider questions); QUICKSTART_TIMEOUT (150s); FLOWSQL_SHARED_DATA (../shared/data);
-#      QUICKSTART_JOB_OPTS (more job options, e.g. "-D llm.context-tokens=1024 -D llm.structured-output=grammar").
+#      QUICKSTART_JOB_OPTS (more job options, e.g. "-D llm.context-tokens=1024 -D llm.structured-output=grammar");
+#      QUICKSTART_STAY=1 keeps Kafka, the LLM and the job running after the answers until Ctrl-C (deploy/console.sh uses it).
 # Exit code: 0 when every answer arrived, 4 when they arrived but some failed, non-zero otherwise.
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
@@ -23,6 +24,7 @@ cleanup() {
   local code=$?
   trap - EXIT INT TERM
   log "stopping what the quickstart started ..."
+  rm -f "$WORK_DIR/quickstart.serving"
   stop_pid_file "$JOB_PID_FILE" 20
   stop_pid_file "$SIM_PID_FILE" 10
   if [[ $STARTED_KAFKA == 1 ]]; then "$DEPLOY_DIR/kafka-stop.sh" || true; fi
@@ -94,4 +96,9 @@ case $STATUS in
   4) log "all answers arrived, but some failed (their error says which stage and why; see work/quickstart-job.log)" ;;
   *) log "not every answer arrived (see work/quickstart-job.log)" ;;
 esac
+if [[ "${QUICKSTART_STAY:-0}" == 1 ]] && pid_alive "$JOB_PID_FILE"; then
+  echo "$BOOTSTRAP" > "$WORK_DIR/quickstart.serving"
+  log "QUICKSTART_STAY=1: the job keeps running on $BOOTSTRAP until Ctrl-C (or until its process stops)"
+  while pid_alive "$JOB_PID_FILE"; do sleep 1; done
+fi
 exit $STATUS

@@ -24,12 +24,16 @@ public final class EngineWiring {
 
     public static EngineConfig engineConfig(JobConfig config) {
         DatabaseLocator databases = JobDatabases.locator(config);
-        SqlExecutorConfig sql = SqlExecutorConfig.defaults()
-                .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
-                .withMaxRows(config.get(JobOptions.MAX_ROWS));
-        return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
+        return new EngineConfig(llm(config), sqlExecutorConfig(config), databases, agents(config), config.get(JobOptions.STRATEGY),
                 ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
                 journal(config));
+    }
+
+    /** The safe executor's budgets (sql.query-timeout, sql.max-rows): the job's, and the console's for SQL a person runs. */
+    public static SqlExecutorConfig sqlExecutorConfig(JobConfig config) {
+        return SqlExecutorConfig.defaults()
+                .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
+                .withMaxRows(config.get(JobOptions.MAX_ROWS));
     }
 
     /** The topology as the job options configure it. */

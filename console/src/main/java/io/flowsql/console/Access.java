@@ -1,0 +1,84 @@
+package io.flowsql.console;
+
+import com.sun.net.httpserver.HttpExchange;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Who may talk to the console. Bound to loopback (the default) it answers only requests whose Host is a loopback
+ * name (so a web page elsewhere cannot reach it by DNS rebinding); bound elsewhere it needs a bearer token, given as
+ * an {@code Authorization: Bearer} header or once as {@code /?token=...}, which sets an HttpOnly cookie. Every request
+ * that changes something must carry the header {@code X-FlowSQL-Console: 1}, which a cross-site form cannot send.
+ */
+final class Access {
+    static final String TOKEN_COOKIE = "flowsql_console_token";
+    static final String CSRF_HEADER = "X-FlowSQL-Console";
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
+
+    private final byte[] token;
+    private final boolean loopbackOnly;
+
+    Access(String token, boolean loopbackOnly) {
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.loopbackOnly = loopbackOnly;
+    }
+
+    /** Refuses the request (throws {@link HttpIo.Refused}) unless its host, token and, for a POST, its header are right. */
+    void check(HttpExchange exchange) {
+        if (loopbackOnly && !loopbackHost(exchange.getRequestHeaders().getFirst("Host"))) {
+            throw new HttpIo.Refused(403, "the console answers loopback host names only");
+        }
+        if (token != null && !tokenGiven(exchange)) {
+            throw new HttpIo.Refused(401, "a bearer token is required (open /?token=... once, or send Authorization: Bearer ...)");
+        }
+        if ("POST".equals(exchange.getRequestMethod()) && !"1".equals(exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
+            throw new HttpIo.Refused(403, "missing header " + CSRF_HEADER);
+        }
+    }
+
+    /** True when the query string carries the right token (the page's first visit with {@code ?token=}). */
+    boolean tokenInQuery(URI uri) {
+        String query = uri.getRawQuery();
+        if (token == null || query == null) {
+            return false;
+        }
+        for (String part : query.split("&")) {
+            if (part.startsWith("token=") && matches(java.net.URLDecoder.decode(part.substring(6), StandardCharsets.UTF_8))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String tokenCookieValue() {
+        return new String(token, StandardCharsets.UTF_8);
+    }
+
+    private boolean tokenGiven(HttpExchange exchange) {
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) && matches(auth.substring(7).trim())) {
+            return true;
+        }
+        return HttpIo.cookie(exchange, TOKEN_COOKIE).map(this::matches).orElse(false) || tokenInQuery(exchange.getRequestURI());
+    }
+
+    private boolean matches(String given) {
+        return MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static boolean loopbackHost(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        int colon = h.lastIndexOf(':');
+        if (colon > h.lastIndexOf(']')) {
+            h = h.substring(0, colon);
+        }
+        return LOOPBACK_HOSTS.contains(h);
+    }
+}

@@ -1,0 +1,280 @@
+package io.flowsql.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.FeedbackEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The console: the JDK's own HTTP server (no dependency, nothing to pin or patch beyond the JDK) serving a static page
+ * and a small JSON API over the job's topics. A person picks a database, asks (produced to the questions topic),
+ * follows the dialogue as its answers commit (server-sent events, per session), and runs SQL read-only through the
+ * job's guard and budgets.
+ */
+public final class ConsoleServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
+    static final String SESSION_COOKIE = "flowsql_console_session";
+    /** Server threads; event streams may hold at most {@link #MAX_STREAMS} of them. */
+    static final int THREADS = 24;
+    static final int MAX_STREAMS = 16;
+    static final int MAX_QUESTION_CHARS = 4_000;
+    static final int MAX_SQL_CHARS = 100_000;
+    private static final Map<String, String> STATIC = Map.of(
+            "/", "index.html", "/static/console.css", "console.css", "/static/console.js", "console.js");
+
+    private final ConsoleSettings settings;
+    private final Sessions sessions = new Sessions(Duration.ofHours(24));
+    private final Access access;
+    private final EventStream streams = new EventStream(MAX_STREAMS);
+    private final SecureRandom random = new SecureRandom();
+    private final QuestionSender sender;
+    private final FeedbackSender feedback;
+    private final AnswerFollower follower;
+    private final SqlRunner sql;
+    private final HttpServer server;
+    private final ExecutorService threads;
+
+    private ConsoleServer(ConsoleSettings settings) throws IOException {
+        this.settings = settings;
+        this.access = new Access(settings.token(), settings.loopbackOnly());
+        this.sender = new QuestionSender(settings.bootstrapServers(), settings.questionsTopic());
+        this.feedback = settings.feedback() ? new FeedbackSender(settings.bootstrapServers(), settings.feedbackTopic()) : null;
+        this.follower = new AnswerFollower(settings.bootstrapServers(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
+        this.sql = new SqlRunner(settings.databases(), settings.sql());
+        this.server = HttpServer.create(settings.address(), 64);
+        this.threads = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "console-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(threads);
+        server.createContext("/", guarded(this::page));
+        server.createContext("/api/databases", guarded(this::databases));
+        server.createContext("/api/ask", guarded(this::ask));
+        server.createContext("/api/run", guarded(this::run));
+        server.createContext("/api/events", guarded(this::events));
+        server.createContext("/api/feedback", guarded(this::feedback));
+    }
+
+    /** Starts following the answers (from now on), then serves; returns the running console. */
+    public static ConsoleServer start(ConsoleSettings settings) throws IOException, InterruptedException {
+        ConsoleServer console = new ConsoleServer(settings);
+        try {
+            console.follower.start(Duration.ofSeconds(60));
+        } catch (RuntimeException | InterruptedException e) {
+            console.close();
+            throw e;
+        }
+        console.server.start();
+        LOG.info("console at {} over {} (questions {}, answers {})", console.url(), settings.bootstrapServers(),
+                settings.questionsTopic(), settings.answersTopic());
+        return console;
+    }
+
+    /** The page's address (loopback name when bound to a wildcard or loopback address). */
+    public String url() {
+        InetSocketAddress a = server.getAddress();
+        String host = a.getAddress().isAnyLocalAddress() || a.getAddress().isLoopbackAddress()
+                ? "127.0.0.1" : a.getAddress().getHostAddress();
+        return "http://" + host + ":" + a.getPort() + "/";
+    }
+
+    private interface Handler {
+        void handle(HttpExchange exchange) throws Exception;
+    }
+
+    private HttpHandler guarded(Handler handler) {
+        return exchange -> {
+            try {
+                access.check(exchange);
+                handler.handle(exchange);
+            } catch (HttpIo.Refused e) {
+                HttpIo.sendError(exchange, e.status, e.getMessage());
+            } catch (IOException e) {
+                LOG.debug("client went away: {}", e.toString());
+            } catch (Exception e) {
+                LOG.warn("request {} failed", exchange.getRequestURI().getPath(), e);
+                HttpIo.sendError(exchange, 500, "internal error: " + e.getClass().getSimpleName());
+            } finally {
+                exchange.close();
+            }
+        };
+    }
+
+    private Session session(HttpExchange exchange) {
+        return HttpIo.cookie(exchange, SESSION_COOKIE).flatMap(sessions::find)
+                .orElseThrow(() -> new HttpIo.Refused(401, "no console session: reload the page"));
+    }
+
+    private static void method(HttpExchange exchange, String method) {
+        if (!method.equals(exchange.getRequestMethod())) {
+            throw new HttpIo.Refused(405, "use " + method);
+        }
+    }
+
+    private void page(HttpExchange exchange) throws IOException {
+        method(exchange, "GET");
+        String path = exchange.getRequestURI().getPath();
+        String resource = STATIC.get(path);
+        if (resource == null) {
+            throw new HttpIo.Refused(404, "no such page");
+        }
+        if (path.equals("/")) {
+            if (access.tokenInQuery(exchange.getRequestURI())) {
+                HttpIo.setCookie(exchange, Access.TOKEN_COOKIE, access.tokenCookieValue());
+                exchange.getResponseHeaders().set("Location", "/");
+                HttpIo.send(exchange, 303, "text/plain", new byte[0]);
+                return;
+            }
+            if (HttpIo.cookie(exchange, SESSION_COOKIE).flatMap(sessions::find).isEmpty()) {
+                HttpIo.setCookie(exchange, SESSION_COOKIE, sessions.create().id());
+            }
+        }
+        byte[] body;
+        try (InputStream in = ConsoleServer.class.getResourceAsStream("/console/" + resource)) {
+            body = in.readAllBytes();
+        }
+        String type = resource.endsWith(".html") ? "text/html" : resource.endsWith(".css") ? "text/css" : "text/javascript";
+        HttpIo.send(exchange, 200, type + "; charset=utf-8", body);
+    }
+
+    private void databases(HttpExchange exchange) throws IOException {
+        method(exchange, "GET");
+        session(exchange);
+        ArrayNode ids = EventJson.mapper().createArrayNode();
+        settings.databases().databaseIds().forEach(ids::add);
+        ObjectNode body = EventJson.mapper().createObjectNode();
+        body.set("databases", ids);
+        body.put("feedback", feedback != null);
+        HttpIo.sendJson(exchange, 200, body);
+    }
+
+    /** Body {@code {"db": ..., "question": ..., "dialogue_id": <one of this session's, for a follow-up>}}. */
+    private void ask(HttpExchange exchange) throws Exception {
+        method(exchange, "POST");
+        Session session = session(exchange);
+        JsonNode body = HttpIo.readJson(exchange);
+        String question = HttpIo.text(body, "question", MAX_QUESTION_CHARS);
+        String dialogueId;
+        String db;
+        if (body.hasNonNull("dialogue_id")) {
+            dialogueId = body.get("dialogue_id").asText();
+            db = session.databaseOf(dialogueId);
+            if (db == null) {
+                throw new HttpIo.Refused(404, "no dialogue " + dialogueId + " in this session");
+            }
+        } else {
+            db = HttpIo.text(body, "db", 200);
+            if (settings.databases().sqliteFile(db).isEmpty()) {
+                throw new HttpIo.Refused(400, "no database " + db + " in the job's catalog");
+            }
+            dialogueId = "console-" + newId();
+        }
+        String requestId = "console-" + newId();
+        QuestionSender.Prepared prepared = QuestionSender.prepare(requestId, dialogueId, db, question);
+        if (!prepared.check().isValid()) {
+            throw new HttpIo.Refused(400, "not a valid question: " + prepared.check().reason());
+        }
+        if (session.databaseOf(dialogueId) == null && !sessions.startDialogue(session, dialogueId, db)) {
+            throw new HttpIo.Refused(429, "this session has started " + Session.MAX_DIALOGUES + " dialogues");
+        }
+        sender.send(prepared);
+        ObjectNode asked = EventJson.mapper().createObjectNode();
+        asked.put("request_id", requestId).put("dialogue_id", dialogueId).put("db_id", db).put("question", question)
+                .put("asked_at", Instant.now().toString());
+        session.publish("question", asked.toString());
+        HttpIo.sendJson(exchange, 200, asked);
+    }
+
+    /** Body {@code {"db": ..., "sql": ...}}: SQL a person typed, as untrusted as a model's. */
+    private void run(HttpExchange exchange) throws IOException {
+        method(exchange, "POST");
+        session(exchange);
+        JsonNode body = HttpIo.readJson(exchange);
+        String db = HttpIo.text(body, "db", 200);
+        String statement = HttpIo.text(body, "sql", MAX_SQL_CHARS);
+        HttpIo.sendJson(exchange, 200, sql.run(db, statement));
+    }
+
+    /**
+     * Body {@code {"request_id": <an answer this session received>, "verdict": "correct"|"wrong", "corrected_sql": ...}}.
+     * A corrected SQL is run first through the guard and budgets on the answer's database: one that fails is refused
+     * here with its error (the job would check it again and make it a dead letter).
+     */
+    private void feedback(HttpExchange exchange) throws Exception {
+        method(exchange, "POST");
+        Session session = session(exchange);
+        if (feedback == null) {
+            throw new HttpIo.Refused(404, "the job learns from no feedback topic (kafka.topic.feedback is blank)");
+        }
+        JsonNode body = HttpIo.readJson(exchange);
+        String requestId = HttpIo.text(body, "request_id", 200);
+        String verdict = HttpIo.text(body, "verdict", 20);
+        String db = session.databaseOfAnswer(requestId);
+        if (db == null) {
+            throw new HttpIo.Refused(404, "no answer " + requestId + " in this session");
+        }
+        if (!verdict.equals("correct") && !verdict.equals("wrong")) {
+            throw new HttpIo.Refused(400, "verdict is correct or wrong");
+        }
+        String corrected = body.hasNonNull("corrected_sql") ? HttpIo.text(body, "corrected_sql", 8_000) : null;
+        if (corrected != null) {
+            if (verdict.equals("correct")) {
+                throw new HttpIo.Refused(400, "a corrected SQL goes with the verdict wrong");
+            }
+            JsonNode check = sql.run(db, corrected);
+            if (check.has("error")) {
+                throw new HttpIo.Refused(400, "the corrected SQL does not run: " + check.get("error").path("kind").asText()
+                        + ": " + check.get("error").path("message").asText());
+            }
+        }
+        FeedbackEvent event = feedback.verdict(requestId, verdict.equals("correct"), corrected);
+        feedback.send(event);
+        ObjectNode sent = EventJson.mapper().createObjectNode();
+        sent.put("feedback_id", event.feedbackId).put("request_id", requestId).put("verdict", event.verdict);
+        HttpIo.sendJson(exchange, 200, sent);
+    }
+
+    private void events(HttpExchange exchange) throws IOException {
+        method(exchange, "GET");
+        streams.serve(exchange, session(exchange));
+    }
+
+    private String newId() {
+        byte[] bytes = new byte[8];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        server.stop(0);
+        threads.shutdownNow();
+        threads.awaitTermination(5, TimeUnit.SECONDS);
+        follower.close();
+        sender.close();
+        if (feedback != null) {
+            feedback.close();
+        }
+        sql.close();
+    }
+}

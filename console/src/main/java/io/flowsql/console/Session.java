@@ -1,0 +1,95 @@
+package io.flowsql.console;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One browser session: the dialogues it started (each bound to its database) and, in order, the events the page shows
+ * (questions asked, answers and dead letters committed for them). Event streams wait here for events past their
+ * cursor, so no Kafka thread ever writes to a browser.
+ */
+final class Session {
+    /** Events kept per session; the oldest go first (a page reloaded after that many shows the newest only). */
+    static final int MAX_EVENTS = 2_000;
+    /** Dialogues one session may start. */
+    static final int MAX_DIALOGUES = 500;
+
+    /** An event as the stream sends it: its position (the SSE id), its type and its JSON. */
+    record Event(long id, String type, String json) {}
+
+    private final String id;
+    private final Map<String, String> dbByDialogue = new LinkedHashMap<>();
+    /** The database of each request whose answer this session received (what a verdict may name). */
+    private final Map<String, String> dbByAnsweredRequest = new LinkedHashMap<>();
+    private final List<Event> events = new ArrayList<>();
+    private long nextEventId = 1;
+    private volatile long lastSeenNanos = System.nanoTime();
+
+    Session(String id) {
+        this.id = id;
+    }
+
+    String id() {
+        return id;
+    }
+
+    void touch() {
+        lastSeenNanos = System.nanoTime();
+    }
+
+    long lastSeenNanos() {
+        return lastSeenNanos;
+    }
+
+    /** Binds a new dialogue to this session; false when it has as many as it may. */
+    synchronized boolean startDialogue(String dialogueId, String dbId) {
+        if (dbByDialogue.size() >= MAX_DIALOGUES) {
+            return false;
+        }
+        dbByDialogue.put(dialogueId, dbId);
+        return true;
+    }
+
+    /** The database of one of this session's dialogues, or null when the dialogue is not this session's. */
+    synchronized String databaseOf(String dialogueId) {
+        return dbByDialogue.get(dialogueId);
+    }
+
+    /** Publishes an answer to one of this session's questions; from now on a verdict may name its request. */
+    synchronized void publishAnswer(String requestId, String dbId, String json) {
+        dbByAnsweredRequest.put(requestId, dbId);
+        if (dbByAnsweredRequest.size() > MAX_EVENTS) {
+            dbByAnsweredRequest.remove(dbByAnsweredRequest.keySet().iterator().next());
+        }
+        publish("answer", json);
+    }
+
+    /** The database of an answer this session received, or null when the request is not one of its answered ones. */
+    synchronized String databaseOfAnswer(String requestId) {
+        return dbByAnsweredRequest.get(requestId);
+    }
+
+    synchronized void publish(String type, String json) {
+        events.add(new Event(nextEventId++, type, json));
+        if (events.size() > MAX_EVENTS) {
+            events.remove(0);
+        }
+        notifyAll();
+    }
+
+    /** The events after {@code afterId}, waiting up to {@code waitMillis} for one when there is none yet. */
+    synchronized List<Event> eventsAfter(long afterId, long waitMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (nextEventId - 1 <= afterId) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return List.of();
+            }
+            wait(left);
+        }
+        return events.stream().filter(e -> e.id() > afterId).toList();
+    }
+}
