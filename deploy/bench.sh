@@ -7,6 +7,7 @@
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
+#   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -17,7 +18,8 @@ case "${1:-}" in
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
   replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
   cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling [args...]" >&2; exit 2 ;;
+  sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling|sql-path [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built
