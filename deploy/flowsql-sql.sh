@@ -5,7 +5,6 @@
 #   deploy/flowsql-sql.sh --print -D kafka.bootstrap-servers=127.0.0.1:9092 ...   # the filled-in script (for the SQL client)
 #   deploy/flowsql-sql.sh --local -D llm.base-url=http://127.0.0.1:8000/v1 ...    # runs it in this JVM (MiniCluster)
 #   deploy/flowsql-sql.sh --submit -D job.parallelism=2 ...                        # to the local standalone cluster
-#   deploy/flowsql-sql.sh --sql-client -D ...   # Flink's own SQL client, embedded, on the local standalone cluster
 # --script FILE runs another script with the same placeholders.
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
@@ -13,8 +12,8 @@ source "$DEPLOY_DIR/lib.sh"
 
 MODE="${1:-}"
 case "$MODE" in
-  --print|--local|--submit|--sql-client) shift ;;
-  *) log "usage: deploy/flowsql-sql.sh --print|--local|--submit|--sql-client [--script FILE] [-c FILE] [-D key=value ...]"; exit 2 ;;
+  --print|--local|--submit) shift ;;
+  *) log "usage: deploy/flowsql-sql.sh --print|--local|--submit [--script FILE] [-c FILE] [-D key=value ...]"; exit 2 ;;
 esac
 
 if [[ "$MODE" == --submit ]]; then
@@ -26,18 +25,4 @@ CP="$(project_classpath)" || exit 1
 case "$MODE" in
   --print) exec java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.sql.FlowSqlScript --print "$@" ;;
   --local) exec java -Xmx1g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" io.flowsql.job.sql.FlowSqlScript --local "$@" ;;
-  --sql-client)
-    source "$DEPLOY_DIR/flink-cluster-lib.sh"
-    SCRIPT="$WORK_DIR/flowsql-sql-client.sql"
-    java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.sql.FlowSqlScript --print "$@" > "$SCRIPT"
-    JAR="${FLOWSQL_JOB_JAR:-$PROJECT_DIR/job/target/flowsql-job-0.1.0-SNAPSHOT.jar}"
-    [[ -f "$JAR" ]] || { log "building the job jar ..."; (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests package -pl job -am); }
-    REST="$(cluster_rest_url)"
-    HOST_PORT="${REST#http://}"
-    CLIENT_CP="$(sql_client_classpath)" || exit 1
-    log "running $SCRIPT in Flink's SQL client against $REST"
-    exec java -Xmx512m "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CLIENT_CP" org.apache.flink.table.client.SqlClient \
-      embedded --jar "$JAR" -Dexecution.target=remote -Drest.address="${HOST_PORT%:*}" -Drest.port="${HOST_PORT##*:}" \
-      -f "$SCRIPT"
-    ;;
 esac
