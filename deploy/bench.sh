@@ -9,6 +9,7 @@
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
 #   deploy/bench.sh live-learning [--databases 4 --per-db 6 --state-events 1000]          (docs/AGENTS.md)
+#   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -21,7 +22,8 @@ case "${1:-}" in
   cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
   slow-sql)    MAIN=io.flowsql.benchmarks.sql.SlowSqlRepliesBenchmark ;;
   live-learning) MAIN=io.flowsql.benchmarks.learning.LiveLearningBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling|slow-sql|live-learning [args...]" >&2; exit 2 ;;
+  sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

@@ -44,6 +44,11 @@ flink_cluster_classpath() {
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-clients</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-streaming-java</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-statebackend-rocksdb</artifactId></dependency>
+    <!-- Flink SQL, as in a distribution's lib/: the Table API, the planner (behind its own class loader) and the table
+         runtime, so FlowSQL's SQL functions and script (deploy/flowsql-sql.sh) run on this cluster too -->
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-table-api-java-bridge</artifactId></dependency>
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-table-planner-loader</artifactId></dependency>
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-table-runtime</artifactId></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j2-impl</artifactId></dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId></dependency>
   </dependencies>

@@ -15,7 +15,8 @@ source "$DEPLOY_DIR/flink-cluster-lib.sh"
 
 JAR="${FLOWSQL_JOB_JAR:-$PROJECT_DIR/job/target/flowsql-job-0.1.0-SNAPSHOT.jar}"
 TIMEOUT="${FLINK_SUBMIT_TIMEOUT:-120}"
-MAIN_CLASS="io.flowsql.job.FlowSqlJob"
+# FLOWSQL_MAIN_CLASS: the entry class (io.flowsql.job.sql.FlowSqlScript runs FlowSQL as a Flink SQL job instead)
+MAIN_CLASS="${FLOWSQL_MAIN_CLASS:-io.flowsql.job.FlowSqlJob}"
 REST="$(cluster_rest_url)"
 SAVEPOINT=""
 ALLOW_NON_RESTORED=false

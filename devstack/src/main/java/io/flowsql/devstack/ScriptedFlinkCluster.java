@@ -77,6 +77,14 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), command.toArray(String[]::new)));
     }
 
+    /** Submits the job jar with another entry class (e.g. the Flink SQL runner) and {@code args}; returns the job's id. */
+    public String submitEntry(Path jobJar, String entryClass, List<String> args) {
+        List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
+        command.addAll(args);
+        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString(), "FLOWSQL_MAIN_CLASS", entryClass),
+                command.toArray(String[]::new)));
+    }
+
     /** Stops the job with a savepoint (drain=false) and returns the savepoint's path. */
     public String stopWithSavepoint(String jobId) {
         return find(SAVEPOINT, run(Map.of(), "flink-stop-savepoint.sh", jobId));

@@ -201,6 +201,11 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofMinutes(6))
             .withDescription("Time limit of one stage for one request; at least llm.total-budget (checked at start), so a call ends by its "
                     + "own budget first; when it fires, the stage's LLM calls are cancelled. stage.timeout.<stage> overrides one stage.");
+    public static final ConfigOption<Duration> SQL_FUNCTION_TIMEOUT = ConfigOptions.key("sql-function.timeout")
+            .durationType().defaultValue(Duration.ofSeconds(150))
+            .withDescription("Flink SQL's TEXT_TO_SQL: time limit of one question, all stages together; when it fires, the "
+                    + "running stage is cancelled and the row says failed/timeout. Keep it below the planner's "
+                    + "table.exec.async-table.timeout (3 min by default), which would fail the job instead.");
     public static final ConfigOption<Integer> EXECUTION_POOL_SIZE = ConfigOptions.key("execution.pool-size")
             .intType().defaultValue(4)
             .withDescription("Threads running candidate SQL per task slot.");

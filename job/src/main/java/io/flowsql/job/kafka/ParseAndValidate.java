@@ -71,7 +71,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         Instant now = clock.instant();
         QuestionParse parsed;
         try {
-            parsed = check(record);
+            parsed = validate(record);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             parsed = QuestionParse.rejected(RejectKind.INTERNAL, "the record could not be read: " + e);
         }
@@ -82,7 +82,11 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         }
     }
 
-    private QuestionParse check(RawRecord record) {
+    /**
+     * The checks above on one record, as the job makes them (also used by Flink SQL's FLOWSQL_ANSWER, which reads the
+     * same records); never throws for what a record holds.
+     */
+    public QuestionParse validate(RawRecord record) {
         if (record.value != null && record.value.length > maxRecordBytes) {
             return QuestionParse.rejected(RejectKind.TOO_LARGE, "record of " + record.value.length
                     + " bytes; a question record may hold at most " + maxRecordBytes + " bytes");
@@ -109,7 +113,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
     }
 
     /** Null when every disabled stage exists; otherwise which do not, and the valid names. */
-    static String unknownStages(QuestionEvent q) {
+    public static String unknownStages(QuestionEvent q) {
         if (q.options == null || q.options.disabledStages == null) {
             return null;
         }

@@ -1,0 +1,54 @@
+package io.flowsql.job.sql;
+
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobOptions;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** The values of the SQL script's placeholders, from the job's options. */
+final class ScriptValues {
+    /** The planner's own async timeout is this much longer than the function's, so the function always answers first. */
+    static final Duration PLANNER_TIMEOUT_MARGIN = Duration.ofMinutes(1);
+
+    private ScriptValues() {}
+
+    static Map<String, String> of(JobConfig config) {
+        Map<String, String> values = new TreeMap<>();
+        values.put("BOOTSTRAP", config.get(JobOptions.BOOTSTRAP_SERVERS));
+        values.put("QUESTIONS_TOPIC", config.get(JobOptions.QUESTIONS_TOPIC));
+        values.put("ANSWERS_TOPIC", config.get(JobOptions.ANSWERS_TOPIC));
+        values.put("DEAD_LETTERS_TOPIC", config.get(JobOptions.DEAD_LETTERS_TOPIC));
+        values.put("GROUP_ID", config.get(JobOptions.GROUP_ID) + "-sql");
+        values.put("TRANSACTIONAL_ID_PREFIX", config.get(JobOptions.TRANSACTIONAL_ID_PREFIX) + "-sql");
+        values.put("TRANSACTION_TIMEOUT_MS", Long.toString(config.get(JobOptions.TRANSACTION_TIMEOUT).toMillis()));
+        values.put("CHECKPOINT_INTERVAL", config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis() + " ms");
+        values.put("ASYNC_CAPACITY", Integer.toString(config.get(JobOptions.STAGE_CAPACITY)));
+        values.put("ASYNC_TIMEOUT", config.get(JobOptions.SQL_FUNCTION_TIMEOUT).plus(PLANNER_TIMEOUT_MARGIN).toMillis() + " ms");
+        values.put("JOB_PARAMETERS", sqlLiteral(jobParameters(config.explicitValues())));
+        return values;
+    }
+
+    /**
+     * Flink's map syntax for {@code pipeline.global-job-parameters}, quoted so URLs, paths and lists survive: entries
+     * separated by commas, each entry in single quotes, inside it the key and the value each in double quotes (Flink
+     * splits the entries first, then each entry at its colon; a quote inside a quoted token is doubled).
+     */
+    static String jobParameters(Map<String, String> explicit) {
+        return explicit.entrySet().stream()
+                .map(e -> quote('\'', quote('"', e.getKey()) + ":" + quote('"', e.getValue())))
+                .collect(Collectors.joining(","));
+    }
+
+    private static String quote(char quote, String s) {
+        String q = String.valueOf(quote);
+        return q + s.replace(q, q + q) + q;
+    }
+
+    /** Inside a single-quoted SQL string literal a single quote is doubled. */
+    private static String sqlLiteral(String s) {
+        return s.replace("'", "''");
+    }
+}

@@ -1,0 +1,80 @@
+package io.flowsql.job;
+
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.ScriptedFlinkCluster;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.job.sql.FlowSqlScript;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Flink SQL path on the local standalone cluster (deploy/flink-cluster-start.sh, whose classpath carries the Table
+ * API, planner and table runtime as a distribution's lib/ does): the shaded jar submitted over REST with the SQL runner
+ * as entry class (what deploy/flowsql-sql.sh --submit does) runs the bundled script; the real broker and the simulated
+ * LLM over HTTP; every question answered once, a bad record dead-lettered.
+ *
+ * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged.
+ */
+class FlinkSqlOnClusterIT {
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
+
+    @Test
+    void theSqlScriptSubmittedToTheStandaloneClusterAnswersEveryQuestion() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        Path projectDir = Path.of(System.getProperty("flowsql.project.dir"));
+        Path jobJar = Path.of(System.getProperty("flowsql.job.jar"));
+        Path work = Path.of(System.getProperty("flowsql.test.work"), "flink-sql-on-cluster");
+        assertThat(jobJar).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
+        GoldSqlOracle oracle = GoldSqlOracle.load(sharedData.resolve("spider/dev.json"));
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
+                     .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).oracle(oracle).build());
+             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"), mavenCommand(), 2, "1536m")) {
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.STRATEGY.key(), "opensearch"));
+            cluster.start(1);
+            String job = cluster.submitEntry(jobJar, FlowSqlScript.class.getName(), config.asArguments());
+            try {
+                List<QuestionEvent> questions = SpiderQuestions.of(sharedData, "concert_singer", 4);
+                topics.sendQuestions(questions);
+                topics.sendRaw(Map.of("bad-1", "{\"request_id\":\"bad-1\",\"dialogue_id\":\"bad-1\"}"));
+                List<AnswerEvent> answers = topics.committedAnswers(questions.size(), Duration.ofSeconds(120), Duration.ofSeconds(3));
+                assertThat(answers.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting())))
+                        .as("exactly one answer per question")
+                        .containsOnlyKeys(questions.stream().map(q -> q.requestId).toList())
+                        .allSatisfy((id, n) -> assertThat(n).isEqualTo(1L));
+                assertThat(answers).anyMatch(a -> "answered".equals(a.status) && a.sql != null);
+                List<ConsumerRecord<byte[], byte[]>> deadLetters = topics.committed(JobTopics.DEAD_LETTERS, 1,
+                        Duration.ofSeconds(30), Duration.ofSeconds(1));
+                assertThat(deadLetters).hasSize(1);
+                DeadLetterEvent letter = EventJson.parseDeadLetter(deadLetters.get(0).value());
+                assertThat(letter.reason).startsWith("schema: ");
+            } finally {
+                cluster.cancel(job);
+            }
+        }
+    }
+
+    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
+    private static String mavenCommand() {
+        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
+                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
+    }
+}

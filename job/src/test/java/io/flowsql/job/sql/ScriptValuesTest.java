@@ -1,0 +1,49 @@
+package io.flowsql.job.sql;
+
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ScriptValuesTest {
+    @Test
+    void jobParametersSurviveFlinksMapParsingWithColonsCommasAndQuotes() {
+        Map<String, String> explicit = new LinkedHashMap<>();
+        explicit.put("llm.base-url", "http://127.0.0.1:8000/v1");
+        explicit.put("job.presets", "opensearch,mag-sql");
+        explicit.put("data.shared", "/data/it's \"here\"");
+        Configuration conf = new Configuration();
+        conf.setString(PipelineOptions.GLOBAL_JOB_PARAMETERS.key(), ScriptValues.jobParameters(explicit));
+        assertThat(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)).isEqualTo(explicit);
+    }
+
+    @Test
+    void theBundledScriptIsFilledFromTheOptionsAndItsSetValueReadsBackAsTheJobParameters() {
+        JobConfig config = JobConfig.of(Map.of(JobOptions.LLM_BASE_URL.key(), "http://127.0.0.1:9/v1",
+                JobOptions.QUESTIONS_TOPIC.key(), "q-topic", JobOptions.SQL_FUNCTION_TIMEOUT.key(), "90s"));
+        SqlScript script = FlowSqlScript.bundledFor(config);
+        assertThat(script.text()).doesNotContain("${").contains("'topic' = 'q-topic'")
+                .contains("'table.exec.async-table.timeout' = '150000 ms'");
+        String set = script.statements().stream().filter(s -> s.contains("pipeline.global-job-parameters")).findFirst().orElseThrow();
+        String literal = set.substring(set.indexOf("= '") + 3, set.length() - 1).replace("''", "'");
+        Configuration conf = new Configuration();
+        conf.setString(PipelineOptions.GLOBAL_JOB_PARAMETERS.key(), literal);
+        assertThat(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)).isEqualTo(config.explicitValues());
+        assertThat(FunctionConfig.from(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)::get).explicitValues())
+                .isEqualTo(config.explicitValues());
+    }
+
+    @Test
+    void statementsSplitAtLineEndSemicolonsOutsideQuotesAndAPlaceholderWithoutValueIsAnError() {
+        SqlScript script = new SqlScript("-- a comment; not a statement\nSET 'a' = 'x;\ny';\nSELECT 1;\n\nSELECT ${N}");
+        assertThat(script.fill(Map.of("N", "2")).statements()).containsExactly("SET 'a' = 'x;\ny'", "SELECT 1", "SELECT 2");
+        assertThatThrownBy(() -> script.fill(Map.of())).hasMessageContaining("${N}");
+    }
+}
