@@ -3,6 +3,7 @@ package io.flowsql.job.sql;
 import io.flowsql.job.FlowSqlJob;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
+import io.flowsql.job.JobStartRefused;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -53,7 +54,7 @@ public final class FlowSqlScript implements Callable<Integer> {
         // Submitted over a cluster's REST API, main() runs inside the JobManager: a refused start fails the submission
         // by throwing, never by exiting the JobManager's JVM.
         if (exitCode != 0) {
-            throw new IllegalStateException("flowsql-sql did not start (exit code " + exitCode + "; the reason is logged above)");
+            throw new JobStartRefused(exitCode, "flowsql-sql exit code " + exitCode + " (the reason is printed above)", null);
         }
     }
 
