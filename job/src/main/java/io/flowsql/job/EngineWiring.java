@@ -29,7 +29,7 @@ public final class EngineWiring {
                 .withMaxRows(config.get(JobOptions.MAX_ROWS));
         return new EngineConfig(llm(config), sql, databases, agents(config), config.get(JobOptions.STRATEGY),
                 ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
-                journal(config));
+                journal(config)).withDeclaredDatabases(JobDatabases.registry(config).declared());
     }
 
     /** The topology as the job options configure it. */
