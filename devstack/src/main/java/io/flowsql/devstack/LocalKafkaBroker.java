@@ -51,10 +51,21 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     /** Starts a broker on the given ports; an already formatted {@code dataDir} is reused as is. */
     public static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose) {
+        return start(dataDir, brokerPort, controllerPort, deleteOnClose, java.util.Map.of());
+    }
+
+    /** Starts a broker on free ports with some of its settings changed (e.g. transaction.max.timeout.ms); data deleted on close. */
+    public static LocalKafkaBroker start(Path dataDir, java.util.Map<String, String> brokerSettings) {
+        return start(dataDir, FreePorts.next(), FreePorts.next(), true, brokerSettings);
+    }
+
+    private static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose,
+            java.util.Map<String, String> brokerSettings) {
         try {
             Path logDir = dataDir.resolve("kraft-logs");
             Files.createDirectories(logDir);
             Properties props = BrokerProperties.of(logDir, brokerPort, controllerPort);
+            props.putAll(brokerSettings);
             if (!Files.exists(logDir.resolve("meta.properties"))) {
                 format(dataDir, props);
             }

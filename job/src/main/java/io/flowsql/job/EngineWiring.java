@@ -47,6 +47,7 @@ public final class EngineWiring {
         t.gatherTimeout = config.get(JobOptions.GATHER_TIMEOUT);
         t.historyTtl = config.get(JobOptions.HISTORY_TTL);
         t.feedbackWait = config.get(JobOptions.FEEDBACK_WAIT);
+        t.maxWaitingTurns = config.get(JobOptions.DIALOGUE_MAX_WAITING);
         t.historyLimits = new HistoryLimits(config.get(JobOptions.HISTORY_MAX_TURNS), config.get(JobOptions.HISTORY_MAX_BYTES));
         return t;
     }
@@ -55,7 +56,8 @@ public final class EngineWiring {
     static StageJournalSource journal(JobConfig config) {
         String topic = config.get(JobOptions.JOURNAL_TOPIC).trim();
         return topic.isEmpty() ? StageJournalSource.NONE
-                : new KafkaJournalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), topic, config.get(JobOptions.JOURNAL_RETENTION));
+                : new KafkaJournalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), topic, config.get(JobOptions.JOURNAL_RETENTION),
+                        config.get(JobOptions.JOURNAL_CACHE_MAX_ENTRIES), config.get(JobOptions.JOURNAL_CACHE_MAX_BYTES).getBytes());
     }
 
     /** Whether committed answers release their requests' journal entries (a journal is on and journal.release=on-commit). */
@@ -108,7 +110,8 @@ public final class EngineWiring {
                 .retryWindow(config.get(JobOptions.LLM_RETRY_WINDOW))
                 .structuredOutput(config.get(JobOptions.LLM_STRUCTURED_OUTPUT))
                 .defaultMaxTokens(config.get(JobOptions.LLM_MAX_TOKENS))
-                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS));
+                .contextTokens(config.get(JobOptions.LLM_CONTEXT_TOKENS))
+                .replyOverlay(config.get(JobOptions.LLM_REPLY_OVERLAY));
         Duration queue = config.get(JobOptions.LLM_QUEUE_BUDGET);
         Duration budget = config.get(JobOptions.LLM_TOTAL_BUDGET);
         b.queueBudget(queue.compareTo(budget) > 0 ? budget : queue);  // a default above a lowered total budget follows it

@@ -90,6 +90,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
         configure(env, config);
+        BrokerTransactionCheck.verify(config.get(JobOptions.BOOTSTRAP_SERVERS), config.kafkaClientProperties(),
+                config.get(JobOptions.TRANSACTION_TIMEOUT), java.time.Duration.ofSeconds(15));
         build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         env.execute(config.get(JobOptions.JOB_NAME));
         return 0;
@@ -180,7 +182,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
                 .connect(finishedTurns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
                 .process(new DialogueContextFunction(topology.historyTtl, topology.feedbackWait.toMillis(),
-                        topology.historyLimits))
+                        topology.historyLimits, topology.maxWaitingTurns))
                 .uid(DIALOGUE_UID).name("dialogue context"), topology);
 
         DataStream<RequestContext> answered = PresetChains.attach(withHistory, topology);
@@ -190,6 +192,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         beforeAnswersSink.apply(answers).sinkTo(sinks.answers()).uid(ANSWERS_SINK_UID).name("answers");
         questions.getSideOutput(ParseAndValidate.DEAD_LETTERS)
                 .union(firstOfEachId.getSideOutput(RequestIdFunction.DUPLICATES))
+                .union(withHistory.getSideOutput(DialogueContextFunction.QUEUE_FULL))
                 .sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
 
         if (EngineWiring.releasesJournalOnCommit(config)) {

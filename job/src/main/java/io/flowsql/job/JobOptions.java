@@ -9,6 +9,7 @@ import io.flowsql.llm.StructuredOutput;
 import io.flowsql.engine.StageRegistry;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.kafka.common.IsolationLevel;
 
 import java.lang.reflect.Field;
@@ -52,7 +53,7 @@ public final class JobOptions {
             .withDescription("Prefix of the sinks' transactional ids; unique per job writing to the same cluster.");
     public static final ConfigOption<Duration> TRANSACTION_TIMEOUT = ConfigOptions.key("kafka.transaction-timeout")
             .durationType().defaultValue(Duration.ofMinutes(15))
-            .withDescription("transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the broker's transaction.max.timeout.ms.");
+            .withDescription("transaction.timeout.ms of the exactly-once sinks; must exceed the checkpoint interval and not exceed the brokers' transaction.max.timeout.ms (read from them at start; a larger value stops the start naming both).");
 
     public static final ConfigOption<Integer> MAX_RECORD_BYTES = ConfigOptions.key("questions.max-record-bytes")
             .intType().defaultValue(128 * 1024)
@@ -140,6 +141,11 @@ public final class JobOptions {
             .enumType(StructuredOutput.class).defaultValue(StructuredOutput.AUTO)
             .withDescription("How a stage's reply schema is sent: json-schema (response_format), grammar (GBNF, llama.cpp), json-object, "
                     + "none (text format only), or auto (json-schema, text after the server refuses it).");
+    public static final ConfigOption<String> LLM_REPLY_OVERLAY = ConfigOptions.key("llm.reply-overlay")
+            .stringType().defaultValue("")
+            .withDescription("Constraints laid over every stage's reply schema, as JSON text or a file path: {\"properties\": {name: "
+                    + "keywords}, \"strings\": keywords}, e.g. a pattern for sql and a maxLength for other text, for a model too "
+                    + "weak to stop or to write SQL on its own (the tests' tiny model); empty = none.");
     public static final ConfigOption<Integer> LLM_MAX_TOKENS = ConfigOptions.key("llm.max-tokens")
             .intType().defaultValue(1024)
             .withDescription("max_tokens of a stage that declares no reply budget; llm.max-tokens.<stage> overrides a stage's own "
@@ -177,6 +183,13 @@ public final class JobOptions {
     public static final ConfigOption<Duration> JOURNAL_RETENTION = ConfigOptions.key("journal.retention")
             .durationType().defaultValue(Duration.ofDays(7))
             .withDescription("Longest time a journal entry is kept (the topic's retention.ms when the job creates it, and the local caches').");
+    public static final ConfigOption<Integer> JOURNAL_CACHE_MAX_ENTRIES = ConfigOptions.key("journal.cache-max-entries")
+            .intType().defaultValue(io.flowsql.job.journal.KafkaJournalSource.DEFAULT_CACHE_ENTRIES)
+            .withDescription("Most journal entries each TaskManager keeps in memory; past it (or journal.cache-max-bytes) the oldest are "
+                    + "dropped from memory (not from the topic), and a replay of theirs asks the model again.");
+    public static final ConfigOption<MemorySize> JOURNAL_CACHE_MAX_BYTES = ConfigOptions.key("journal.cache-max-bytes")
+            .memoryType().defaultValue(MemorySize.ofMebiBytes(128))
+            .withDescription("Most heap (estimated from the replies' text) the journal entries of one TaskManager take; the oldest go first.");
     public static final ConfigOption<Integer> STAGE_CAPACITY = ConfigOptions.key("stage.capacity")
             .intType().defaultValue(100)
             .withDescription("Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
@@ -224,6 +237,10 @@ public final class JobOptions {
     public static final ConfigOption<Integer> HISTORY_MAX_BYTES = ConfigOptions.key("dialogue.history-max-bytes")
             .intType().defaultValue(16384)
             .withDescription("Most bytes (UTF-8 of question, SQL and summary) of the kept turns of one dialogue; the oldest go first.");
+    public static final ConfigOption<Integer> DIALOGUE_MAX_WAITING = ConfigOptions.key("dialogue.max-waiting")
+            .intType().defaultValue(100)
+            .withDescription("Most turns of one dialogue waiting behind the turn being answered; a turn beyond them is dead-lettered "
+                    + "(dialogue_queue_full) instead of queued.");
     public static final ConfigOption<IsolationLevel> FEEDBACK_ISOLATION = ConfigOptions.key("dialogue.feedback-isolation")
             .enumType(IsolationLevel.class).defaultValue(IsolationLevel.READ_COMMITTED)
             .withDescription("How the job reads its own answers back for the next turn of a dialogue: read_committed (default: the next turn "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.llama.LlamaServer;
+import io.flowsql.devstack.llama.TinyGguf;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
@@ -39,6 +40,7 @@ class LlamaServerOutageITCase {
             JobConfig config = topics.jobConfig(sharedData, server.baseUrl(), Map.of(
                     JobOptions.LLM_MODEL.key(), "tiny-random",
                     JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
+                    JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
                     JobOptions.LLM_SERVER_SLOTS.key(), "4",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"));
             try (JobCluster.RunningJob job = JobCluster.start("llama-server outage", config)) {

@@ -6,6 +6,7 @@ import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.llama.LlamaServer;
+import io.flowsql.devstack.llama.TinyGguf;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
@@ -49,6 +50,7 @@ class LlamaServerPresetsITCase {
             JobConfig config = topics.jobConfig(sharedData, proxy.baseUrl(), Map.of(
                     JobOptions.LLM_MODEL.key(), "tiny-random",
                     JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
+                    JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
                     JobOptions.LLM_CONTEXT_TOKENS.key(), "4096",
                     JobOptions.LLM_SERVER_SLOTS.key(), "4",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",

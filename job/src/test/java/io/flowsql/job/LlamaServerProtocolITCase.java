@@ -10,6 +10,7 @@ import com.networknt.schema.SpecVersion;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.devstack.llama.LlamaServer;
+import io.flowsql.devstack.llama.TinyGguf;
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.ChatResponse;
@@ -17,6 +18,7 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.LlmErrorKind;
 import io.flowsql.llm.LlmException;
 import io.flowsql.llm.OpenAiCompatibleClient;
+import io.flowsql.llm.ReplyOverlay;
 import io.flowsql.llm.ReplySchema;
 import io.flowsql.llm.StructuredOutput;
 import io.flowsql.pipeline.StageTrace;
@@ -102,19 +104,49 @@ class LlamaServerProtocolITCase {
     @Test
     void everyReplySchemaConstrainsTheReplyAsJsonSchemaAndAsGrammar() throws Exception {
         JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+        // the tiny model never stops on its own: its tests lay bounds over the shipped schemas (llm.reply-overlay)
+        ReplyOverlay overlay = ReplyOverlay.parse(TinyGguf.replyOverlay());
         for (StructuredOutput mode : List.of(StructuredOutput.JSON_SCHEMA, StructuredOutput.GRAMMAR)) {
-            try (OpenAiCompatibleClient client = client(b -> b.structuredOutput(mode))) {
+            try (OpenAiCompatibleClient client = client(b -> b.structuredOutput(mode).replyOverlay(TinyGguf.replyOverlay()))) {
                 for (String base : REPLIES) {
                     ReplySchema reply = ReplySchema.loadOptional(base, "prompts/" + base + ".reply.json").orElseThrow();
                     ChatResponse response = client.chat(question("test." + base).withReply(reply)).join();
                     String text = response.text();
                     assertThat(response.finishReasons()).as(mode + " " + base + ": " + text).containsExactly("stop");
                     JsonNode parsed = JSON.readTree(text);
-                    assertThat(factory.getSchema(reply.schema()).validate(parsed)).as(mode + " " + base + ": " + text)
+                    assertThat(factory.getSchema(overlay.apply(reply).schema()).validate(parsed)).as(mode + " " + base + ": " + text)
                             .isEmpty();
                     if (reply.schema().path("properties").has("sql")) {
                         assertThat(ModelOutput.sql(text)).as("the parser reads the structured reply").isPresent();
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyShippedReplySchemaIsTakenByTheServerAsJsonSchemaAndAsGrammar() throws Exception {
+        // the shipped schemas as they are (no overlay): llama.cpp converts each to a grammar (json_schema) or parses the
+        // project's own GBNF (grammar); a schema it cannot take fails the request with HTTP 400
+        List<String> bases;
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("flowsql.project.dir"),
+                "udfs/src/main/resources/prompts"))) {
+            bases = files.flatMap(dir -> {
+                try {
+                    return java.nio.file.Files.list(dir);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(f -> f.getParent().getFileName() + "/" + f.getFileName()).filter(f -> f.endsWith(".reply.json"))
+                    .map(f -> f.substring(0, f.length() - ".reply.json".length())).sorted().toList();
+        }
+        assertThat(bases).hasSizeGreaterThanOrEqualTo(24);
+        for (StructuredOutput mode : List.of(StructuredOutput.JSON_SCHEMA, StructuredOutput.GRAMMAR)) {
+            try (OpenAiCompatibleClient client = client(b -> b.structuredOutput(mode))) {
+                for (String base : bases) {
+                    ReplySchema reply = ReplySchema.loadOptional(base, "prompts/" + base + ".reply.json").orElseThrow();
+                    ChatResponse response = client.chat(question("test." + base).withReply(reply).withMaxTokens(8)).join();
+                    assertThat(response.text()).as(mode + " " + base).startsWith("{");
                 }
             }
         }

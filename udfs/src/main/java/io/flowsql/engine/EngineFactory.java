@@ -22,17 +22,23 @@ public final class EngineFactory {
      * A lease on the engine for this configuration, built on first use; close it when done. Returns once the
      * engine's stage journal has caught up with everything written to it so far.
      */
-    public static synchronized EngineLease shared(EngineConfig config) {
+    public static EngineLease shared(EngineConfig config) {
         ByteBuffer key = identity(config);
+        EngineRuntime runtime = acquire(key, config);
+        // An operator (re)opening, e.g. after a restore, must see every stage result journaled before it. Waited for
+        // outside the lock, so the operators of a TaskManager open side by side, not one catch-up after another.
+        runtime.journal().catchUp();
+        return new EngineLease(runtime, () -> release(key));
+    }
+
+    private static synchronized EngineRuntime acquire(ByteBuffer key, EngineConfig config) {
         Shared shared = SHARED.get(key);
         if (shared == null) {
             shared = new Shared(EngineRuntime.build(config));
             SHARED.put(key, shared);
         }
         shared.leases++;
-        // An operator (re)opening, e.g. after a restore, must see every stage result journaled before it.
-        shared.runtime.journal().catchUp();
-        return new EngineLease(shared.runtime, () -> release(key));
+        return shared.runtime;
     }
 
     private static synchronized void release(ByteBuffer key) {

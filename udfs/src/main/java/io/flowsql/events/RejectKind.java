@@ -17,7 +17,9 @@ public enum RejectKind {
     /** Reading the record failed in a way the checks above did not foresee; the record is kept, never retried. */
     INTERNAL,
     /** Its request id was already answered (or the first question with that id is still in flight and then answered). */
-    DUPLICATE_REQUEST_ID;
+    DUPLICATE_REQUEST_ID,
+    /** Its dialogue already had {@code dialogue.max-waiting} turns waiting behind the one being answered. */
+    DIALOGUE_QUEUE_FULL;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -5,9 +5,12 @@ import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
@@ -17,6 +20,9 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.events.RejectKind;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,16 +38,29 @@ import java.util.List;
  * <p>State is bounded: the history keeps the newest {@link HistoryLimits#maxTurns()} turns within
  * {@link HistoryLimits#maxBytes()} (that is also all a request carries: the prompt window, not the whole dialogue),
  * expires {@code historyTtl} after its last change, and the gauges are counted per key group so they stay true
- * across restores.
+ * across restores. The turns waiting behind the one in flight are a queue in map state (one entry per turn, keyed
+ * by its sequence number, with head and tail counters), so an append writes one turn, not the whole queue; at most
+ * {@code maxWaiting} wait per dialogue, and a turn beyond that becomes a dead letter {@code dialogue_queue_full}
+ * ({@link #QUEUE_FULL}). A queue restored from before the map (a list in one value, "waiting") is moved into the
+ * map on its dialogue's first use.
  */
 public class DialogueContextFunction extends KeyedCoProcessFunction<String, RequestContext, FeedbackTurn, RequestContext>
         implements CheckpointedFunction {
+    /** Turns refused because their dialogue already has {@code maxWaiting} turns waiting. */
+    public static final OutputTag<DeadLetterEvent> QUEUE_FULL = new OutputTag<>("dialogue-queue-full") {};
+    /** Turns that may wait per dialogue by default (dialogue.max-waiting). */
+    public static final int DEFAULT_MAX_WAITING = 100;
     private final Duration historyTtl;
     private final long feedbackTimeoutMillis;
     private final HistoryLimits limits;
+    private final int maxWaiting;
 
     private transient ListState<DialogueTurn> history;
-    private transient ValueState<List<RequestContext>> waiting;
+    /** The queue as versions before the map kept it (a list rewritten on every append): read once, then cleared. */
+    private transient ValueState<List<RequestContext>> legacyWaiting;
+    private transient MapState<Long, RequestContext> queue;
+    /** {head, tail}: the sequence numbers of the first waiting turn and of the next to come. */
+    private transient ValueState<long[]> queueEnds;
     private transient ValueState<String> inFlight;
     private transient ValueState<Long> releaseTimer;
     private transient KeyGroupCounts inFlightCount;
@@ -54,9 +73,17 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
     }
 
     public DialogueContextFunction(Duration historyTtl, long feedbackTimeoutMillis, HistoryLimits limits) {
+        this(historyTtl, feedbackTimeoutMillis, limits, DEFAULT_MAX_WAITING);
+    }
+
+    public DialogueContextFunction(Duration historyTtl, long feedbackTimeoutMillis, HistoryLimits limits, int maxWaiting) {
+        if (maxWaiting < 0) {
+            throw new IllegalArgumentException("dialogue.max-waiting must be >= 0");
+        }
         this.historyTtl = historyTtl;
         this.feedbackTimeoutMillis = feedbackTimeoutMillis;
         this.limits = limits;
+        this.maxWaiting = maxWaiting;
     }
 
     @Override
@@ -83,8 +110,12 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
         historyDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(historyTtl).updateTtlOnCreateAndWrite()
                 .neverReturnExpired().build());
         history = getRuntimeContext().getListState(historyDescriptor);
-        waiting = getRuntimeContext().getState(new ValueStateDescriptor<>("waiting",
+        legacyWaiting = getRuntimeContext().getState(new ValueStateDescriptor<>("waiting",
                 Types.LIST(TypeInformation.of(RequestContext.class))));
+        queue = getRuntimeContext().getMapState(new MapStateDescriptor<>("waiting-queue", Types.LONG,
+                TypeInformation.of(RequestContext.class)));
+        queueEnds = getRuntimeContext().getState(new ValueStateDescriptor<>("waiting-ends",
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
         inFlight = getRuntimeContext().getState(new ValueStateDescriptor<>("in-flight", Types.STRING));
         releaseTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("release-timer", Types.LONG));
 
@@ -106,10 +137,35 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
             release(question, ctx, out);
             return;
         }
-        List<RequestContext> queue = waiting.value() == null ? new ArrayList<>() : new ArrayList<>(waiting.value());
-        queue.add(question);
-        waiting.update(queue);
+        long[] ends = queueEnds(ctx);
+        if (ends[1] - ends[0] >= maxWaiting) {
+            ctx.output(QUEUE_FULL, QuestionDeadLetter.of(question, RejectKind.DIALOGUE_QUEUE_FULL.wireName() + ": dialogue "
+                    + question.dialogueId + " already has " + (ends[1] - ends[0]) + " turns waiting behind the one being "
+                    + "answered (dialogue.max-waiting " + maxWaiting + "); request " + question.requestId
+                    + " is not answered: send it again once the earlier turns are answered",
+                    ctx.timerService().currentProcessingTime()));
+            return;
+        }
+        queue.put(ends[1], question);
+        queueEnds.update(new long[] {ends[0], ends[1] + 1});
         waitingCount.add(ctx.getCurrentKey(), 1);
+    }
+
+    /** The queue's {head, tail}, after moving a queue restored from the list layout into the map. */
+    private long[] queueEnds(Context ctx) throws Exception {
+        long[] ends = queueEnds.value();
+        if (ends == null) {
+            ends = new long[] {0, 0};
+        }
+        List<RequestContext> legacy = legacyWaiting.value();
+        if (legacy != null) {
+            for (RequestContext waitingTurn : legacy) {
+                queue.put(ends[1]++, waitingTurn);
+            }
+            legacyWaiting.clear();
+            queueEnds.update(ends);
+        }
+        return ends;
     }
 
     @Override
@@ -156,18 +212,19 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
     }
 
     private void releaseNext(Context ctx, Collector<RequestContext> out) throws Exception {
-        List<RequestContext> queue = waiting.value();
-        if (queue == null || queue.isEmpty()) {
+        long[] ends = queueEnds(ctx);
+        if (ends[0] >= ends[1]) {
             return;
         }
-        List<RequestContext> rest = new ArrayList<>(queue.subList(1, queue.size()));
-        if (rest.isEmpty()) {
-            waiting.clear();
+        RequestContext next = queue.get(ends[0]);
+        queue.remove(ends[0]);
+        if (ends[0] + 1 >= ends[1]) {
+            queueEnds.clear();
         } else {
-            waiting.update(rest);
+            queueEnds.update(new long[] {ends[0] + 1, ends[1]});
         }
         waitingCount.add(ctx.getCurrentKey(), -1);
-        release(queue.get(0), ctx, out);
+        release(next, ctx, out);
     }
 
     private void finishInFlight(Context ctx) throws Exception {

@@ -129,12 +129,8 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     }
 
     private static DeadLetterEvent deadLetter(RequestContext question, String why, Context ctx) {
-        QuestionEvent event = new QuestionEvent(question.requestId, question.dialogueId, question.dbId, question.question);
-        event.evidence = question.evidence;
-        Origin origin = Origin.parse(question.origin);
-        return new DeadLetterEvent(EventJson.toJson(event), origin.topic, origin.partition, origin.offset,
-                RejectKind.DUPLICATE_REQUEST_ID.wireName() + ": request_id " + question.requestId + " is not answered again: "
-                        + why, Instant.ofEpochMilli(ctx.timerService().currentProcessingTime()).toString());
+        return QuestionDeadLetter.of(question, RejectKind.DUPLICATE_REQUEST_ID.wireName() + ": request_id "
+                + question.requestId + " is not answered again: " + why, ctx.timerService().currentProcessingTime());
     }
 
     /** "topic/partition@offset" as written by the source; unknown parts stay empty / -1. */

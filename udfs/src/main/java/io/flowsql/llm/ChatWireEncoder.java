@@ -13,10 +13,17 @@ import java.io.UncheckedIOException;
 final class ChatWireEncoder {
     private final ObjectMapper json;
     private final StructuredOutput structured;
+    /** Laid over each reply schema before it is sent; null for none. */
+    private final ReplyOverlay overlay;
 
     ChatWireEncoder(ObjectMapper json, StructuredOutput structured) {
+        this(json, structured, null);
+    }
+
+    ChatWireEncoder(ObjectMapper json, StructuredOutput structured, ReplyOverlay overlay) {
         this.json = json;
         this.structured = structured;
+        this.overlay = overlay;
     }
 
     /** The canonical body for a request whose model is already resolved (also the cache's key material). */
@@ -54,7 +61,8 @@ final class ChatWireEncoder {
         return body;
     }
 
-    private void putReplyFormat(ObjectNode body, ReplySchema reply) {
+    private void putReplyFormat(ObjectNode body, ReplySchema declared) {
+        ReplySchema reply = overlay == null ? declared : overlay.apply(declared);
         switch (structured) {
             case GRAMMAR -> body.put("grammar", SchemaGrammar.of(reply.wireSchema()));
             case JSON_OBJECT -> body.putObject("response_format").put("type", "json_object");

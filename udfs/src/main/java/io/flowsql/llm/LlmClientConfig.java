@@ -42,6 +42,7 @@ public final class LlmClientConfig implements Serializable {
     private final int defaultMaxTokens;
     private final LinkedHashMap<String, Integer> stageMaxTokens;
     private final int contextTokens;
+    private final String replyOverlay;
 
     private LlmClientConfig(Builder b) {
         this.baseUrl = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
@@ -65,6 +66,7 @@ public final class LlmClientConfig implements Serializable {
         this.defaultMaxTokens = b.defaultMaxTokens;
         this.stageMaxTokens = new LinkedHashMap<>(b.stageMaxTokens);
         this.contextTokens = b.contextTokens;
+        this.replyOverlay = b.replyOverlay;
     }
 
     /** The calls in flight that keep a server with this many slots busy: {@value #CALLS_PER_SLOT} per slot. */
@@ -132,6 +134,7 @@ public final class LlmClientConfig implements Serializable {
         if (env.containsKey("LLM_CONTEXT_TOKENS")) {
             builder.contextTokens(Integer.parseInt(env.get("LLM_CONTEXT_TOKENS")));
         }
+        builder.replyOverlay(env.get("LLM_REPLY_OVERLAY"));
         return builder.build();
     }
 
@@ -208,6 +211,8 @@ public final class LlmClientConfig implements Serializable {
     public Map<String, Integer> stageMaxTokens() { return Map.copyOf(stageMaxTokens); }
     /** The model's context per request in tokens (a llama.cpp slot: -c divided by --parallel); 0 = not checked. */
     public int contextTokens() { return contextTokens; }
+    /** Constraints laid over every reply schema ({@link ReplyOverlay}: JSON text or a file path); null for none. */
+    public String replyOverlay() { return replyOverlay; }
 
     @Override
     public String toString() {
@@ -217,7 +222,8 @@ public final class LlmClientConfig implements Serializable {
                 + ", requestsPerMinute="
                 + requestsPerMinute + ", tokensPerMinute=" + tokensPerMinute + ", maxAttempts=" + maxAttempts
                 + ", retryWindow=" + retryWindow + ", structuredOutput=" + structuredOutput + ", defaultMaxTokens="
-                + defaultMaxTokens + ", stageMaxTokens=" + stageMaxTokens + ", contextTokens=" + contextTokens + "}";
+                + defaultMaxTokens + ", stageMaxTokens=" + stageMaxTokens + ", contextTokens=" + contextTokens
+                + (replyOverlay == null ? "" : ", replyOverlay=" + replyOverlay) + "}";
     }
 
     /** Builds a configuration with defaults fit for a local inference server. */
@@ -243,6 +249,7 @@ public final class LlmClientConfig implements Serializable {
         private int defaultMaxTokens = 1024;
         private final LinkedHashMap<String, Integer> stageMaxTokens = new LinkedHashMap<>();
         private int contextTokens;
+        private String replyOverlay;
 
         private Builder(String baseUrl) {
             this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
@@ -293,6 +300,8 @@ public final class LlmClientConfig implements Serializable {
         public Builder stageMaxTokens(String stage, int tokens) { this.stageMaxTokens.put(stage, tokens); return this; }
         /** The context of one request in tokens; a prompt that cannot fit fails before it is sent. 0 = unchecked. */
         public Builder contextTokens(int value) { this.contextTokens = value; return this; }
+        /** Constraints laid over every reply schema (a weak model's; {@link ReplyOverlay}); null or blank for none. */
+        public Builder replyOverlay(String value) { this.replyOverlay = value == null || value.isBlank() ? null : value; return this; }
 
         public LlmClientConfig build() {
             if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {

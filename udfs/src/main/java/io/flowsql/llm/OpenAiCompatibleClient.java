@@ -88,7 +88,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         ObjectMapper json = new ObjectMapper();
         this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl() + "/chat/completions",
                 config.apiKey() == null ? null : "Bearer " + config.apiKey(),
-                new ChatWireEncoder(json, config.structuredOutput()), new ChatWireDecoder(json));
+                new ChatWireEncoder(json, config.structuredOutput(), ReplyOverlay.parse(config.replyOverlay())), new ChatWireDecoder(json));
         this.failsafeScheduler = CallPolicies.scheduler(timer);
         this.retryPolicy = CallPolicies.retryPolicy(config);
         this.limiter = new LocalRateLimiter(config.requestsPerMinute(), config.tokensPerMinute(), config.rateBurst(),

@@ -123,6 +123,13 @@ public final class ReplySchema {
         return new ReplySchema(name, copy);
     }
 
+    /** A copy changed by {@code change} (given a deep copy of the schema, x- keys included). */
+    ReplySchema transformed(java.util.function.Consumer<ObjectNode> change) {
+        ObjectNode copy = schema.deepCopy();
+        change.accept(copy);
+        return new ReplySchema(name, copy);
+    }
+
     private static void stripExtensions(JsonNode node) {
         if (node instanceof ObjectNode object) {
             object.remove(object.properties().stream().map(java.util.Map.Entry::getKey)

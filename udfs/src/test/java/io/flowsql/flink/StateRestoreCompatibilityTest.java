@@ -40,6 +40,8 @@ class StateRestoreCompatibilityTest {
         try (var h = StateFixtures.dialogueHarness()) {
             h.initializeState(fixture(version, "dialogue-context.snapshot"));
             h.open();
+            // r3 comes after the restore: it waits behind r2 (the queue restored from the list layout moves into the map)
+            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
             // r1 was in flight, r2 waiting: r1's answer releases r2 with both earlier turns in its history
             h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r1", "And their names?", "answerable",
                     "SELECT name FROM singer", "answered, 6 rows")), 0);
@@ -52,6 +54,9 @@ class StateRestoreCompatibilityTest {
                     .containsExactly("SELECT count(*) FROM singer", "SELECT count(name) FROM singer");
             assertThat(r2.notes).containsEntry("k", "v");
             assertThat(r2.trace).extracting(t -> t.llmCalls).containsExactly(1);
+            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r2", "And the oldest?", "answerable",
+                    "SELECT max(age) FROM singer", "answered, 1 row")), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r2", "r3");
         }
     }
 

@@ -16,8 +16,8 @@ import java.util.List;
 public final class ReportChoice {
 
     @Option(names = "--semantics", description = "How questions are judged: spider-exec (official Spider test-suite evaluator, "
-            + "exec mode, its defaults), bird-exec (official BIRD evaluator), mmsql-accs (MMSQL's script), flowsql-spider-test-suite "
-            + "or flowsql-bird-set (the project's own comparator). Default: the benchmark's official one")
+            + "exec mode, its defaults), bird-exec (official BIRD evaluator), mmsql-accs (MMSQL's accs_eval.py, replayed on an MMSQL output file), flowsql-mmsql (the project's reading of MMSQL), "
+            + "flowsql-spider-test-suite or flowsql-bird-set (the project's own comparator). Default: the benchmark's official one")
     String semantics;
 
     @Option(names = "--comparison",

@@ -3,6 +3,9 @@ package io.flowsql.benchmarks.eval;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
+import io.flowsql.benchmarks.eval.mmsql.AccsFigures;
+import io.flowsql.benchmarks.eval.mmsql.AccsScore;
+import io.flowsql.benchmarks.eval.rqs.RqsScores;
 import io.flowsql.benchmarks.eval.report.EvaluationSummary;
 import io.flowsql.benchmarks.eval.rqs.GoldReplies;
 import io.flowsql.benchmarks.eval.rqs.RqsRun;
@@ -10,6 +13,7 @@ import io.flowsql.benchmarks.eval.score.EfficiencyTimer;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
+import io.flowsql.benchmarks.eval.semantics.MmsqlAccsExec;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
@@ -71,6 +75,19 @@ public final class ScoreCommand implements Callable<Integer> {
     public Integer call() {
         Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
+        Semantics chosen = report.semanticsFor(choice.benchmark);
+        if (MmsqlAccsExec.ID.equals(chosen.id()) && fmt != PredictionFormat.ANSWERS_JSONL) {
+            // MMSQL's script reads everything from the output file itself: replayed on it, not on the test suite's turns.
+            AccsFigures figures = AccsScore.run(bench.name(), predictions, bench.databaseRoot(),
+                    executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, report.out);
+            if (figures.allQa() == 0) {
+                return 3;
+            }
+            if (rqsJudge != null) {
+                ourJudgeBeside(bench, fmt, figures);
+            }
+            return 0;
+        }
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
         Semantics semantics = report.semanticsFor(choice.benchmark);
         List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
@@ -84,6 +101,33 @@ public final class ScoreCommand implements Callable<Integer> {
             }
         }
         return ReportChoice.finish(summary, report.out);
+    }
+
+    /**
+     * Our judge's RQS beside the file's own: the replies are judged on the test suite's turns (the project's reading,
+     * {@code flowsql-mmsql}), as {@code --rqs-judge} does for any file; both figures are printed and written to
+     * {@code rqs.json}.
+     */
+    private void ourJudgeBeside(Benchmark bench, PredictionFormat fmt, AccsFigures figures) {
+        List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), false);
+        List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
+                new MmsqlAccsExec(MmsqlAccsExec.OWN_ID), 0);
+        RqsScores ours;
+        try (SqliteSafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
+            ours = RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
+                    GoldReplies.load(choice.questionsFile()), outcomes, executor);
+        }
+        String line = String.format(java.util.Locale.ROOT, "RQS: the file's own %.2f (the paper's GPT-4 judge, averaged as "
+                + "accs_eval.py does); our judge (%s) %.2f over %d judged replies, %d judge errors", figures.rqsOverall(),
+                ours.judgeModel(), ours.overall(), ours.judged(), ours.errors());
+        System.out.println(line);
+        try {
+            java.nio.file.Files.writeString(report.out.resolve("rqs.json"), String.format(java.util.Locale.ROOT,
+                    "{\"file_rqs\": %s, \"judge_rqs\": %s, \"judge_model\": \"%s\", \"judged\": %d, \"judge_errors\": %d}%n",
+                    figures.rqsOverall(), ours.overall(), ours.judgeModel().replace("\"", ""), ours.judged(), ours.errors()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**

@@ -78,6 +78,7 @@ public final class StageServerBenchmark {
                 JobOptions.LLM_BASE_URL.key(), baseUrl,
                 JobOptions.LLM_MODEL.key(), "bench",
                 JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
+                JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
                 JobOptions.LLM_SERVER_SLOTS.key(), "4"));
         Map<String, StageFigures> figures = new LinkedHashMap<>();
         try (EngineLease lease = EngineFactory.shared(EngineWiring.engineConfig(config))) {

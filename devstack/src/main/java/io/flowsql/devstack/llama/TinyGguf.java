@@ -154,6 +154,22 @@ public final class TinyGguf {
     public record Model(Path file, List<String> serverArgs) {}
 
     /**
+     * The tiny model's reply constraints, as {@code llm.reply-overlay} takes them (JSON text): it never stops on
+     * its own and writes noise, so its tests bound every text and make sql start with SELECT or WITH, which the
+     * shipped reply schemas do not require (they admit any SQL and any language).
+     */
+    public static String replyOverlay() {
+        try (var in = TinyGguf.class.getResourceAsStream("/llama/tiny-reply-overlay.json")) {
+            if (in == null) {
+                throw new IllegalStateException("llama/tiny-reply-overlay.json is not on the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Writes the model with a vocabulary from the project's prompts (the {@code prompts/} resources on the
      * classpath, so the words the agents send are single pieces), unless {@code file} already exists; the
      * server arguments make it terse ({@link #terseArgs}).

@@ -13,9 +13,21 @@ import java.util.Objects;
  * @param bootstrapServers the brokers
  * @param topic the journal topic (created compacted when missing)
  * @param retention how long an entry is kept at most when nothing releases it (the topic's retention.ms)
+ * @param cacheMaxEntries most entries each TaskManager keeps in memory (oldest out first)
+ * @param cacheMaxBytes most (estimated) bytes each TaskManager keeps in memory (oldest out first)
  */
-public record KafkaJournalSource(String bootstrapServers, String topic, Duration retention) implements StageJournalSource {
+public record KafkaJournalSource(String bootstrapServers, String topic, Duration retention, int cacheMaxEntries,
+                                 long cacheMaxBytes) implements StageJournalSource {
     private static final long serialVersionUID = 1L;
+    /** journal.cache-max-entries' default. */
+    public static final int DEFAULT_CACHE_ENTRIES = 100_000;
+    /** journal.cache-max-bytes' default: 128 MiB. */
+    public static final long DEFAULT_CACHE_BYTES = 128L << 20;
+
+    /** With the default cache bounds. */
+    public KafkaJournalSource(String bootstrapServers, String topic, Duration retention) {
+        this(bootstrapServers, topic, retention, DEFAULT_CACHE_ENTRIES, DEFAULT_CACHE_BYTES);
+    }
 
     public KafkaJournalSource {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");

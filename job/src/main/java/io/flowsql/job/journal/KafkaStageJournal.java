@@ -1,6 +1,7 @@
 package io.flowsql.job.journal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.journal.JournalCache;
 import io.flowsql.journal.JournalEntry;
 import io.flowsql.journal.StageJournal;
 import org.apache.kafka.clients.admin.Admin;
@@ -33,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -49,6 +49,12 @@ import java.util.concurrent.TimeoutException;
  * acknowledged it (acks=all, idempotent producer); {@link #release} writes tombstones for a request's
  * keys. The topic is created when missing with {@code cleanup.policy=compact,delete} and
  * {@code retention.ms} = the configured retention, so entries nothing releases still go away in time.
+ *
+ * <p>The local copy is a {@link JournalCache}: bounded in entries and bytes (oldest first out), last write wins as
+ * on the compacted topic. The topic has one partition and every TaskManager reads all of it: a request's stage calls
+ * run on whichever subtask the stream hands it to (the stage operators are not keyed, and a rescale moves dialogues
+ * between TaskManagers), so no TaskManager can tell in advance which keys it will be asked for; the bounds, not a
+ * partitioning, keep its memory in check.
  */
 public final class KafkaStageJournal implements StageJournal {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaStageJournal.class);
@@ -63,8 +69,7 @@ public final class KafkaStageJournal implements StageJournal {
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> consumer;
     private final List<TopicPartition> partitions;
-    private final Map<String, JournalEntry> entries = new ConcurrentHashMap<>();
-    private final Map<String, Set<String>> keysById = new ConcurrentHashMap<>();
+    private final JournalCache entries;
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final Thread reader;
     /** Completes the record futures off the producer's I/O thread (what follows is the stage's own work). */
@@ -78,6 +83,7 @@ public final class KafkaStageJournal implements StageJournal {
     private KafkaStageJournal(KafkaJournalSource source, Admin admin) {
         this.topic = source.topic();
         this.retentionMillis = source.retention().toMillis();
+        this.entries = new JournalCache(source.cacheMaxEntries(), source.cacheMaxBytes());
         this.admin = admin;
         this.producer = new KafkaProducer<>(producerProperties(source.bootstrapServers()));
         this.consumer = new KafkaConsumer<>(consumerProperties(source.bootstrapServers()));
@@ -104,7 +110,8 @@ public final class KafkaStageJournal implements StageJournal {
         }
         journal.reader.start();
         journal.catchUp();
-        LOG.info("stage journal on topic {}: {} entries cached", source.topic(), journal.entries.size());
+        LOG.info("stage journal on topic {}: {} entries cached ({} bytes estimated, {} evicted)", source.topic(),
+                journal.entries.size(), journal.entries.bytes(), journal.entries.evicted());
         return journal;
     }
 
@@ -132,7 +139,7 @@ public final class KafkaStageJournal implements StageJournal {
 
     @Override
     public Optional<JournalEntry> find(String key) {
-        return Optional.ofNullable(entries.get(key));
+        return entries.get(key);
     }
 
     @Override
@@ -143,7 +150,7 @@ public final class KafkaStageJournal implements StageJournal {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new UncheckedIOException(e));
         }
-        put(key, entry);
+        entries.put(key, entry);
         CompletableFuture<Void> durable = new CompletableFuture<>();
         try {
             producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) ->
@@ -163,12 +170,7 @@ public final class KafkaStageJournal implements StageJournal {
 
     @Override
     public void release(String journalId) {
-        Set<String> keys = keysById.remove(journalId);
-        if (keys == null) {
-            return;
-        }
-        for (String key : keys) {
-            entries.remove(key);
+        for (String key : entries.removeJournal(journalId)) {
             producer.send(new ProducerRecord<>(topic, key, null), (metadata, error) -> {
                 if (error != null) {
                     LOG.warn("stage journal: tombstone for {} not written ({}); the topic's retention drops it", key,
@@ -203,6 +205,11 @@ public final class KafkaStageJournal implements StageJournal {
         return entries.size();
     }
 
+    /** Estimated bytes of the local cache (for tests and benchmarks). */
+    public long cachedBytes() {
+        return entries.bytes();
+    }
+
     private boolean reached(Map<TopicPartition, Long> ends) {
         return ends.entrySet().stream().allMatch(e -> positions.getOrDefault(e.getKey(), 0L) >= e.getValue());
     }
@@ -234,7 +241,7 @@ public final class KafkaStageJournal implements StageJournal {
                 }
                 partitions.forEach(p -> positions.put(p, consumer.position(p)));
                 if (System.currentTimeMillis() > nextPrune) {
-                    prune(System.currentTimeMillis() - retentionMillis);
+                    entries.prune(System.currentTimeMillis() - retentionMillis);
                     nextPrune = System.currentTimeMillis() + PRUNE_EVERY.toMillis();
                 }
             }
@@ -253,43 +260,15 @@ public final class KafkaStageJournal implements StageJournal {
             return;
         }
         if (r.value() == null) {
-            JournalEntry gone = entries.remove(r.key());
-            if (gone != null) {
-                Set<String> keys = keysById.get(gone.journalId());
-                if (keys != null) {
-                    keys.remove(r.key());
-                }
-            }
+            entries.remove(r.key());
             return;
         }
         try {
-            put(r.key(), json.readValue(r.value(), JournalEntry.class));
+            // last write wins, as compaction keeps the last record of a key
+            entries.put(r.key(), json.readValue(r.value(), JournalEntry.class));
         } catch (IOException e) {
             LOG.warn("stage journal: unreadable entry {} at {}-{}@{} skipped", r.key(), r.topic(), r.partition(), r.offset());
         }
-    }
-
-    /** The first entry of a key is kept (the decision); a later one for the same key (a late duplicate) is not. */
-    private void put(String key, JournalEntry entry) {
-        entries.putIfAbsent(key, entry);
-        keysById.computeIfAbsent(entry.journalId(), id -> ConcurrentHashMap.newKeySet()).add(key);
-    }
-
-    /** Drops cached entries older than the retention (the broker deletes them from the topic on its own schedule). */
-    private void prune(long oldestKept) {
-        entries.entrySet().removeIf(e -> {
-            if (e.getValue().writtenAtMillis() >= oldestKept) {
-                return false;
-            }
-            Set<String> keys = keysById.get(e.getValue().journalId());
-            if (keys != null) {
-                keys.remove(e.getKey());
-                if (keys.isEmpty()) {
-                    keysById.remove(e.getValue().journalId(), keys);
-                }
-            }
-            return true;
-        });
     }
 
     @Override

@@ -50,6 +50,8 @@ public class TopologyConfig implements Serializable {
     public HistoryLimits historyLimits = HistoryLimits.defaults();
     /** How long a follow-up waits for the previous turn's answer to come back before it is released anyway. */
     public Duration feedbackWait = Duration.ofMinutes(5);
+    /** Turns that may wait behind the one in flight per dialogue; more become dead letters (dialogue_queue_full). */
+    public int maxWaitingTurns = io.flowsql.flink.DialogueContextFunction.DEFAULT_MAX_WAITING;
 
     public TopologyConfig() {}
 

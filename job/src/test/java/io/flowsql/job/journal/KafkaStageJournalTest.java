@@ -65,6 +65,40 @@ class KafkaStageJournalTest {
     }
 
     @Test
+    void theKeptReplyIsTheLastWrittenInEveryCacheAsOnTheCompactedTopic() throws Exception {
+        KafkaJournalSource source = source("journal-last-write");
+        try (KafkaStageJournal first = KafkaStageJournal.open(source);
+             KafkaStageJournal second = KafkaStageJournal.open(source)) {
+            first.record("r-1|s|f|0", entry("r-1", "SELECT 1")).get();
+            second.catchUp();
+            second.record("r-1|s|f|0", entry("r-1", "SELECT 2")).get();
+            first.catchUp();
+            assertThat(first.find("r-1|s|f|0").map(e -> e.choices().get(0))).as("the first writer sees the later reply")
+                    .contains("```sql\nSELECT 2\n```");
+            try (KafkaStageJournal restarted = KafkaStageJournal.open(source)) {
+                assertThat(restarted.find("r-1|s|f|0").map(e -> e.choices().get(0))).as("a new instance: the last record")
+                        .contains("```sql\nSELECT 2\n```");
+            }
+        }
+    }
+
+    @Test
+    void theCacheKeepsItsBoundsWhileTheTopicKeepsEverything() throws Exception {
+        KafkaJournalSource bounded = new KafkaJournalSource(KAFKA.bootstrapServers(), "journal-bounded", Duration.ofDays(2), 3,
+                1 << 20);
+        try (KafkaStageJournal writer = KafkaStageJournal.open(bounded)) {
+            for (int i = 0; i < 5; i++) {
+                writer.record("r-" + i + "|s|f|0", entry("r-" + i, "SELECT " + i)).get();
+            }
+            assertThat(writer.size()).isEqualTo(3);
+            assertThat(writer.find("r-0|s|f|0")).as("the oldest left the cache").isEmpty();
+            try (KafkaStageJournal unbounded = KafkaStageJournal.open(source("journal-bounded"))) {
+                assertThat(unbounded.size()).as("not the topic").isEqualTo(5);
+            }
+        }
+    }
+
+    @Test
     void theTopicIsCreatedCompactedWithTheRetention() throws Exception {
         try (KafkaStageJournal ignored = KafkaStageJournal.open(source("journal-config"))) {
             Properties p = new Properties();

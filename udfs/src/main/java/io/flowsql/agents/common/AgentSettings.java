@@ -53,8 +53,6 @@ public class AgentSettings implements Serializable {
     /** Rewrite {@code x = NULL} / {@code x <> NULL} (never true in SQL) to {@code x IS NULL} / {@code x IS NOT NULL}. */
     public boolean alignNullComparison = true;
 
-    /** Language of the prompts (resource variant); only "en" ships. */
-    public String promptLanguage = "en";
     /** Rows kept in a candidate's preview. */
     public int previewRows = 10;
 

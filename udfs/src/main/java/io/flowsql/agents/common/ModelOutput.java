@@ -29,7 +29,8 @@ public final class ModelOutput {
     private static final Pattern SQL_TAG = Pattern.compile("(?im)^[ \\t]*(?:#+[ \\t]*)?(?:final[ \\t]+)?SQL[ \\t]*:");
     /** Any "#tag:" line, which ends a section. */
     private static final Pattern ANY_TAG = Pattern.compile("(?m)^[ \\t]*#+[ \\t]*[A-Za-z][\\w\\- ]{0,40}:");
-    private static final Pattern QUERY_START = Pattern.compile("(?is)^\\(*\\s*(SELECT|WITH)\\b.*");
+    /** A query: SELECT or WITH, after any leading comments and opening parentheses. */
+    private static final Pattern QUERY_START = Pattern.compile("(?is)^(?:\\s*(?:--[^\\n]*(?:\\n|$)|/\\*.*?\\*/))*\\s*\\(*\\s*(SELECT|WITH)\\b.*");
 
     private ModelOutput() {}
 

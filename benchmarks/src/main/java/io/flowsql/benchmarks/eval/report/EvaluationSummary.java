@@ -69,7 +69,7 @@ public record EvaluationSummary(
         int missing = (int) outcomes.stream().filter(o -> "no prediction".equals(o.predError())).count();
         List<GoldError> goldErrors = outcomes.stream().filter(o -> !o.scorable())
                 .map(o -> new GoldError(o.item().id(), o.item().dbId(), o.goldError())).toList();
-        MmsqlAccsMetrics mmsql = MmsqlAccsExec.ID.equals(comparison) ? MmsqlAccsMetrics.of(outcomes) : null;
+        MmsqlAccsMetrics mmsql = MmsqlAccsExec.isMmsql(comparison) ? MmsqlAccsMetrics.of(outcomes) : null;
         return new EvaluationSummary(benchmark.name(), predictions, comparison, semanticsDescription, benchmark.items().size(),
                 outcomes.size(), missing,
                 ExecutionAccuracy.overall(outcomes), ExecutionAccuracy.byDifficulty(outcomes),

@@ -12,16 +12,43 @@ import io.flowsql.sql.ExecutionResult;
  * {@code ORDER BY} the script compares {@code None == None} and counts it right — kept, as it changes published figures.
  */
 public final class MmsqlAccsExec implements Semantics {
+    /** The script's semantics; an MMSQL output file under it is replayed by {@code mmsql.AccsReplay}, answers files come here. */
     public static final String ID = "mmsql-accs";
+    /**
+     * The project's reading of MMSQL on the test suite's own turns (docs/EVALUATION.md says why it is kept): gold from
+     * {@code MMSQL_test.json}, not from the scored file; turns whose database is absent left out; SQL from
+     * {@code predict_sql}, else the SQL inside {@code predict}.
+     */
+    public static final String OWN_ID = "flowsql-mmsql";
     public static final String ANSWERABLE = "answerable";
+
+    private final String id;
+
+    public MmsqlAccsExec() {
+        this(ID);
+    }
+
+    public MmsqlAccsExec(String id) {
+        this.id = id;
+    }
+
+    /** Whether a semantics id is one of MMSQL's two readings. */
+    public static boolean isMmsql(String id) {
+        return ID.equals(id) || OWN_ID.equals(id);
+    }
 
     @Override
     public String id() {
-        return ID;
+        return id;
     }
 
     @Override
     public String description() {
+        if (OWN_ID.equals(id)) {
+            return "the project's reading of MMSQL: the test suite's turns and gold (MMSQL_test.json), turns without their "
+                    + "database left out, predict_sql else the SQL inside predict, the script's rewrites and comparison, "
+                    + "IEX per dialogue";
+        }
         return "MMSQL's evaluation script (mcxiaoxiao/MMSQL accs_eval/TDEX_eval: answerable turns only, quote and ';' rewrites, "
                 + "ORDER BY (capitals) -> list equality else set equality, no column permutation)";
     }

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /** Resolves the semantics named on the command line, or the benchmark's official one when none is named. */
 public final class SemanticsChoice {
-    public static final List<String> NAMES = List.of(SpiderTestSuiteExec.ID, BirdExec.ID, MmsqlAccsExec.ID,
+    public static final List<String> NAMES = List.of(SpiderTestSuiteExec.ID, BirdExec.ID, MmsqlAccsExec.ID, MmsqlAccsExec.OWN_ID,
             FlowsqlComparison.idOf(ComparisonMode.SPIDER_TEST_SUITE), FlowsqlComparison.idOf(ComparisonMode.BIRD_SET));
 
     private SemanticsChoice() {}
@@ -29,6 +29,7 @@ public final class SemanticsChoice {
             case SpiderTestSuiteExec.ID -> new SpiderTestSuiteExec();
             case BirdExec.ID -> new BirdExec();
             case MmsqlAccsExec.ID -> new MmsqlAccsExec();
+            case MmsqlAccsExec.OWN_ID -> new MmsqlAccsExec(MmsqlAccsExec.OWN_ID);
             case "flowsql-spider-test-suite" -> new FlowsqlComparison(ComparisonMode.SPIDER_TEST_SUITE);
             case "flowsql-bird-set" -> new FlowsqlComparison(ComparisonMode.BIRD_SET);
             default -> throw new IllegalArgumentException("unknown semantics '" + name + "' (expected one of " + NAMES + ")");

@@ -1,0 +1,41 @@
+package io.flowsql.benchmarks.eval.mmsql;
+
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code score --semantics mmsql-accs} on an MMSQL output file: reads it, replays the script, writes the reports. */
+public final class AccsScore {
+    private AccsScore() {}
+
+    /** The replay's figures; the file is refused (IllegalArgumentException naming why) when it is not MMSQL's layout. */
+    public static AccsFigures figures(Path predictions, Path databaseRoot, SqliteSafeExecutor executor, int parallel) {
+        AccsOutputFile file = AccsOutputFile.read(predictions);
+        return new AccsReplay(runner(executor), databaseRoot, parallel).replay(file);
+    }
+
+    /** Statements through the project's read-only executor; a failure (error, refusal, budget, no database) is None. */
+    public static AccsExecMatch.Runner runner(SqliteSafeExecutor executor) {
+        return (db, sql) -> {
+            ExecutionResult r = executor.execute(db, sql);
+            return r.ok() ? new AccsExecMatch.Rows(r.rows(), null) : new AccsExecMatch.Rows(null, String.valueOf(r.error()));
+        };
+    }
+
+    /** Scores, prints the script's tables and the headline, writes report.json and report.md; returns the figures. */
+    public static AccsFigures run(String benchmark, Path predictions, Path databaseRoot, SqliteSafeExecutor executor,
+                                  int parallel, Path out) {
+        AccsFigures f;
+        try (executor) {
+            f = figures(predictions, databaseRoot, executor, parallel);
+        }
+        List<Path> files = AccsReport.write(f, benchmark, predictions.toString(), out);
+        AccsReport.console(f, benchmark, files).forEach(System.out::println);
+        if (f.allQa() == 0) {
+            System.err.println("error: no user turn of " + predictions + " was scored");
+        }
+        return f;
+    }
+}
