@@ -26,7 +26,7 @@ public final class EngineWiring {
         DatabaseLocator databases = JobDatabases.locator(config);
         return new EngineConfig(llm(config), sqlExecutorConfig(config), databases, agents(config), config.get(JobOptions.STRATEGY),
                 ComparisonMode.SPIDER_TEST_SUITE, 64, llmCache(config),
-                journal(config));
+                journal(config)).withDeclaredDatabases(JobDatabases.registry(config).declared());
     }
 
     /** The safe executor's budgets (sql.query-timeout, sql.max-rows): the job's, and the console's for SQL a person runs. */

@@ -348,12 +348,21 @@ public final class JobOptions {
             String.class, "A Kafka client property for every source and sink, e.g. "
                     + "kafka.client.security.protocol=SASL_SSL; those the job sets itself are refused.");
 
+    /**
+     * Databases declared by id beside the SQLite folders (docs/DATABASE.md#server-databases), e.g.
+     * {@code databases.sales.url=jdbc:postgresql://db:5432/sales}, {@code databases.sales.user=flowsql_reader},
+     * {@code databases.sales.password-env=SALES_DB_PASSWORD}; credentials only from the environment or a secrets file.
+     */
+    public static final OptionFamily<String> DATABASES = OptionFamily.of("databases.", "<id>.<setting>",
+            String.class, "A PostgreSQL or DuckDB database by id: url, dialect, user, password-env / password-file, schemas, "
+                    + "files, pool-size, timeout, max-rows, max-bytes, refresh-interval, values.* (docs/DATABASE.md).");
+
     /** Prefix of the Kafka client pass-through ({@link #KAFKA_CLIENT}). */
     public static final String KAFKA_CLIENT_PREFIX = KAFKA_CLIENT.prefix();
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE, KAFKA_CLIENT);
+        return List.of(LLM_MODEL_BY_STAGE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE, KAFKA_CLIENT, DATABASES);
     }
 
     /** Every option, in declaration order (the order of the generated table): each public ConfigOption field of this class. */

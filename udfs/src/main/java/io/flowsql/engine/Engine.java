@@ -1,8 +1,8 @@
 package io.flowsql.engine;
 
 import io.flowsql.llm.LlmClient;
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.catalog.SchemaCatalog;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 
 /**
@@ -10,7 +10,7 @@ import io.flowsql.sql.index.CachingValueIndexProvider;
  * schema catalog and the value indexes. One per JVM in the Flink job (see EngineFactory), one per
  * test in unit tests; agents receive the parts they need through their constructors.
  */
-public record Engine(LlmClient llm, SqliteSafeExecutor sql, SqliteSchemaCatalog catalog, CachingValueIndexProvider values)
+public record Engine(LlmClient llm, SafeExecutor sql, SchemaCatalog catalog, CachingValueIndexProvider values)
         implements AutoCloseable {
 
     /** Closes the LLM client and the executor's connections; the executor is closed even when the client fails to. */

@@ -6,8 +6,11 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
+import io.flowsql.sql.registry.DatabaseDeclaration;
+import io.flowsql.sql.registry.DatabaseRegistry;
 
 import java.io.Serializable;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,6 +26,7 @@ import java.util.Objects;
  * @param cachedDatabases schemas and value indexes kept in memory at most
  * @param llmCache whether the LLM client records and replays answers on disk
  * @param journal opens the stage journal every stage's model calls are checked against and recorded in
+ * @param declaredDatabases PostgreSQL and DuckDB databases declared by id beside the SQLite folders (no secrets inside)
  */
 public record EngineConfig(
         LlmClientConfig llm,
@@ -33,7 +37,8 @@ public record EngineConfig(
         ComparisonMode voteComparison,
         int cachedDatabases,
         LlmCacheSettings llmCache,
-        StageJournalSource journal) implements Serializable {
+        StageJournalSource journal,
+        List<DatabaseDeclaration> declaredDatabases) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -46,9 +51,28 @@ public record EngineConfig(
         Objects.requireNonNull(voteComparison, "voteComparison");
         Objects.requireNonNull(llmCache, "llmCache");
         Objects.requireNonNull(journal, "journal");
+        declaredDatabases = declaredDatabases == null ? List.of() : List.copyOf(declaredDatabases);
         if (cachedDatabases <= 0) {
             throw new IllegalArgumentException("cachedDatabases must be positive: " + cachedDatabases);
         }
+    }
+
+    /** Only SQLite folders. */
+    public EngineConfig(LlmClientConfig llm, SqlExecutorConfig sql, DatabaseLocator databases, AgentSettings agents,
+                        String defaultStrategy, ComparisonMode voteComparison, int cachedDatabases,
+                        LlmCacheSettings llmCache, StageJournalSource journal) {
+        this(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases, llmCache, journal, List.of());
+    }
+
+    /** A copy that also serves these declared databases. */
+    public EngineConfig withDeclaredDatabases(List<DatabaseDeclaration> declared) {
+        return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
+                llmCache, journal, declared);
+    }
+
+    /** The SQLite folders and the declared databases. */
+    public DatabaseRegistry registry() {
+        return new DatabaseRegistry(databases, declaredDatabases);
     }
 
     /** Without a stage journal. */
@@ -68,13 +92,13 @@ public record EngineConfig(
     /** A copy whose LLM client records and replays answers as {@code cache} says. */
     public EngineConfig withLlmCache(LlmCacheSettings cache) {
         return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
-                cache, journal);
+                cache, journal, declaredDatabases);
     }
 
     /** A copy whose stages journal their model calls in the journal {@code source} opens. */
     public EngineConfig withJournal(StageJournalSource source) {
         return new EngineConfig(llm, sql, databases, agents, defaultStrategy, voteComparison, cachedDatabases,
-                llmCache, source);
+                llmCache, source, declaredDatabases);
     }
 
     /** Default executor limits, agent settings, Spider's comparison, 64 cached databases, no LLM cache. */

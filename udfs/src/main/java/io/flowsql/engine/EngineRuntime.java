@@ -12,11 +12,8 @@ import io.flowsql.llm.ResponseCache;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
-import io.flowsql.sql.catalog.ValueExamplePolicy;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
-import io.flowsql.sql.index.CachingValueIndexProvider;
-import io.flowsql.sql.index.LcsValueScorer;
+import io.flowsql.sql.DatabaseParts;
+import io.flowsql.sql.catalog.SchemaCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,13 +47,9 @@ public final class EngineRuntime implements AutoCloseable {
 
     static EngineRuntime build(EngineConfig config) {
         EnginePools pools = EnginePools.forThisMachine();
-        SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(config.databases(), ValueExamplePolicy.defaults(),
-                config.cachedDatabases());
-        Engine engine = new Engine(
-                llmClient(config, pools.callbacks()),
-                new SqliteSafeExecutor(config.databases(), config.sql()),
-                catalog,
-                CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
+        DatabaseParts databases = DatabaseParts.build(config.registry(), config.sql(), config.cachedDatabases());
+        SchemaCatalog catalog = databases.catalog();
+        Engine engine = new Engine(llmClient(config, pools.callbacks()), databases.sql(), catalog, databases.values());
         SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer());
         StageJournal journal;
         try {

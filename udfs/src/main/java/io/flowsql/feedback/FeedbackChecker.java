@@ -1,7 +1,7 @@
 package io.flowsql.feedback;
 
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Optional;
 
 /**
@@ -11,9 +11,9 @@ import java.util.Optional;
  * accepted (a verified query may rightly return nothing). Runs on a pool thread, never a Flink task thread.
  */
 public final class FeedbackChecker {
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
 
-    public FeedbackChecker(SqliteSafeExecutor executor) {
+    public FeedbackChecker(SafeExecutor executor) {
         this.executor = executor;
     }
 

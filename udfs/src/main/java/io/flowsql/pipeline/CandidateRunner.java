@@ -6,7 +6,7 @@ import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.ComparisonBudgetExceeded;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultFingerprint;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,12 +19,12 @@ import java.util.Objects;
 public final class CandidateRunner {
     public static final int DEFAULT_PREVIEW_ROWS = 10;
 
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final ComparisonMode comparison;
     private final int previewRows;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
-    public CandidateRunner(SqliteSafeExecutor executor) {
+    public CandidateRunner(SafeExecutor executor) {
         this(executor, ComparisonMode.SPIDER_TEST_SUITE, DEFAULT_PREVIEW_ROWS);
     }
 
@@ -32,7 +32,7 @@ public final class CandidateRunner {
      * @param comparison which results the vote treats as the same answer: their {@link ResultFingerprint} under this
      *                   mode is equal (the evaluator compares with the same mode)
      */
-    public CandidateRunner(SqliteSafeExecutor executor, ComparisonMode comparison, int previewRows) {
+    public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows) {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;

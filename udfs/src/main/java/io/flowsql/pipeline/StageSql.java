@@ -6,7 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import io.flowsql.sql.StatementBudget;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 
 /**
  * Model SQL that a stage runs itself (a reviewer's or refiner's check): the statement's budget is registered with the
@@ -39,18 +39,18 @@ public final class StageSql {
     }
 
     /** Runs {@code sql} on {@code dbId} under a fresh budget that the stage's cancellation (if any) cancels. */
-    public static ExecutionResult execute(SqliteSafeExecutor executor, String dbId, String sql, StageTrace trace) {
+    public static ExecutionResult execute(SafeExecutor executor, String dbId, String sql, StageTrace trace) {
         return execute(executor, dbId, sql, trace == null ? null : trace.cancellation);
     }
 
     /** Runs {@code sql} on {@code dbId} under a fresh budget that {@code cancellation} (when not null) cancels. */
-    public static ExecutionResult execute(SqliteSafeExecutor executor, String dbId, String sql,
+    public static ExecutionResult execute(SafeExecutor executor, String dbId, String sql,
                                           Cancellation cancellation) {
         return executor.execute(dbId, sql, budgetFor(executor, cancellation));
     }
 
     /** A fresh budget under the executor's limit that {@code cancellation} (when not null) cancels. */
-    public static StatementBudget budgetFor(SqliteSafeExecutor executor, Cancellation cancellation) {
+    public static StatementBudget budgetFor(SafeExecutor executor, Cancellation cancellation) {
         StatementBudget budget = executor.newBudget();
         if (cancellation != null) {
             cancellation.onCancel(budget::cancel);

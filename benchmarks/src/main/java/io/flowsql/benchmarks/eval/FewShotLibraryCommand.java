@@ -6,6 +6,7 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.SchemaCatalog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +88,7 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
 
     /** Examples of the items with gold SQL on the kept databases whose schema is known. */
     public static List<FewShotExample> build(Benchmark bench, Set<String> keep) {
-        SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()));
+        SchemaCatalog catalog = new SqliteSchemaCatalog(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()));
         List<String[]> items = new ArrayList<>();
         for (BenchmarkItem item : bench.runnableItems()) {
             if (item.owesSql() && keep.contains(item.dbId())) {

@@ -18,6 +18,7 @@ import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,7 +95,7 @@ public final class ScoreCommand implements Callable<Integer> {
         EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
                 outcomes, report.pricePrompt, report.priceCompletion);
         if (rqsJudge != null) {
-            try (SqliteSafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
+            try (SafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
                 summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
                         GoldReplies.load(choice.questionsFile()), outcomes, executor));
             }
@@ -166,7 +167,7 @@ public final class ScoreCommand implements Callable<Integer> {
     }
 
     /** Scores with a progress bar and builds the summary; shared by {@code score} and {@code run}. */
-    static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SqliteSafeExecutor executor,
+    static EvaluationSummary score(Benchmark bench, List<Prediction> predictions, String source, SafeExecutor executor,
                                    int parallel, Semantics semantics, int vesRuns, double pricePrompt,
                                    double priceCompletion) {
         return EvaluationSummary.of(bench, source, semantics.id(), semantics.description(),
@@ -174,7 +175,7 @@ public final class ScoreCommand implements Callable<Integer> {
     }
 
     /** Scores every runnable question on a bounded pool with a progress bar; closes the executor. */
-    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SqliteSafeExecutor executor, int parallel,
+    static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SafeExecutor executor, int parallel,
                                       Semantics semantics, int vesRuns) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
             Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null, parallel);

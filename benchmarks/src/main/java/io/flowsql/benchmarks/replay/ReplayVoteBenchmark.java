@@ -33,6 +33,7 @@ import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.index.LcsValueScorer;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ public final class ReplayVoteBenchmark {
         Benchmark bench = new BenchmarkLoaders(data).load("spider-dev", null);
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         List<Row> rows = new ArrayList<>();
-        try (SqliteSafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
+        try (SafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
             Scorer scorer = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null);
             List<List<String>> perFile = new ArrayList<>();
             for (Path f : files) {

@@ -40,6 +40,8 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
 
     /** A question whose db_id names no database here is a dead letter, not a failed answer. */
     private final DatabaseLocator databases;
+    /** Databases declared by id (databases.<id>.*), valid beside the SQLite folders. */
+    private java.util.Set<String> declared = java.util.Set.of();
     private final Clock clock;
     private final int maxRecordBytes;
     private final int excerptBytes;
@@ -64,6 +66,12 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         this.clock = clock;
         this.maxRecordBytes = maxRecordBytes;
         this.excerptBytes = excerptBytes;
+    }
+
+    /** Also accepts questions naming one of these declared (PostgreSQL, DuckDB) databases. */
+    public ParseAndValidate withDeclaredDatabases(java.util.Set<String> ids) {
+        this.declared = java.util.Set.copyOf(ids);
+        return this;
     }
 
     @Override
@@ -106,7 +114,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
                     + DeadLetters.excerpt(key, 200) + "' is not the dialogue_id")
                     + "; key each question by its dialogue_id ('" + q.dialogueId + "') so a dialogue's turns stay in one partition, in order");
         }
-        if (databases.sqliteFile(q.dbId).isEmpty()) {
+        if (!declared.contains(q.dbId) && databases.sqliteFile(q.dbId).isEmpty()) {
             return QuestionParse.rejected(RejectKind.UNKNOWN_DATABASE, "no database '" + q.dbId + "'");
         }
         return parsed;

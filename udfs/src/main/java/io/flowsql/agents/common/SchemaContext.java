@@ -2,7 +2,7 @@ package io.flowsql.agents.common;
 
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.Objects;
 
 /**
@@ -13,11 +13,11 @@ public final class SchemaContext {
     /** What prompts show when a question comes without evidence. */
     public static final String NO_EVIDENCE = "(none)";
 
-    private final SqliteSchemaCatalog catalog;
+    private final SchemaCatalog catalog;
     private final SchemaViews views;
     private final HistoryRenderer history;
 
-    public SchemaContext(SqliteSchemaCatalog catalog, SchemaViews views, HistoryRenderer history) {
+    public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.views = Objects.requireNonNull(views, "views");
         this.history = Objects.requireNonNull(history, "history");

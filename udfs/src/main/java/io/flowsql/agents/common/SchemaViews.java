@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 import java.util.List;
@@ -26,7 +26,7 @@ public final class SchemaViews {
     }
 
     /** Views drawn by a renderer that counts tokens and runs its sample-row queries through {@code sql}. */
-    public static SchemaViews over(SqliteSafeExecutor sql) {
+    public static SchemaViews over(SafeExecutor sql) {
         return new SchemaViews(new SchemaRenderer(new TokenCounter(), sql));
     }
 

@@ -9,7 +9,7 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -20,11 +20,11 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class SubSqlRefiner {
     private final AgentCall call;
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final int rounds;
     private final PromptPair prompt = PromptPair.load("magsql/refine");
 
-    public SubSqlRefiner(AgentCall call, SqliteSafeExecutor executor, int rounds) {
+    public SubSqlRefiner(AgentCall call, SafeExecutor executor, int rounds) {
         this.call = call;
         this.executor = executor;
         this.rounds = rounds;

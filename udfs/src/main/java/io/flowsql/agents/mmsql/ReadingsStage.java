@@ -9,7 +9,7 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +22,10 @@ import java.util.function.Function;
  */
 public final class ReadingsStage implements Stage {
     private final ReadingSqlGenerator generator;
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final Function<RequestContext, PromptFields> frames;
 
-    public ReadingsStage(ReadingSqlGenerator generator, SqliteSafeExecutor executor, Function<RequestContext, PromptFields> frames) {
+    public ReadingsStage(ReadingSqlGenerator generator, SafeExecutor executor, Function<RequestContext, PromptFields> frames) {
         this.generator = generator;
         this.executor = executor;
         this.frames = frames;

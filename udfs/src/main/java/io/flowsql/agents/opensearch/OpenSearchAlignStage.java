@@ -6,14 +6,14 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.SchemaCatalog;
 
 /** Aligns every candidate not yet executed (values and style) before execution, and notes which rules changed which candidate. */
 public final class OpenSearchAlignStage implements Stage.Local {
     private final ConsistencyAligner aligner;
-    private final SqliteSchemaCatalog catalog;
+    private final SchemaCatalog catalog;
 
-    public OpenSearchAlignStage(ConsistencyAligner aligner, SqliteSchemaCatalog catalog) {
+    public OpenSearchAlignStage(ConsistencyAligner aligner, SchemaCatalog catalog) {
         this.aligner = aligner;
         this.catalog = catalog;
     }

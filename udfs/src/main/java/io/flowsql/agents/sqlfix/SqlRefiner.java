@@ -11,7 +11,7 @@ import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,12 +32,12 @@ public final class SqlRefiner {
     private static final int SIMILAR_REPAIRS = 3;
 
     private final AgentCall call;
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
 
-    public SqlRefiner(AgentCall call, SqliteSafeExecutor executor, RepairMemory repairs, int maxAttempts) {
+    public SqlRefiner(AgentCall call, SafeExecutor executor, RepairMemory repairs, int maxAttempts) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }

@@ -8,7 +8,7 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -21,10 +21,10 @@ import java.util.function.Function;
  */
 public final class SqlReviewStage implements Stage {
     private final SqlReviewer reviewer;
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final Function<RequestContext, PromptFields> frames;
 
-    public SqlReviewStage(SqlReviewer reviewer, SqliteSafeExecutor executor, Function<RequestContext, PromptFields> frames) {
+    public SqlReviewStage(SqlReviewer reviewer, SafeExecutor executor, Function<RequestContext, PromptFields> frames) {
         this.reviewer = reviewer;
         this.executor = executor;
         this.frames = frames;

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * connection), cross-checked with tables.json and described from BIRD's CSVs; each database is read
  * once and kept in a Caffeine cache.
  */
-public final class SqliteSchemaCatalog {
+public final class SqliteSchemaCatalog implements SchemaCatalog {
 
     private final DatabaseLocator locator;
     private final SchemaReader reader;
@@ -40,6 +40,7 @@ public final class SqliteSchemaCatalog {
     }
 
     /** @throws IllegalArgumentException when no database has this id */
+    @Override
     public DatabaseSchema schema(String dbId) {
         if (dbId == null) {
             throw new IllegalArgumentException("no database named null");
@@ -49,6 +50,7 @@ public final class SqliteSchemaCatalog {
     }
 
     /** Whether a database with this id exists. */
+    @Override
     public boolean contains(String dbId) {
         return locator.sqliteFile(dbId).isPresent();
     }

@@ -59,15 +59,48 @@ final class ResultCollector {
         return new Collected(columns, rows, false, bytes, false);
     }
 
-    private static Object normalise(Object value) {
+    /**
+     * Long, Double, String, byte[] or null, whatever the engine returned: exact decimals and big integers become Long
+     * when integral and in range, else Double; booleans 1/0 (as SQLite stores them); dates, times, UUIDs, intervals,
+     * arrays and other engine types their text.
+     */
+    static Object normalise(Object value) {
+        if (value == null || value instanceof Long || value instanceof Double || value instanceof String
+                || value instanceof byte[]) {
+            return value;
+        }
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }
         if (value instanceof Float f) {
             return f.doubleValue();
         }
-        return value;
+        if (value instanceof java.math.BigDecimal d) {
+            java.math.BigDecimal stripped = d.stripTrailingZeros();
+            if (stripped.scale() <= 0 && stripped.compareTo(LONG_MAX) <= 0 && stripped.compareTo(LONG_MIN) >= 0) {
+                return stripped.longValueExact();
+            }
+            return d.doubleValue();
+        }
+        if (value instanceof java.math.BigInteger b) {
+            return b.bitLength() < 64 ? (Object) b.longValue() : (Object) b.doubleValue();
+        }
+        if (value instanceof Boolean b) {
+            return b ? 1L : 0L;
+        }
+        if (value instanceof java.sql.Array array) {
+            try {
+                Object items = array.getArray();
+                return items instanceof Object[] objects ? java.util.Arrays.toString(objects) : String.valueOf(items);
+            } catch (SQLException e) {
+                return String.valueOf(array);
+            }
+        }
+        return String.valueOf(value);
     }
+
+    private static final java.math.BigDecimal LONG_MAX = java.math.BigDecimal.valueOf(Long.MAX_VALUE);
+    private static final java.math.BigDecimal LONG_MIN = java.math.BigDecimal.valueOf(Long.MIN_VALUE);
 
     /** Bytes of the value as the comparison encodes it (CanonicalValue), plus one separator. */
     static long encodedSize(Object value) {

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentMap;
  * parse, the execution and reading the result (encoded bytes, time) together; waiting for a free connection is not charged.
  * Never throws for bad SQL: the result carries a typed {@link SqlError}.
  */
-public final class SqliteSafeExecutor implements AutoCloseable {
+public final class SqliteSafeExecutor implements SafeExecutor {
 
     /** A caller waits at most this many time limits for a free connection (others' queries end by then); not charged to its budget. */
     private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
@@ -45,6 +45,7 @@ public final class SqliteSafeExecutor implements AutoCloseable {
         this(locator, config, new SqlStatementGuard());
     }
 
+    @Override
     public SqlExecutorConfig config() {
         return config;
     }
@@ -62,6 +63,7 @@ public final class SqliteSafeExecutor implements AutoCloseable {
      * Runs the statement within a budget the caller keeps for the steps after it (comparing the result): every step
      * here (guard parse, execution, reading the result) stops when the budget runs out.
      */
+    @Override
     public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
         long start = System.nanoTime();
         StatementThreads.check();

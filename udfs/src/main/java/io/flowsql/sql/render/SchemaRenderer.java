@@ -6,7 +6,7 @@ import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -22,10 +22,10 @@ import java.util.stream.Collectors;
 public final class SchemaRenderer {
 
     private final TokenCounter tokens;
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
 
     /** @param executor runs the sample-row queries of {@link #ddlWithRows} (through the safe path like any SQL) */
-    public SchemaRenderer(TokenCounter tokens, SqliteSafeExecutor executor) {
+    public SchemaRenderer(TokenCounter tokens, SafeExecutor executor) {
         this.tokens = tokens;
         this.executor = executor;
     }

@@ -8,7 +8,7 @@ import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class RqsRun {
      * @param replies the gold system replies by turn id (the judge's reference)
      */
     public static RqsScores score(String judgeUrl, String model, String apiKey, Benchmark bench, List<Prediction> predictions,
-                                  Map<String, String> replies, List<ItemOutcome> outcomes, SqliteSafeExecutor executor) {
+                                  Map<String, String> replies, List<ItemOutcome> outcomes, SafeExecutor executor) {
         Map<String, Prediction> byKey = new HashMap<>();
         predictions.stream().filter(p -> p.key() != null).forEach(p -> byKey.put(p.key(), p));
         Map<String, String> schemas = new HashMap<>();
@@ -40,7 +40,7 @@ public final class RqsRun {
     }
 
     /** The CREATE TABLE statements of a database, as the judge's view of its schema. */
-    static String schemaOf(SqliteSafeExecutor executor, String dbId) {
+    static String schemaOf(SafeExecutor executor, String dbId) {
         ExecutionResult r = executor.execute(dbId, "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL");
         if (!r.ok()) {
             return "(schema unavailable: " + r.error() + ")";

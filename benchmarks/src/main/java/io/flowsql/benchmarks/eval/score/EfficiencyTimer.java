@@ -2,7 +2,7 @@ package io.flowsql.benchmarks.eval.score;
 
 import io.flowsql.benchmarks.eval.metrics.ValidEfficiency;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +12,10 @@ import java.util.List;
  * alternately, and the gold/pred ratios (outliers dropped) are averaged.
  */
 public final class EfficiencyTimer {
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final int runs;
 
-    public EfficiencyTimer(SqliteSafeExecutor executor, int runs) {
+    public EfficiencyTimer(SafeExecutor executor, int runs) {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be at least 1");
         }

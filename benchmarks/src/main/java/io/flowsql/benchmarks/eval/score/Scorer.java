@@ -10,7 +10,7 @@ import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.benchmarks.eval.metrics.StageCost;
 import io.flowsql.benchmarks.eval.semantics.FlowsqlComparison;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,13 +32,13 @@ import java.util.function.IntConsumer;
  * line, a refusal, a budget, even running out of memory) scores it wrong with the reason.
  */
 public final class Scorer {
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final Semantics semantics;
     private final EfficiencyTimer timer;
     private final int parallelism;
 
     /** @param timer null to skip VES timing */
-    public Scorer(SqliteSafeExecutor executor, Semantics semantics, EfficiencyTimer timer) {
+    public Scorer(SafeExecutor executor, Semantics semantics, EfficiencyTimer timer) {
         this(executor, semantics, timer, 1);
     }
 
@@ -46,7 +46,7 @@ public final class Scorer {
      * @param timer       null to skip VES timing
      * @param parallelism questions scored at once (the executor needs as many connections per database)
      */
-    public Scorer(SqliteSafeExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
+    public Scorer(SafeExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1");
         }
@@ -57,12 +57,12 @@ public final class Scorer {
     }
 
     /** The project's own comparison, as before semantics could be chosen. */
-    public Scorer(SqliteSafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
+    public Scorer(SafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
         this(executor, new FlowsqlComparison(comparator.mode()), timer);
     }
 
     /** The project's own comparison on a pool of {@code parallelism} threads. */
-    public Scorer(SqliteSafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
+    public Scorer(SafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
         this(executor, new FlowsqlComparison(comparator.mode()), timer, parallelism);
     }
 

@@ -1,7 +1,7 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.List;
 public final class AlignmentRules {
     private AlignmentRules() {}
 
-    public static ConsistencyAligner fromSettings(AgentSettings settings, SqliteSafeExecutor executor, CachingValueIndexProvider values) {
+    public static ConsistencyAligner fromSettings(AgentSettings settings, SafeExecutor executor, CachingValueIndexProvider values) {
         List<AlignmentRule> rules = new ArrayList<>();
         if (settings.alignNullComparison) {
             rules.add(new NullComparison());

@@ -7,7 +7,7 @@ import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,15 +25,15 @@ public final class ValueAlignment implements AlignmentRule {
     private static final JaroWinklerSimilarity SIMILARITY = new JaroWinklerSimilarity();
     private static final int DISTINCT_VALUE_CAP = 5000;
 
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
     private final CachingValueIndexProvider values;
     private final double minSimilarity;
 
-    public ValueAlignment(SqliteSafeExecutor executor, CachingValueIndexProvider values) {
+    public ValueAlignment(SafeExecutor executor, CachingValueIndexProvider values) {
         this(executor, values, 0.85);
     }
 
-    public ValueAlignment(SqliteSafeExecutor executor, CachingValueIndexProvider values, double minSimilarity) {
+    public ValueAlignment(SafeExecutor executor, CachingValueIndexProvider values, double minSimilarity) {
         this.executor = executor;
         this.values = values;
         this.minSimilarity = minSimilarity;

@@ -1,6 +1,6 @@
 package io.flowsql.agents.opensearch.fewshot;
 
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.SchemaCatalog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -64,7 +64,7 @@ public final class ExampleLibrary {
     }
 
     /** Builds examples from (id, db, question, sql) items, masking each question with its database's schema. */
-    public static List<FewShotExample> build(List<String[]> items, SqliteSchemaCatalog catalog) {
+    public static List<FewShotExample> build(List<String[]> items, SchemaCatalog catalog) {
         List<FewShotExample> out = new ArrayList<>();
         for (String[] item : items) {
             String masked = QuestionMasker.mask(item[2], catalog.schema(item[1]));

@@ -5,7 +5,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -22,11 +22,11 @@ public final class FewShotStage implements Stage.Local {
     public static final String NOTE = "fewshot.examples";
 
     private final ExampleLibrary library;
-    private final SqliteSchemaCatalog catalog;
+    private final SchemaCatalog catalog;
     private final int k;
 
     /** @param library null when no library is configured */
-    public FewShotStage(ExampleLibrary library, SqliteSchemaCatalog catalog, int k) {
+    public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k) {
         this.library = library;
         this.catalog = catalog;
         this.k = k;

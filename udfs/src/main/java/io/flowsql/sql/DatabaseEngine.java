@@ -1,0 +1,50 @@
+package io.flowsql.sql;
+
+import java.util.Locale;
+
+/**
+ * The database engines the job can ask: SQLite folders (the embedded default, no declaration needed), and PostgreSQL
+ * and DuckDB declared by id. Each names its SQL dialect for the prompts.
+ */
+public enum DatabaseEngine {
+    SQLITE("SQLite", "sqlite"),
+    POSTGRESQL("PostgreSQL", "postgresql"),
+    DUCKDB("DuckDB", "duckdb");
+
+    private final String displayName;
+    private final String id;
+
+    DatabaseEngine(String displayName, String id) {
+        this.displayName = displayName;
+        this.id = id;
+    }
+
+    /** How prompts and docs name it ("PostgreSQL"). */
+    public String displayName() {
+        return displayName;
+    }
+
+    /** How configuration names it ("postgresql"). */
+    public String id() {
+        return id;
+    }
+
+    public boolean jdbc() {
+        return this != SQLITE;
+    }
+
+    /** From a configuration value ("postgresql", "postgres", "pg", "duckdb", "sqlite"), or from a JDBC URL. */
+    public static DatabaseEngine parse(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        if (n.startsWith("jdbc:")) {
+            n = n.substring(5, n.indexOf(':', 5) < 0 ? n.length() : n.indexOf(':', 5));
+        }
+        return switch (n) {
+            case "sqlite" -> SQLITE;
+            case "postgresql", "postgres", "pg" -> POSTGRESQL;
+            case "duckdb" -> DUCKDB;
+            default -> throw new IllegalArgumentException("unknown database dialect '" + name
+                    + "' (known: sqlite, postgresql, duckdb)");
+        };
+    }
+}

@@ -1,0 +1,17 @@
+package io.flowsql.sql.catalog;
+
+import io.flowsql.sql.DatabaseSchema;
+
+/**
+ * The schemas of the databases a question may name, as the agents see them. {@link SqliteSchemaCatalog} reads SQLite
+ * folders; {@code JdbcSchemaCatalog} reads a live PostgreSQL or DuckDB catalog; {@code RoutingSchemaCatalog} picks one
+ * by database id. A returned schema is one consistent snapshot (a refresh swaps whole schemas, never parts).
+ */
+public interface SchemaCatalog {
+
+    /** @throws IllegalArgumentException when no database has this id */
+    DatabaseSchema schema(String dbId);
+
+    /** Whether a database with this id exists. */
+    boolean contains(String dbId);
+}

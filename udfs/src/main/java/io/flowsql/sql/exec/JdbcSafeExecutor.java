@@ -1,0 +1,249 @@
+package io.flowsql.sql.exec;
+
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.registry.DatabaseDeclaration;
+import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.sql.registry.JdbcPools;
+import io.flowsql.sql.registry.Secrets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs untrusted SQL on a declared PostgreSQL or DuckDB database with SQLite's guarantees on an engine that can write:
+ * the engine's {@link EngineStatementGuard}; a connection from the database's bounded pool (the wait not charged to
+ * the budget); one read-only transaction per statement with {@code statement_timeout}, {@code lock_timeout} and
+ * {@code idle_in_transaction_session_timeout} set to what is left of the budget (PostgreSQL); a watchdog that cancels
+ * the statement ({@link Statement#cancel}) at the budget's deadline or as soon as the caller cancels the budget; the
+ * row and result-byte caps of {@link ResultCollector}; and afterwards a rollback and a session reset ({@code DISCARD
+ * ALL} on PostgreSQL) so nothing a statement did to its session reaches the next one. Never throws for bad SQL.
+ */
+public final class JdbcSafeExecutor implements SafeExecutor {
+
+    private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
+
+    private final DatabaseRegistry registry;
+    private final SqlExecutorConfig config;
+    private final EngineStatementGuard guard;
+    private final JdbcPools pools;
+    private final ScheduledExecutorService watchdog;
+
+    public JdbcSafeExecutor(DatabaseRegistry registry, SqlExecutorConfig config, EngineStatementGuard guard, JdbcPools pools) {
+        this.registry = registry;
+        this.config = config;
+        this.guard = guard;
+        this.pools = pools;
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "flowsql-jdbc-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public JdbcSafeExecutor(DatabaseRegistry registry, SqlExecutorConfig config, JdbcPools pools) {
+        this(registry, config, new EngineStatementGuard(), pools);
+    }
+
+    @Override
+    public SqlExecutorConfig config() {
+        return config;
+    }
+
+    @Override
+    public DatabaseEngine engineOf(String dbId) {
+        return registry.engineOf(dbId);
+    }
+
+    /** The executor limits on this database (its declared timeout, rows and bytes where set). */
+    SqlExecutorConfig limitsOf(DatabaseDeclaration d) {
+        SqlExecutorConfig c = config;
+        if (d.timeoutMillis() > 0) {
+            c = c.withTimeoutMillis(d.timeoutMillis());
+        }
+        if (d.maxRows() > 0) {
+            c = c.withMaxRows(d.maxRows());
+        }
+        if (d.maxBytes() > 0) {
+            c = c.withMaxBytes(d.maxBytes());
+        }
+        return c;
+    }
+
+    @Override
+    public StatementBudget newBudget() {
+        return StatementBudget.startingNow(config.timeoutMillis());
+    }
+
+    @Override
+    public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
+        long start = System.nanoTime();
+        Optional<DatabaseDeclaration> declared = registry.declaration(dbId);
+        if (declared.isEmpty()) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.UNKNOWN_DATABASE, "no database named " + dbId), micros(start));
+        }
+        DatabaseDeclaration d = declared.get();
+        GuardVerdict verdict = guard.check(d.engine(), sql, budget);
+        if (budget.cancelled()) {
+            return ExecutionResult.failed(cancelled(), micros(start));
+        }
+        if (!verdict.accepted()) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, verdict.refusal()), micros(start));
+        }
+        SqlExecutorConfig limits = limitsOf(d);
+        Connection connection;
+        long waitStart = System.nanoTime();
+        try {
+            connection = pools.connection(d);
+        } catch (SQLTransientConnectionException e) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT, "no free connection to " + dbId + " within "
+                    + CONNECTION_WAIT_IN_TIMEOUTS * limits.timeoutMillis() + " ms"), micros(start));
+        } catch (SQLException | RuntimeException e) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "cannot open " + dbId + ": "
+                    + Secrets.scrub(e.getMessage())), micros(start));
+        } finally {
+            budget.notCounting(System.nanoTime() - waitStart);
+        }
+        boolean healthy = true;
+        try {
+            return run(d, limits, connection, verdict.statement(), budget, start);
+        } catch (RuntimeException e) {
+            healthy = false;
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, Secrets.scrub(String.valueOf(e.getMessage()))),
+                    micros(start));
+        } finally {
+            release(d, connection, healthy);
+        }
+    }
+
+    private ExecutionResult run(DatabaseDeclaration d, SqlExecutorConfig limits, Connection connection, String sql,
+            StatementBudget budget, long start) {
+        if (budget.expired()) {
+            return ExecutionResult.failed(budget.cancelled() ? cancelled() : timeout(budget), micros(start));
+        }
+        boolean prepared = false;
+        try {
+            connection.setAutoCommit(false);
+            if (d.engine() == DatabaseEngine.POSTGRESQL) {
+                connection.setReadOnly(true);
+                long ms = Math.max(1, budget.remainingMillis());
+                try (Statement s = connection.createStatement()) {
+                    s.execute("SET TRANSACTION READ ONLY");
+                    s.execute("SET LOCAL statement_timeout = " + ms);
+                    s.execute("SET LOCAL lock_timeout = " + ms);
+                    s.execute("SET LOCAL idle_in_transaction_session_timeout = " + Math.max(ms, 1000));
+                }
+            }
+            ResultCollector collector = new ResultCollector(limits.maxRows(), limits.maxBytes());
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                prepared = true;
+                statement.setMaxRows(limits.maxRows() + 1);
+                statement.setFetchSize(Math.min(limits.maxRows() + 1, 1000));
+                Runnable cancel = () -> cancelQuietly(statement);
+                if (!budget.whileBlocked(cancel)) {
+                    return ExecutionResult.failed(cancelled(), micros(start));
+                }
+                long delay = Math.max(1, (budget.deadlineNanos() - System.nanoTime()) / 1_000_000L);
+                ScheduledFuture<?> atDeadline = watchdog.schedule(cancel, delay, TimeUnit.MILLISECONDS);
+                try (ResultSet resultSet = statement.executeQuery()) {
+                    ResultCollector.Collected collected = collector.collect(resultSet, budget);
+                    if (collected.outOfTime()) {
+                        return ExecutionResult.failed(budget.cancelled() ? cancelled() : timeout(budget), micros(start));
+                    }
+                    return new ExecutionResult(collected.columns(), collected.rows(), collected.rows().size(),
+                            collected.truncated(), micros(start), null);
+                } finally {
+                    atDeadline.cancel(false);
+                    budget.whileBlocked(null);
+                }
+            }
+        } catch (SQLException e) {
+            return ExecutionResult.failed(classify(d.engine(), e, prepared, budget), micros(start));
+        }
+    }
+
+    private static void cancelQuietly(Statement statement) {
+        try {
+            statement.cancel();
+        } catch (SQLException | RuntimeException e) {
+            // the statement already ended
+        }
+    }
+
+    /** Rolls the transaction back and resets the session; a connection that cannot be reset is evicted from the pool. */
+    private void release(DatabaseDeclaration d, Connection connection, boolean healthy) {
+        try {
+            connection.rollback();
+            if (d.engine() == DatabaseEngine.POSTGRESQL) {
+                connection.setAutoCommit(true);
+                try (Statement s = connection.createStatement()) {
+                    s.execute("DISCARD ALL");
+                }
+            }
+            if (!healthy) {
+                pools.evict(d, connection);
+            }
+        } catch (SQLException | RuntimeException e) {
+            pools.evict(d, connection);
+        } finally {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // returned or gone either way
+            }
+        }
+    }
+
+    private SqlError classify(DatabaseEngine engine, SQLException e, boolean prepared, StatementBudget budget) {
+        String message = Secrets.scrub(String.valueOf(e.getMessage()));
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String lower = message.toLowerCase(Locale.ROOT);
+        if (budget.cancelled() || Thread.currentThread().isInterrupted()) {
+            return cancelled();
+        }
+        if (budget.expired() || e instanceof SQLTimeoutException || state.equals("57014") || state.equals("55P03")
+                || lower.contains("interrupt") || lower.contains("canceling statement")) {
+            return timeout(budget);
+        }
+        if (state.equals("25006") || state.equals("42501") || lower.contains("read-only") || lower.contains("read only")
+                || lower.contains("permission denied") || lower.contains("disabled by configuration")
+                || lower.contains("enable_external_access") || lower.contains("lock_configuration")) {
+            return new SqlError(SqlError.Kind.REFUSED, "the database is read-only and bounded: " + message);
+        }
+        if (state.startsWith("42") || lower.startsWith("parser error") || lower.startsWith("binder error")
+                || lower.startsWith("catalog error") || lower.contains("syntax error")) {
+            return new SqlError(SqlError.Kind.INVALID_SQL, message);
+        }
+        return new SqlError(prepared ? SqlError.Kind.RUNTIME : SqlError.Kind.INVALID_SQL, message);
+    }
+
+    private static SqlError timeout(StatementBudget budget) {
+        return new SqlError(SqlError.Kind.TIMEOUT, "stopped after the time limit of " + budget.timeoutMillis() + " ms");
+    }
+
+    private static SqlError cancelled() {
+        return new SqlError(SqlError.Kind.TIMEOUT, "cancelled: the caller's time limit ran out before the statement finished");
+    }
+
+    private static long micros(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000;
+    }
+
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+        pools.close();
+    }
+}

@@ -1,0 +1,35 @@
+package io.flowsql.sql.exec;
+
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
+
+/**
+ * Runs untrusted SQL (one read-only SELECT) against a database by id, within one {@link StatementBudget}; never throws
+ * for bad SQL (the result carries a typed {@code SqlError}). {@link SqliteSafeExecutor} runs SQLite files;
+ * {@code JdbcSafeExecutor} a PostgreSQL or DuckDB database; {@code RoutingSafeExecutor} picks one by database id.
+ */
+public interface SafeExecutor extends AutoCloseable {
+
+    SqlExecutorConfig config();
+
+    /** A fresh budget for one statement under this executor's time limit. */
+    default StatementBudget newBudget() {
+        return StatementBudget.startingNow(config().timeoutMillis());
+    }
+
+    default ExecutionResult execute(String dbId, String sql) {
+        return execute(dbId, sql, newBudget());
+    }
+
+    /** Runs the statement within a budget the caller keeps for the steps after it (comparing the result). */
+    ExecutionResult execute(String dbId, String sql, StatementBudget budget);
+
+    /** The engine behind this database id (SQLite for an unknown id: the embedded default). */
+    default DatabaseEngine engineOf(String dbId) {
+        return DatabaseEngine.SQLITE;
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,166 @@
+package io.flowsql.sql.registry;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * One DuckDB database opened once and locked down before any statement reaches it: a database file opened read-only,
+ * or an in-memory database with one view per Parquet/CSV file of the declared folders; then external access off
+ * (only the declared folders stay readable), extension auto-install and auto-load off, and the configuration locked so
+ * no statement can turn any of it back on. Pool connections are duplicates of this one connection (same database).
+ */
+final class DuckDbInstance implements DataSource, AutoCloseable {
+
+    private final DuckDBConnection root;
+
+    private DuckDbInstance(DuckDBConnection root) {
+        this.root = root;
+    }
+
+    static DuckDbInstance open(DatabaseDeclaration d) {
+        Properties props = new Properties();
+        boolean inMemory = d.url().equals("jdbc:duckdb:") || d.url().equals("jdbc:duckdb::memory:");
+        if (!inMemory) {
+            props.setProperty("duckdb.read_only", "true");
+        }
+        try {
+            DuckDBConnection connection = (DuckDBConnection) DriverManager.getConnection(d.url(), props);
+            try (Statement s = connection.createStatement()) {
+                List<String> folders = new ArrayList<>();
+                for (String folder : d.files()) {
+                    Path dir = Path.of(folder).toAbsolutePath().normalize();
+                    folders.add(dir + "/");
+                    if (inMemory) {
+                        for (Path file : dataFiles(dir)) {
+                            s.execute("CREATE VIEW " + quote(viewName(file)) + " AS SELECT * FROM " + reader(file)
+                                    + "('" + file.toString().replace("'", "''") + "')");
+                        }
+                    }
+                }
+                s.execute("SET autoinstall_known_extensions = false");
+                s.execute("SET autoload_known_extensions = false");
+                if (!folders.isEmpty()) {
+                    s.execute("SET allowed_directories = [" + String.join(", ",
+                            folders.stream().map(f -> "'" + f.replace("'", "''") + "'").toList()) + "]");
+                }
+                s.execute("SET enable_external_access = false");
+                s.execute("SET lock_configuration = true");
+            }
+            connection.setAutoCommit(true);
+            return new DuckDbInstance(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("databases." + d.id() + ": cannot open DuckDB: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Path> dataFiles(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> reader(f) != null).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    private static String reader(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".parquet")) {
+            return "read_parquet";
+        }
+        if (name.endsWith(".csv") || name.endsWith(".tsv") || name.endsWith(".csv.gz")) {
+            return "read_csv_auto";
+        }
+        return null;
+    }
+
+    /** {@code orders.parquet} → {@code orders}. */
+    static String viewName(Path file) {
+        String name = file.getFileName().toString();
+        int dot = name.indexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
+    }
+
+    private static String quote(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        Connection duplicate = root.duplicate();
+        // DuckDB cannot change read-only status per connection, and the pool sets it: the instance's lock decides instead
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("setReadOnly")) {
+                        return null;
+                    }
+                    if (method.getName().equals("isReadOnly")) {
+                        return false;
+                    }
+                    try {
+                        return method.invoke(duplicate, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        return getConnection();
+    }
+
+    @Override
+    public void close() {
+        try {
+            root.close();
+        } catch (SQLException e) {
+            // closing: nothing left to do
+        }
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {}
+
+    @Override
+    public int getLoginTimeout() {
+        return 0;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        throw new SQLException("not a wrapper");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return false;
+    }
+}
