@@ -5,6 +5,8 @@ import io.flowsql.engine.EngineFactory;
 import io.flowsql.engine.EngineLease;
 import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobDatabases;
+import io.flowsql.job.kafka.ParseAndValidate;
 import io.flowsql.job.JobOptions;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.FunctionHint;
@@ -34,7 +36,9 @@ public abstract class AnsweringTableFunction extends AsyncTableFunction<Row> {
         JobConfig config = FunctionConfig.from(key -> context.getJobParameter(key, null));
         EngineConfig engine = EngineWiring.engineConfig(config);
         lease = EngineFactory.shared(engine);
-        answerer = new QuestionAnswerer(lease.runtime(), engine.databases(), engine.defaultStrategy(),
+        ParseAndValidate validator = new ParseAndValidate(engine.databases())
+                .withDeclaredDatabases(JobDatabases.declaredIds(config));
+        answerer = new QuestionAnswerer(lease.runtime(), validator, engine.defaultStrategy(),
                 config.get(JobOptions.SQL_FUNCTION_TIMEOUT).toMillis());
     }
 

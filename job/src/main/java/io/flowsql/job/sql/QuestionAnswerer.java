@@ -18,7 +18,6 @@ import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.sql.catalog.DatabaseLocator;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,17 +48,18 @@ public final class QuestionAnswerer {
     private final long budgetMillis;
     private final Supplier<String> requestIds;
 
-    public QuestionAnswerer(EngineRuntime runtime, DatabaseLocator databases, String defaultPreset, long budgetMillis) {
-        this(runtime, databases, defaultPreset, budgetMillis, () -> "sql-" + UUID.randomUUID());
+    /** @param validator the job's checks of a question record, with the databases it knows */
+    public QuestionAnswerer(EngineRuntime runtime, ParseAndValidate validator, String defaultPreset, long budgetMillis) {
+        this(runtime, validator, defaultPreset, budgetMillis, () -> "sql-" + UUID.randomUUID());
     }
 
-    QuestionAnswerer(EngineRuntime runtime, DatabaseLocator databases, String defaultPreset, long budgetMillis,
+    QuestionAnswerer(EngineRuntime runtime, ParseAndValidate validator, String defaultPreset, long budgetMillis,
                      Supplier<String> requestIds) {
         if (budgetMillis <= 0) {
             throw new IllegalArgumentException("the question budget must be positive");
         }
         this.runtime = runtime;
-        this.validator = new ParseAndValidate(databases);
+        this.validator = validator;
         this.defaultPreset = defaultPreset;
         this.budgetMillis = budgetMillis;
         this.requestIds = requestIds;
