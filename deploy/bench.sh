@@ -5,6 +5,7 @@
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
+#   deploy/bench.sh warehouse-retrieval [shared_data]  (-Dflowsql.retrieval.full=true via JAVA_TOOL_OPTIONS; docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 set -euo pipefail
@@ -15,9 +16,10 @@ case "${1:-}" in
   llm-client)  MAIN=io.flowsql.benchmarks.llm.LlmClientOverheadBenchmark ;;
   llm-servers) MAIN=io.flowsql.benchmarks.llm.StageServerBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
+  warehouse-retrieval) MAIN=io.flowsql.benchmarks.retrieval.WarehouseRetrievalBenchmark ;;
   replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
   cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|replay-vote|cluster-scaling [args...]" >&2; exit 2 ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|warehouse-retrieval|replay-vote|cluster-scaling [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

@@ -156,7 +156,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .uid(QUESTIONS_SOURCE_UID);
         SingleOutputStreamOperator<RequestContext> questions = records
                 .process(new ParseAndValidate(JobDatabases.locator(config),
-                        config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
+                        config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES))
+                        .withAccess(EngineWiring.access(config)))
                 .uid(PARSE_UID).name("parse and validate");
         int sourceParallelism = config.get(JobOptions.SOURCE_PARALLELISM);
         if (sourceParallelism > 0) {

@@ -44,20 +44,22 @@ public final class EngineRuntime implements AutoCloseable {
         this.engine = engine;
         this.pools = pools;
         this.journal = journal;
-        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
+        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows,
+                config.agents().access);
         this.parts = new StageParts(engine, config.agents(), schema, runner, journal);
     }
 
     static EngineRuntime build(EngineConfig config) {
         EnginePools pools = EnginePools.forThisMachine();
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(config.databases(), ValueExamplePolicy.defaults(),
-                config.cachedDatabases());
+                config.cachedDatabases(), java.time.Duration.ofMillis(config.agents().schemaRefreshMillis));
         Engine engine = new Engine(
                 llmClient(config, pools.callbacks()),
                 new SqliteSafeExecutor(config.databases(), config.sql()),
                 catalog,
                 CachingValueIndexProvider.ngram(config.databases(), LcsValueScorer.defaults(), config.cachedDatabases()));
-        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer());
+        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer(),
+                config.agents().access);
         StageJournal journal;
         try {
             journal = config.journal().open();

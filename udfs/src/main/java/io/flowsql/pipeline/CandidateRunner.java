@@ -9,7 +9,10 @@ import io.flowsql.sql.compare.ResultFingerprint;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.TableGate;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Executes one candidate through the safe executor and records what the vote and the answer need
@@ -22,6 +25,7 @@ public final class CandidateRunner {
     private final SqliteSafeExecutor executor;
     private final ComparisonMode comparison;
     private final int previewRows;
+    private final AccessPolicies access;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
     public CandidateRunner(SqliteSafeExecutor executor) {
@@ -33,6 +37,12 @@ public final class CandidateRunner {
      *                   mode is equal (the evaluator compares with the same mode)
      */
     public CandidateRunner(SqliteSafeExecutor executor, ComparisonMode comparison, int previewRows) {
+        this(executor, comparison, previewRows, AccessPolicies.allowAll());
+    }
+
+    /** @param access whose table lists a candidate's SQL is checked against before it runs ({@link #run(String, String, Candidate)}) */
+    public CandidateRunner(SqliteSafeExecutor executor, ComparisonMode comparison, int previewRows, AccessPolicies access) {
+        this.access = Objects.requireNonNull(access, "access");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;
@@ -44,10 +54,28 @@ public final class CandidateRunner {
      * fingerprint past it leaves the candidate without one, failed with "comparison budget exceeded".
      */
     public Candidate run(String dbId, Candidate candidate) {
+        return run(dbId, null, candidate);
+    }
+
+    /**
+     * As {@link #run(String, Candidate)}, for a question of {@code tenant}: SQL reading a table the tenant's table list
+     * hides is not run (the candidate fails with {@link TableGate#REFUSAL}).
+     */
+    public Candidate run(String dbId, String tenant, Candidate candidate) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
             candidate.error = "no SQL";
             return candidate;
+        }
+        if (access.restrictsTables(tenant, dbId)) {
+            Optional<String> refusal = TableGate.refusal(candidate.sql, access.tables(tenant, dbId));
+            if (refusal.isPresent()) {
+                candidate.executed = true;
+                candidate.error = new SqlError(SqlError.Kind.REFUSED, refusal.get()).toString();
+                candidate.rowCount = 0;
+                candidate.resultFingerprint = null;
+                return candidate;
+            }
         }
         StatementBudget budget = executor.newBudget();
         ExecutionResult result = executor.execute(dbId, candidate.sql, budget);

@@ -52,9 +52,9 @@ public final class RefineStage implements Stage {
                 });
         return start.thenCompose(c -> {
             if (!c.executed) {
-                runner.run(ctx.dbId, c);
+                runner.run(ctx.dbId, ctx.tenant, c);
             }
-            return corrector.correct(fields, MmsqlFields.rewritten(ctx), ctx.dbId, c, trace).thenAccept(outcome -> {
+            return corrector.correct(fields, MmsqlFields.rewritten(ctx), ctx.dbId, ctx.tenant, c, trace).thenAccept(outcome -> {
                 if (outcome.best() != c) {
                     ExecutionCorrector.adopt(outcome.best(), c);
                 }

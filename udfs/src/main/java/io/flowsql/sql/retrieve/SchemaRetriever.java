@@ -55,6 +55,11 @@ public final class SchemaRetriever {
         return budget;
     }
 
+    /** Whether the whole schema's rendering fits the budget (then retrieval returns it unchanged). */
+    public boolean fitsWhole(DatabaseSchema visible) {
+        return costs.get(visible, this::measure).whole <= budget;
+    }
+
     /** The bounded schema for {@code query} out of {@code visible} (the tables the question may see). */
     public RetrievedSchema retrieve(DatabaseSchema visible, RetrievalQuery query) {
         Costs cost = costs.get(visible, this::measure);
@@ -78,6 +83,9 @@ public final class SchemaRetriever {
                 kept.add(i);
                 used += cost.table[i];
             }
+        }
+        if (kept.isEmpty() && n > 0) {
+            kept.add(order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
         }
         DatabaseSchema bounded = subset(visible, kept);
         int t = renderer.full(bounded).tokens();
