@@ -4,7 +4,6 @@ import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
-import io.flowsql.events.TraceEntry;
 import io.flowsql.simulator.RecordedRequest;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatedMessage;
@@ -94,7 +93,7 @@ class TenantsAndRetrievalITCase {
                 assertThat(ok.status).isEqualTo("answered");
                 assertThat(ok.result.rows).containsExactly(List.of("6"));
                 assertThat(ok.trace.get(0).stage).isEqualTo("schema.retrieve");
-                assertThat(ok.trace.get(0).note).startsWith("whole schema: 4 tables");
+                assertThat(ok.retrievedTables).as("concert_singer fits the budget: shown whole").isNull();
 
                 for (String id : List.of("forbidden", "declared")) {
                     AnswerEvent refused = answer(answers, id);
@@ -105,12 +104,9 @@ class TenantsAndRetrievalITCase {
                 }
 
                 AnswerEvent big = answer(answers, "warehouse");
-                TraceEntry retrieval = big.trace.get(0);
-                assertThat(retrieval.stage).isEqualTo("schema.retrieve");
-                assertThat(retrieval.note).contains(" of " + warehouseTables + " tables");
-                Set<String> retrieved = new LinkedHashSet<>(List.of(
-                        retrieval.note.substring(retrieval.note.indexOf("): ") + 3).split(", ")));
-                assertThat(retrieved).contains("concert_singer.singer").hasSizeLessThan(warehouseTables);
+                assertThat(big.trace.get(0).stage).isEqualTo("schema.retrieve");
+                Set<String> retrieved = new LinkedHashSet<>(big.retrievedTables);
+                assertThat(retrieved).contains("concert_singer.singer").hasSizeLessThan(warehouseTables / 2);
 
                 List<String> prompts = prompts(llm.requests(), warehouse.question);
                 List<String> forbiddenPrompts = prompts(llm.requests(), forbidden.question).stream()

@@ -56,6 +56,7 @@ public final class AnswerMapper {
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
+        answer.retrievedTables = ctx.retrievedTables == null ? null : new ArrayList<>(ctx.retrievedTables);
         answer.answeredAt = clock.instant().toString();
         return answer;
     }

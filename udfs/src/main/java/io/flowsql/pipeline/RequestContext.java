@@ -45,6 +45,8 @@ public class RequestContext {
      * in which case the agents see the whole schema the question's access policy allows.
      */
     public List<String> retrievedTables;
+    /** Of {@link #retrievedTables}, those shown in brief (column names, types and keys only); null or empty: none. */
+    public List<String> retrievedBrief;
     /** The schema text the generators use (full, soft or pruned). */
     public String schemaText;
     /** Linked columns "table.column", best first. */

@@ -7,6 +7,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.retrieve.SchemaSubset;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -43,8 +44,10 @@ public final class SchemaContext {
         if (ctx.retrievedTables == null) {
             return visible;
         }
-        return cutsOf(catalog.schema(ctx.dbId)).get(cutKey(ctx) + "\u0000" + String.join("\u0000", ctx.retrievedTables),
-                k -> SchemaSubset.named(visible, ctx.retrievedTables));
+        List<String> brief = ctx.retrievedBrief == null ? List.of() : ctx.retrievedBrief;
+        return cutsOf(catalog.schema(ctx.dbId)).get(cutKey(ctx) + "\u0000" + String.join("\u0000", ctx.retrievedTables)
+                        + "\u0001" + String.join("\u0000", brief),
+                k -> SchemaSubset.named(visible, ctx.retrievedTables, brief));
     }
 
     /** The tables the request's tenant may see (the whole catalog schema when its policy hides none). */

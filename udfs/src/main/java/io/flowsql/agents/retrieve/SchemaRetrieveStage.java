@@ -47,6 +47,7 @@ public final class SchemaRetrieveStage implements Stage.Local {
         }
         RetrievedSchema retrieved = retriever.retrieve(visible, RetrievalQuery.of(ctx.question, ctx.evidence, found));
         ctx.retrievedTables = retrieved.cut() ? retrieved.tableNames() : null;
+        ctx.retrievedBrief = retrieved.cut() && !retrieved.briefTables().isEmpty() ? retrieved.briefTables() : null;
         String note = retrieved.describe(retriever.budget());
         List<String> names = retrieved.tableNames();
         if (retrieved.cut() && names.size() > NOTE_TABLES) {

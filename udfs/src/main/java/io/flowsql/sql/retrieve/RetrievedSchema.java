@@ -13,8 +13,13 @@ import java.util.List;
  * @param wholeTokens tokens of the whole visible schema's full rendering
  * @param tablesSeen  tables the retrieval chose from (those the policy lets this question see)
  * @param cut         false when the whole visible schema fit the budget (then {@code schema} is it, unchanged)
+ * @param briefTables of the kept tables, those shown in brief (names, types and keys only)
  */
-public record RetrievedSchema(DatabaseSchema schema, int tokens, int wholeTokens, int tablesSeen, boolean cut) {
+public record RetrievedSchema(DatabaseSchema schema, int tokens, int wholeTokens, int tablesSeen, boolean cut,
+                              List<String> briefTables) {
+    public RetrievedSchema {
+        briefTables = List.copyOf(briefTables);
+    }
 
     public List<String> tableNames() {
         return schema.tables().stream().map(TableSchema::name).toList();
@@ -23,7 +28,7 @@ public record RetrievedSchema(DatabaseSchema schema, int tokens, int wholeTokens
     /** One line for the trace: what was kept, of how much, under which budget. */
     public String describe(int budget) {
         String head = cut
-                ? schema.tables().size() + " of " + tablesSeen + " tables, " + tokens + " of " + wholeTokens + " tokens (budget " + budget + ")"
+                ? schema.tables().size() + " of " + tablesSeen + " tables (" + briefTables.size() + " in brief), " + tokens + " of " + wholeTokens + " tokens (budget " + budget + ")"
                 : "whole schema: " + tablesSeen + " tables, " + wholeTokens + " tokens (budget " + budget + ")";
         return cut ? head + ": " + String.join(", ", tableNames()) : head;
     }

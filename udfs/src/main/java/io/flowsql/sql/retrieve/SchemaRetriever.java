@@ -10,6 +10,7 @@ import io.flowsql.sql.render.TokenCounter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +30,8 @@ public final class SchemaRetriever {
     public static final int DEFAULT_TOKEN_BUDGET = 12_000;
     static final double NEIGHBOUR_WEIGHT = 0.4;
     static final double NAMESPACE_WEIGHT = 0.3;
+    /** Share of the budget the best tables take in full; the tables after them are shown in brief. */
+    static final double DETAILED_SHARE = 0.5;
 
     private final SchemaRenderer renderer;
     private final TokenCounter tokens;
@@ -65,7 +68,7 @@ public final class SchemaRetriever {
         Costs cost = costs.get(visible, this::measure);
         int n = visible.tables().size();
         if (cost.whole <= budget) {
-            return new RetrievedSchema(visible, cost.whole, cost.whole, n, false);
+            return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of());
         }
         double[] score = ranked(visible, scorer.score(visible, query));
         List<Integer> order = new ArrayList<>();
@@ -74,27 +77,35 @@ public final class SchemaRetriever {
         }
         order.sort(Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingInt(i -> i));
         List<Integer> kept = new ArrayList<>();
+        Set<Integer> brief = new HashSet<>();
         int used = 0;
         for (int i : order) {
             if (score[i] <= 0 && !kept.isEmpty()) {
                 break;
             }
-            if (used + cost.table[i] <= budget) {
+            // the best tables in full while they take at most DETAILED_SHARE of the budget, the rest in brief
+            boolean detailed = used + cost.table[i] <= budget * DETAILED_SHARE;
+            int c = detailed ? cost.table[i] : cost.brief[i];
+            if (used + c <= budget) {
                 kept.add(i);
-                used += cost.table[i];
+                used += c;
+                if (!detailed) {
+                    brief.add(i);
+                }
             }
         }
         if (kept.isEmpty() && n > 0) {
             kept.add(order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
         }
-        DatabaseSchema bounded = subset(visible, kept);
+        DatabaseSchema bounded = subset(visible, kept, brief);
         int t = renderer.full(bounded).tokens();
         while (t > budget && kept.size() > 1) {  // foreign-key lines the per-table costs left out
-            kept.remove(kept.size() - 1);
-            bounded = subset(visible, kept);
+            brief.remove(kept.remove(kept.size() - 1));
+            bounded = subset(visible, kept, brief);
             t = renderer.full(bounded).tokens();
         }
-        return new RetrievedSchema(bounded, t, cost.whole, n, true);
+        List<String> briefNames = brief.stream().sorted().map(i -> visible.tables().get(i).name()).toList();
+        return new RetrievedSchema(bounded, t, cost.whole, n, true, briefNames);
     }
 
     /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
@@ -133,19 +144,22 @@ public final class SchemaRetriever {
         return dot < 0 ? "" : table.substring(0, dot).toLowerCase(Locale.ROOT);
     }
 
-    private static DatabaseSchema subset(DatabaseSchema schema, List<Integer> kept) {
+    private static DatabaseSchema subset(DatabaseSchema schema, List<Integer> kept, Set<Integer> brief) {
         Set<String> names = kept.stream().map(i -> schema.tables().get(i).name()).collect(Collectors.toSet());
-        return SchemaSubset.named(schema, names);
+        Set<String> briefNames = brief.stream().map(i -> schema.tables().get(i).name()).collect(Collectors.toSet());
+        return SchemaSubset.named(schema, names, briefNames);
     }
 
     private Costs measure(DatabaseSchema schema) {
         int[] table = new int[schema.tables().size()];
+        int[] brief = new int[table.length];
         for (int i = 0; i < table.length; i++) {
             TableSchema t = schema.tables().get(i);
             table[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(t), List.of())).tokens();
+            brief[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(SchemaSubset.brief(t)), List.of())).tokens();
         }
-        return new Costs(renderer.full(schema).tokens(), table);
+        return new Costs(renderer.full(schema).tokens(), table, brief);
     }
 
-    private record Costs(int whole, int[] table) {}
+    private record Costs(int whole, int[] table, int[] brief) {}
 }

@@ -1,5 +1,6 @@
 package io.flowsql.sql.retrieve;
 
+import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;
@@ -30,7 +31,28 @@ public final class SchemaSubset {
 
     /** The named tables (any case). */
     public static DatabaseSchema named(DatabaseSchema schema, Collection<String> tableNames) {
-        Set<String> names = tableNames.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
-        return of(schema, t -> names.contains(t.name().toLowerCase(Locale.ROOT)));
+        return named(schema, tableNames, List.of());
+    }
+
+    /** The named tables (any case), those also in {@code briefNames} reduced to {@link #brief} form. */
+    public static DatabaseSchema named(DatabaseSchema schema, Collection<String> tableNames, Collection<String> briefNames) {
+        Set<String> names = lower(tableNames);
+        DatabaseSchema kept = of(schema, t -> names.contains(t.name().toLowerCase(Locale.ROOT)));
+        if (briefNames.isEmpty()) {
+            return kept;
+        }
+        Set<String> brief = lower(briefNames);
+        return new DatabaseSchema(kept.dbId(), kept.tables().stream()
+                .map(t -> brief.contains(t.name().toLowerCase(Locale.ROOT)) ? brief(t) : t).toList(), kept.foreignKeys());
+    }
+
+    /** A table as a retrieval shows its less likely tables: column names, types and keys, no descriptions or examples. */
+    public static TableSchema brief(TableSchema table) {
+        return new TableSchema(table.name(), "", table.columns().stream().map(c -> new ColumnSchema(c.table(), c.name(),
+                c.type(), "", false, c.primaryKey(), List.of())).toList(), table.primaryKey());
+    }
+
+    private static Set<String> lower(Collection<String> names) {
+        return names.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
     }
 }
