@@ -319,7 +319,7 @@ public final class JobOptions {
      * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all) and {@code tenants.<tenant>.tables.<db>=t1,ns.*};
      * none set = every question may ask every database (docs/DATABASE.md).
      */
-    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.", "<tenant>.databases|<tenant>.tables.<db>",
+    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.", "<tenant>.databases, tenants.<tenant>.tables.<db>",
             String.class, "Which databases (and tables) a tenant may ask; once any tenant is set, a question of no "
                     + "or an unknown tenant is refused (error_kind forbidden).");
 

@@ -91,6 +91,12 @@ public final class WarehouseRetrievalBenchmark {
                 + "max %d; budget %d tokens%n", questions.size(), median, today[today.length - 1], budget);
 
         retriever.retrieve(warehouse, RetrievalQuery.of("warm up", null, List.of()));  // per-schema costs, once
+        double[] sweep = {0.5, 2, 4};
+        SchemaRetriever[] others = new SchemaRetriever[sweep.length];
+        double[] sweepRecall = new double[sweep.length];
+        for (int k = 0; k < sweep.length; k++) {
+            others[k] = SchemaRetriever.lexical((int) (budget * sweep[k]));
+        }
         long[] latency = new long[questions.size()];
         long[] cpu = new long[questions.size()];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -115,6 +121,13 @@ public final class WarehouseRetrievalBenchmark {
             double tableRecall = gold.tables().isEmpty() ? 1 : (double) tablesHit / gold.tables().size();
             double columnRecall = gold.columns().isEmpty() ? 1 : (double) columnsHit / gold.columns().size();
             sum.add(tableRecall, columnRecall, got.tokens(), todayTokens.get(db));
+            for (int k = 0; k < sweep.length; k++) {
+                Set<String> wider = new HashSet<>();
+                others[k].retrieve(warehouse, RetrievalQuery.of(q.get("question").asText(), null, found)).tableNames()
+                        .forEach(t -> wider.add(t.toLowerCase(Locale.ROOT)));
+                sweepRecall[k] += gold.tables().isEmpty() ? 1 : (double) gold.tables().stream()
+                        .filter(t -> wider.contains(Warehouse.qualified(db, t).toLowerCase(Locale.ROOT))).count() / gold.tables().size();
+            }
             if (example == null && gold.tables().size() > 1) {
                 example = GoldSchemaUse.qualified(sql, db, gold.tables());
             }
@@ -129,6 +142,10 @@ public final class WarehouseRetrievalBenchmark {
         System.out.printf(Locale.ROOT, "%nsum over %d questions at budget %d tokens:%n", n, budget);
         System.out.printf(Locale.ROOT, "  table recall %.3f (all gold tables kept in %.1f%% of questions)%n",
                 sum.tableRecall / n, 100.0 * sum.allTables / n);
+        for (int k = 0; k < sweep.length; k++) {
+            System.out.printf(Locale.ROOT, "  table recall at %.1f× that budget (%d tokens): %.3f%n", sweep[k],
+                    (int) (budget * sweep[k]), sweepRecall[k] / n);
+        }
         System.out.printf(Locale.ROOT, "  column recall %.3f (all gold columns kept in %.1f%% of questions)%n",
                 sum.columnRecall / n, 100.0 * sum.allColumns / n);
         System.out.printf(Locale.ROOT, "  schema tokens per prompt: retrieved %.0f on average vs today's %.0f (own database, whole) "

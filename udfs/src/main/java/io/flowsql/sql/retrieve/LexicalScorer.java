@@ -21,6 +21,8 @@ public final class LexicalScorer implements RelevanceScorer {
     static final double NAMESPACE_WEIGHT = 1.0;
     static final double DESCRIPTION_WEIGHT = 0.7;
     static final double OTHER_COLUMNS_WEIGHT = 0.2;
+    /** A value the question quotes names its column more surely than a word does. */
+    static final double VALUE_WEIGHT = 1.0;
 
     private final Cache<DatabaseSchema, List<TableWords>> words = Caffeine.newBuilder().weakKeys().build();
 
@@ -35,7 +37,7 @@ public final class LexicalScorer implements RelevanceScorer {
                         DESCRIPTION_WEIGHT * coverage(query.words(), column.description));
                 for (ValueMatch v : query.values()) {
                     if (v.table().equalsIgnoreCase(table.table.name()) && v.column().equalsIgnoreCase(column.column.name())) {
-                        score += v.score();
+                        score += VALUE_WEIGHT * v.score();
                     }
                 }
                 out.addColumn(column.column.ref(), score);

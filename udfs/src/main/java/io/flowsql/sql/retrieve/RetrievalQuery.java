@@ -17,6 +17,6 @@ public record RetrievalQuery(String text, Set<String> words, List<ValueMatch> va
 
     public static RetrievalQuery of(String question, String evidence, List<ValueMatch> values) {
         String text = evidence == null || evidence.isBlank() ? question : question + " " + evidence;
-        return new RetrievalQuery(text, Words.ofText(text), values);
+        return new RetrievalQuery(text, Words.withCompounds(text), values);
     }
 }

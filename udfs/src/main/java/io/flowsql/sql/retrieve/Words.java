@@ -34,6 +34,24 @@ public final class Words {
         return out;
     }
 
+    /**
+     * The words of a question plus each pair of neighbouring words run together ("high schoolers" also gives
+     * highschooler), so a question meets names written as one word.
+     */
+    public static Set<String> withCompounds(String text) {
+        Set<String> out = ofText(text);
+        Set<String> all = new LinkedHashSet<>();
+        split(text, all, false);
+        String previous = null;
+        for (String w : all) {
+            if (previous != null) {
+                out.add(stem(previous + w));
+            }
+            previous = w;
+        }
+        return out;
+    }
+
     private static void split(String text, Set<String> out, boolean dropStopWords) {
         if (text == null) {
             return;

@@ -85,6 +85,7 @@ class SchemaRetrieverTest {
         assertEquals(Set.of("country", "name"), Words.ofName("country_names"));
         assertEquals(Set.of("pet", "type"), Words.ofName("PetType"));
         assertEquals(Set.of("singer", "country"), Words.ofText("How many singers are from each country?"));
+        assertTrue(Words.withCompounds("Show the names of all high schoolers in grade 10.").contains("highschooler"));
     }
 
     private static TableSchema table(String name, String... columns) {
