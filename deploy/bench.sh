@@ -6,6 +6,7 @@
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
 #   deploy/bench.sh dialect-gap [shared_data work_dir max_questions]                       (docs/DATABASE.md)
+#   deploy/bench.sh warehouse-retrieval [shared_data]  (-Dflowsql.retrieval.full=true via JAVA_TOOL_OPTIONS; docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
@@ -20,12 +21,13 @@ case "${1:-}" in
   llm-servers) MAIN=io.flowsql.benchmarks.llm.StageServerBenchmark ;;
   value-index) MAIN=io.flowsql.benchmarks.sql.ValueIndexBenchmark ;;
   dialect-gap) MAIN=io.flowsql.benchmarks.db.DialectGapBenchmark ;;
+  warehouse-retrieval) MAIN=io.flowsql.benchmarks.retrieval.WarehouseRetrievalBenchmark ;;
   replay-vote) MAIN=io.flowsql.benchmarks.replay.ReplayVoteBenchmark ;;
   cluster-scaling) MAIN=io.flowsql.benchmarks.throughput.ClusterScalingBenchmark ;;
   slow-sql)    MAIN=io.flowsql.benchmarks.sql.SlowSqlRepliesBenchmark ;;
   live-learning) MAIN=io.flowsql.benchmarks.learning.LiveLearningBenchmark ;;
   sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path [args...]" >&2; exit 2 ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

@@ -36,7 +36,8 @@ class DependencyRulesTest {
             Map.entry("io.flowsql.journal.StageJournal", "the Kafka journal lives in the job module (udfs needs no Kafka client); NONE; an in-memory one in tests"),
             Map.entry("io.flowsql.journal.StageJournalSource", "opens the job module's Kafka journal where the engine runs; NONE"),
             Map.entry("io.flowsql.sql.ValueIndex", "the trigram index the engine uses and the LCS scan it is checked and benchmarked against"),
-            Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"));
+            Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"),
+            Map.entry("io.flowsql.sql.retrieve.RelevanceScorer", "the lexical scorer, sums of scorers (plus), and the embedding scorer the OpenSearch-SQL work adds"));
 
     private static JavaClasses mainClasses() {
         try {

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.access.AccessPolicies;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.LlmCacheSettings;
@@ -92,7 +93,15 @@ public final class EngineWiring {
         agents.alignMaxSubqueryToOrderBy = config.get(JobOptions.AGENT_ALIGN_MAX_SUBQUERY);
         agents.alignNotNullOnOrderBy = config.get(JobOptions.AGENT_ALIGN_NOT_NULL);
         agents.alignNullComparison = config.get(JobOptions.AGENT_ALIGN_NULL_COMPARISON);
+        agents.schemaTokenBudget = config.get(JobOptions.SCHEMA_TOKEN_BUDGET);
+        agents.schemaRefreshMillis = config.get(JobOptions.SCHEMA_REFRESH_INTERVAL).toMillis();
+        agents.access = access(config);
         return agents;
+    }
+
+    /** The tenants' access policies (tenants.* and tenant.from-dialogue-id); everything allowed when none is set. */
+    public static AccessPolicies access(JobConfig config) {
+        return AccessPolicies.fromOptions(config.get(JobOptions.TENANTS), config.get(JobOptions.TENANT_FROM_DIALOGUE_ID));
     }
 
     /** llm.max-concurrency when set, else derived from llm.server-slots (docs/LLM.md#concurrency). */

@@ -178,7 +178,8 @@ public final class FlowSqlJob implements Callable<Integer> {
         SingleOutputStreamOperator<RequestContext> questions = records
                 .process(new ParseAndValidate(JobDatabases.locator(config),
                         config.get(JobOptions.MAX_RECORD_BYTES), config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES))
-                        .withDeclaredDatabases(JobDatabases.declaredIds(config)))
+                        .withDeclaredDatabases(JobDatabases.declaredIds(config))
+                        .withAccess(EngineWiring.access(config)))
                 .uid(PARSE_UID).name("parse and validate");
         int sourceParallelism = config.get(JobOptions.SOURCE_PARALLELISM);
         if (sourceParallelism > 0) {

@@ -46,7 +46,8 @@ final class JobConfigValidator {
             Map.entry(JobOptions.HISTORY_MAX_BYTES, 0), Map.entry(JobOptions.AGENT_CANDIDATES, 1),
             Map.entry(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0), Map.entry(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0),
             Map.entry(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS, 0), Map.entry(JobOptions.AGENT_FEWSHOT_EXAMPLES, 0),
-            Map.entry(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1), Map.entry(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1));
+            Map.entry(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1), Map.entry(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1),
+            Map.entry(JobOptions.SCHEMA_TOKEN_BUDGET, 1));
 
     private void everyKeyIsKnownAndParses() {
         Set<String> known = JobOptions.all().stream().map(ConfigOption::key).collect(Collectors.toSet());
@@ -200,6 +201,7 @@ final class JobConfigValidator {
         if (!(temperature >= 0 && temperature <= 2)) {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
+        EngineWiring.access(config);  // a malformed tenants.* key or tenant.from-dialogue-id pattern fails here
     }
 
     private <T> T get(ConfigOption<T> option) {

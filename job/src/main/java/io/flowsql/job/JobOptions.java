@@ -331,6 +331,20 @@ public final class JobOptions {
             .booleanType().defaultValue(AGENT_DEFAULTS.alignNullComparison)
             .withDescription("Rewrite x = NULL / x <> NULL (never true) to x IS NULL / x IS NOT NULL.");
 
+    // --- Schema retrieval and access policies (docs/DATABASE.md#retrieval-tenants-and-budgets)
+    public static final ConfigOption<Integer> SCHEMA_TOKEN_BUDGET = ConfigOptions.key("schema.token-budget")
+            .intType().defaultValue(AGENT_DEFAULTS.schemaTokenBudget)
+            .withDescription("Tokens the schema in one prompt may take: schema.retrieve keeps the question's best tables "
+                    + "under it; a whole schema that fits is shown uncut (every Spider dev schema fits the default).");
+    public static final ConfigOption<Duration> SCHEMA_REFRESH_INTERVAL = ConfigOptions.key("schema.refresh-interval")
+            .durationType().defaultValue(Duration.ofMillis(AGENT_DEFAULTS.schemaRefreshMillis))
+            .withDescription("How old a database's cached schema may get before the catalog reads it again (tables added "
+                    + "or dropped appear in or leave retrieval without a restart); 0 = never.");
+    public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = ConfigOptions.key("tenant.from-dialogue-id")
+            .stringType().defaultValue("")
+            .withDescription("A regular expression deriving a question's tenant from its dialogue_id when the question "
+                    + "has no tenant field (group 1, else the whole match), e.g. ^([a-z0-9-]+)/; blank = none.");
+
     // --- Families: one key per stage (or per Kafka client property), prefix + name
     public static final OptionFamily<String> LLM_MODEL_BY_STAGE = OptionFamily.of("llm.model.", "<stage>",
             String.class, "Model of one stage (overrides llm.model), e.g. llm.model.mmsql.detect=qwen2.5-0.5b.");
@@ -357,12 +371,21 @@ public final class JobOptions {
             String.class, "A PostgreSQL or DuckDB database by id: url, dialect, user, password-env / password-file, schemas, "
                     + "files, pool-size, timeout, max-rows, max-bytes, refresh-interval, values.* (docs/DATABASE.md).");
 
+    /**
+     * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all) and {@code tenants.<tenant>.tables.<db>=t1,ns.*};
+     * none set = every question may ask every database (docs/DATABASE.md).
+     */
+    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.", "<tenant>.databases, tenants.<tenant>.tables.<db>",
+            String.class, "Which databases (and tables) a tenant may ask; once any tenant is set, a question of no "
+                    + "or an unknown tenant is refused (error_kind forbidden).");
+
     /** Prefix of the Kafka client pass-through ({@link #KAFKA_CLIENT}). */
     public static final String KAFKA_CLIENT_PREFIX = KAFKA_CLIENT.prefix();
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE, KAFKA_CLIENT, DATABASES);
+        return List.of(LLM_MODEL_BY_STAGE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE, KAFKA_CLIENT, DATABASES,
+                TENANTS);
     }
 
     /** Every option, in declaration order (the order of the generated table): each public ConfigOption field of this class. */

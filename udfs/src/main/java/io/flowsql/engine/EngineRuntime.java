@@ -41,16 +41,19 @@ public final class EngineRuntime implements AutoCloseable {
         this.engine = engine;
         this.pools = pools;
         this.journal = journal;
-        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows);
+        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows,
+                config.agents().access);
         this.parts = new StageParts(engine, config.agents(), schema, runner, journal, pools.callbacks());
     }
 
     static EngineRuntime build(EngineConfig config) {
         EnginePools pools = EnginePools.forThisMachine();
-        DatabaseParts databases = DatabaseParts.build(config.registry(), config.sql(), config.cachedDatabases());
+        DatabaseParts databases = DatabaseParts.build(config.registry(), config.sql(), config.cachedDatabases(),
+                java.time.Duration.ofMillis(config.agents().schemaRefreshMillis));
         SchemaCatalog catalog = databases.catalog();
         Engine engine = new Engine(llmClient(config, pools.callbacks()), databases.sql(), catalog, databases.values());
-        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer());
+        SchemaContext schema = new SchemaContext(catalog, SchemaViews.over(engine.sql()), new HistoryRenderer(),
+                config.agents().access);
         StageJournal journal;
         try {
             journal = config.journal().open();

@@ -67,14 +67,15 @@ public final class StageParts {
      */
     public static StageParts standard(Engine engine, AgentSettings settings) {
         SchemaContext schema = new SchemaContext(engine.catalog(),
-                SchemaViews.over(engine.sql()), new HistoryRenderer());
-        CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows);
+                SchemaViews.over(engine.sql()), new HistoryRenderer(), settings.access);
+        CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows,
+                settings.access);
         return new StageParts(engine, settings, schema, runner, StageJournal.NONE);
     }
 
     /** The question values matched in the database, as the OpenSearch stages show them. */
     QuestionValues questionValues() {
-        return new QuestionValues(engine.values(), settings.valueMatches);
+        return new QuestionValues(engine.values(), settings.valueMatches, schema::schema);
     }
 
     /** OpenSearch-SQL's correction by error class, shared by {@code opensearch.correct} and MMSQL's refiner. */

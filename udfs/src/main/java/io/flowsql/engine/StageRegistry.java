@@ -31,7 +31,9 @@ import io.flowsql.agents.sqlfix.SqlRefiner;
 import io.flowsql.agents.sqlfix.SqlRefinerStage;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
+import io.flowsql.agents.retrieve.SchemaRetrieveStage;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
+import io.flowsql.sql.retrieve.SchemaRetriever;
 import io.flowsql.pipeline.FinalizeStage;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.Strategy;
@@ -65,6 +67,10 @@ public final class StageRegistry {
     private static final List<String> PRESETS = List.of(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL, FULL);
 
     private static final List<StageDeclaration> STAGES = List.of(
+            // Schema retrieval first: no schema text enters a prompt before the question's schema is bounded.
+            of("schema.retrieve", LOCAL, p -> new SchemaRetrieveStage(p.schema, p.engine.values(),
+                    SchemaRetriever.lexical(p.settings.schemaTokenBudget), p.settings.valueMatches))
+                    .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema))
                     .prompts("mmsql/rewrite").in(MMSQL),
             of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema))

@@ -41,6 +41,8 @@ public final class AnswerMapper {
             if (answer.error == null) {
                 answer.error = "no stage produced an answer";
             }
+        } else if (AnswerStatus.REFUSED.wireName().equals(answer.status) && ctx.failure != null) {
+            answer.errorKind = ctx.failure.wireName();
         }
         chosenCandidate(ctx).ifPresent(c -> answer.result = previewOf(c));
         for (Interpretation i : ctx.interpretations) {
@@ -54,6 +56,7 @@ public final class AnswerMapper {
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
+        answer.retrievedTables = ctx.retrievedTables == null ? null : new ArrayList<>(ctx.retrievedTables);
         answer.answeredAt = clock.instant().toString();
         return answer;
     }

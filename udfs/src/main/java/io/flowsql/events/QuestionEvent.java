@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 public class QuestionEvent {
     public String requestId;
     public String dialogueId;
+    /** Who asks (optional): the access policy of this tenant decides which databases and tables the question may use. */
+    public String tenant;
     public String dbId;
     public String question;
     public String evidence;

@@ -17,6 +17,7 @@ public final class QuestionMapper {
         RequestContext ctx = new RequestContext();
         ctx.requestId = q.requestId;
         ctx.dialogueId = q.dialogueId;
+        ctx.tenant = q.tenant;
         ctx.dbId = q.dbId;
         ctx.question = q.question;
         ctx.evidence = q.evidence;

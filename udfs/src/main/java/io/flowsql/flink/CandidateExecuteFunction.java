@@ -56,7 +56,7 @@ public class CandidateExecuteFunction extends RichAsyncFunction<CandidateWork, C
         Candidate candidate = work.candidate;
         work.run = pool.submit(() -> {
             try {
-                lease.runtime().candidateRunner().run(work.dbId, candidate);
+                lease.runtime().candidateRunner().run(work.dbId, work.tenant, candidate, null);
             } catch (RuntimeException error) {
                 markFailed(candidate, describe(error));
             }

@@ -15,6 +15,8 @@ public class CandidateWork {
      */
     public String batch;
     public String dbId;
+    /** The question's tenant, whose table list the candidate's SQL is checked against (null: none). */
+    public String tenant;
     /** Set on the one record that carries the request; null on candidate records. */
     public RequestContext context;
     /** How many candidate records belong to this request (on the context record). */
@@ -50,6 +52,7 @@ public class CandidateWork {
         w.requestId = ctx.requestId;
         w.batch = batch;
         w.dbId = ctx.dbId;
+        w.tenant = ctx.tenant;
         w.index = index;
         w.candidate = ctx.candidates.get(index);
         return w;

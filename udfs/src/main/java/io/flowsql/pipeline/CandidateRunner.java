@@ -9,7 +9,10 @@ import io.flowsql.sql.compare.ResultFingerprint;
 import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.TableGate;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Executes one candidate through the safe executor and records what the vote and the answer need
@@ -22,6 +25,7 @@ public final class CandidateRunner {
     private final SafeExecutor executor;
     private final ComparisonMode comparison;
     private final int previewRows;
+    private final AccessPolicies access;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
     public CandidateRunner(SafeExecutor executor) {
@@ -33,6 +37,12 @@ public final class CandidateRunner {
      *                   mode is equal (the evaluator compares with the same mode)
      */
     public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows) {
+        this(executor, comparison, previewRows, AccessPolicies.allowAll());
+    }
+
+    /** @param access whose table lists a candidate's SQL is checked against before it runs ({@link #run(String, String, Candidate, Cancellation)}) */
+    public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows, AccessPolicies access) {
+        this.access = Objects.requireNonNull(access, "access");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;
@@ -44,7 +54,7 @@ public final class CandidateRunner {
      * fingerprint past it leaves the candidate without one, failed with "comparison budget exceeded".
      */
     public Candidate run(String dbId, Candidate candidate) {
-        return run(dbId, candidate, null);
+        return run(dbId, null, candidate, null);
     }
 
     /**
@@ -52,10 +62,28 @@ public final class CandidateRunner {
      * the running statement (or the fingerprint) at once and the candidate fails as cancelled.
      */
     public Candidate run(String dbId, Candidate candidate, Cancellation cancellation) {
+        return run(dbId, null, candidate, cancellation);
+    }
+
+    /**
+     * As {@link #run(String, Candidate, Cancellation)}, for a question of {@code tenant}: SQL reading a table the
+     * tenant's table list hides is not run (the candidate fails with {@link TableGate#REFUSAL}).
+     */
+    public Candidate run(String dbId, String tenant, Candidate candidate, Cancellation cancellation) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
             candidate.error = "no SQL";
             return candidate;
+        }
+        if (access.restrictsTables(tenant, dbId)) {
+            Optional<String> refusal = TableGate.refusal(candidate.sql, access.tables(tenant, dbId));
+            if (refusal.isPresent()) {
+                candidate.executed = true;
+                candidate.error = new SqlError(SqlError.Kind.REFUSED, refusal.get()).toString();
+                candidate.rowCount = 0;
+                candidate.resultFingerprint = null;
+                return candidate;
+            }
         }
         StatementBudget budget = StageSql.budgetFor(executor, cancellation);
         ExecutionResult result = executor.execute(dbId, candidate.sql, budget);

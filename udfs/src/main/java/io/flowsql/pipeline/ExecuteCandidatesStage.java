@@ -19,7 +19,7 @@ public final class ExecuteCandidatesStage implements Stage.Local {
         List<Candidate> pending = ctx.candidates.stream().filter(c -> !c.executed).toList();
         CandidateRuns.Plan plan = CandidateRuns.plan(ctx.candidates);
         for (int index : plan.toRun()) {
-            runner.run(ctx.dbId, ctx.candidates.get(index), trace.cancellation);
+            runner.run(ctx.dbId, ctx.tenant, ctx.candidates.get(index), trace.cancellation);
         }
         CandidateRuns.takeTwinResults(ctx.candidates, plan.toRun());
         long failed = pending.stream().filter(c -> c.error != null).count();

@@ -12,6 +12,8 @@ public enum FailureKind {
     NO_SQL,
     /** The request names a preset this job has no chain of operators for. */
     UNSERVED,
+    /** The question's tenant may not ask this database (or its SQL names a table outside the tenant's policy); status refused. */
+    FORBIDDEN,
     /** Anything else: an unexpected exception, or the engine refusing work while it closes. */
     INTERNAL;
 

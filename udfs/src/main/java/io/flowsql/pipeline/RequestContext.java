@@ -15,6 +15,8 @@ public class RequestContext {
     // --- the question
     public String requestId;
     public String dialogueId;
+    /** The tenant the question asks as (its own field, or derived from the dialogue id); null when none. */
+    public String tenant;
     public String dbId;
     public String question;
     public String evidence;
@@ -38,6 +40,13 @@ public class RequestContext {
     /** Reply text for unanswerable / improper turns, the clarification for ambiguous ones. */
     public String response;
     public List<Interpretation> interpretations = new ArrayList<>();
+    /**
+     * The tables schema retrieval kept for this question's prompts (schema.retrieve); null when the stage did not run,
+     * in which case the agents see the whole schema the question's access policy allows.
+     */
+    public List<String> retrievedTables;
+    /** Of {@link #retrievedTables}, those shown in brief (column names, types and keys only); null or empty: none. */
+    public List<String> retrievedBrief;
     /** The schema text the generators use (full, soft or pruned). */
     public String schemaText;
     /** Linked columns "table.column", best first. */
@@ -84,6 +93,15 @@ public class RequestContext {
 
     public boolean hasStatus(AnswerStatus outcome) {
         return outcome.wireName().equals(status);
+    }
+
+    /** Refuses the request as {@code kind} (e.g. forbidden by its access policy): status refused, with the kind and why. */
+    public void refuse(String stage, FailureKind kind, String message) {
+        settle(AnswerStatus.REFUSED);
+        this.failedStage = stage;
+        this.failure = kind;
+        this.error = message;
+        this.response = message;
     }
 
     public void fail(String stage, FailureKind kind, String message) {

@@ -29,7 +29,14 @@ import java.sql.SQLException;
 public record DatabaseParts(SafeExecutor sql, SchemaCatalog catalog, CachingValueIndexProvider values) {
 
     public static DatabaseParts build(DatabaseRegistry registry, SqlExecutorConfig config, int cachedDatabases) {
-        SqliteSchemaCatalog sqliteCatalog = new SqliteSchemaCatalog(registry.sqlite(), ValueExamplePolicy.defaults(), cachedDatabases);
+        return build(registry, config, cachedDatabases, java.time.Duration.ZERO);
+    }
+
+    /** @param schemaRefresh how old a SQLite database's schema may get before it is read again (zero: never) */
+    public static DatabaseParts build(DatabaseRegistry registry, SqlExecutorConfig config, int cachedDatabases,
+                                      java.time.Duration schemaRefresh) {
+        SqliteSchemaCatalog sqliteCatalog = new SqliteSchemaCatalog(registry.sqlite(), ValueExamplePolicy.defaults(),
+                cachedDatabases, schemaRefresh);
         SqliteSafeExecutor sqlite = new SqliteSafeExecutor(registry.sqlite(), config);
         if (registry.declared().isEmpty()) {
             return new DatabaseParts(sqlite, sqliteCatalog,

@@ -38,17 +38,17 @@ class StageRegistryTest {
         for (String preset : StageRegistry.presetNames()) {
             List<String> stages = names(StageRegistry.stagesOf(preset));
             assertThat(stages.stream().map(order::indexOf).toList()).as(preset).doesNotContain(-1).isSorted();
-            assertThat(stages).as(preset).endsWith("answer.finalize");
+            assertThat(stages).as(preset).startsWith("schema.retrieve").endsWith("answer.finalize");
         }
         assertThat(names(StageRegistry.stagesOf("full"))).containsExactlyElementsOf(order);
-        assertThat(names(StageRegistry.stagesOf("sqlfix"))).containsExactly("opensearch.generate", "candidates.execute",
+        assertThat(names(StageRegistry.stagesOf("sqlfix"))).containsExactly("schema.retrieve", "opensearch.generate", "candidates.execute",
                 "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
-        assertThat(names(StageRegistry.stagesOf("mmsql"))).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+        assertThat(names(StageRegistry.stagesOf("mmsql"))).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect",
                 "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize");
-        assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("opensearch.fewshot",
+        assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("schema.retrieve", "opensearch.fewshot",
                 "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
-        assertThat(names(StageRegistry.stagesOf("mag-sql"))).containsExactly("magsql.link", "magsql.decompose",
+        assertThat(names(StageRegistry.stagesOf("mag-sql"))).containsExactly("schema.retrieve", "magsql.link", "magsql.decompose",
                 "magsql.generate", "candidates.execute", "answer.finalize");
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.job.kafka;
 
+import io.flowsql.access.AccessPolicies;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.DeadLetters;
 import io.flowsql.events.EventJson;
@@ -7,6 +8,7 @@ import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionMapper;
 import io.flowsql.events.QuestionParse;
 import io.flowsql.events.RejectKind;
+import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -28,13 +30,18 @@ import java.util.List;
  *
  * <p>Checks, in order: the record's size ({@code questions.max-record-bytes}), one JSON object in UTF-8 with nothing
  * after it, the questions schema, {@code options.disabled_stages} against the stage names, the record key equal to
- * {@code dialogue_id}, and the database.
+ * {@code dialogue_id}, and the database. A valid question its tenant's access policy forbids ({@code tenants.*}) is
+ * not a dead letter but a {@code refused} answer with {@code error_kind} {@code forbidden}, decided before the
+ * database is looked up, so the refusal says nothing about which databases exist.
  */
 public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestContext> {
     private static final long serialVersionUID = 1L;
 
     /** A question record's size at most, by default: any schema-valid question fits, even with every character escaped. */
     public static final int DEFAULT_MAX_RECORD_BYTES = 128 * 1024;
+
+    /** The failed-stage name of a question refused here. */
+    public static final String STAGE = "access";
 
     public static final OutputTag<DeadLetterEvent> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
@@ -45,6 +52,7 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
     private final Clock clock;
     private final int maxRecordBytes;
     private final int excerptBytes;
+    private AccessPolicies access = AccessPolicies.allowAll();
 
     public ParseAndValidate(DatabaseLocator databases, int maxRecordBytes, int excerptBytes) {
         this(databases, Clock.systemUTC(), maxRecordBytes, excerptBytes);
@@ -74,6 +82,15 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         return this;
     }
 
+    /** This operator, checking each question against {@code access} (see the class comment). */
+    public ParseAndValidate withAccess(AccessPolicies access) {
+        this.access = java.util.Objects.requireNonNull(access, "access");
+        return this;
+    }
+
+    /** The refusal of a question outside its tenant's policy: it names neither the tenant's databases nor others. */
+    public static final String FORBIDDEN = "this question may not ask this database";
+
     @Override
     public void processElement(RawRecord record, Context ctx, Collector<RequestContext> out) {
         Instant now = clock.instant();
@@ -84,7 +101,12 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
             parsed = QuestionParse.rejected(RejectKind.INTERNAL, "the record could not be read: " + e);
         }
         if (parsed.isValid()) {
-            out.collect(QuestionMapper.toContext(parsed.question(), record.origin(), now.toEpochMilli()));
+            RequestContext question = QuestionMapper.toContext(parsed.question(), record.origin(), now.toEpochMilli());
+            question.tenant = access.tenantOf(question.tenant, question.dialogueId);
+            if (!access.allowsDatabase(question.tenant, question.dbId)) {
+                question.refuse(STAGE, FailureKind.FORBIDDEN, FORBIDDEN);
+            }
+            out.collect(question);
         } else {
             ctx.output(DEAD_LETTERS, deadLetter(record, parsed.reason(), now, excerptBytes));
         }
@@ -114,7 +136,8 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
                     + DeadLetters.excerpt(key, 200) + "' is not the dialogue_id")
                     + "; key each question by its dialogue_id ('" + q.dialogueId + "') so a dialogue's turns stay in one partition, in order");
         }
-        if (!declared.contains(q.dbId) && databases.sqliteFile(q.dbId).isEmpty()) {
+        if (access.allowsDatabase(access.tenantOf(q.tenant, q.dialogueId), q.dbId) && !declared.contains(q.dbId)
+                && databases.sqliteFile(q.dbId).isEmpty()) {
             return QuestionParse.rejected(RejectKind.UNKNOWN_DATABASE, "no database '" + q.dbId + "'");
         }
         return parsed;

@@ -54,6 +54,48 @@ class ParseAndValidateTest {
     }
 
     @Test
+    void aQuestionOutsideItsTenantsPolicyIsRefusedForbiddenNamingNothingSecret() throws Exception {
+        ParseAndValidate guarded = new ParseAndValidate(
+                DatabaseLocator.forSharedData(Path.of(System.getProperty("flowsql.shared.data"))), Clock.fixed(NOW, ZoneOffset.UTC))
+                .withAccess(io.flowsql.access.AccessPolicies.fromOptions(java.util.Map.of(
+                        "team-a.databases", "concert_singer,pets_1", "team-b.databases", "car_1"), "^([a-z-]+)/"));
+        List<RequestContext> out = new ArrayList<>();
+        Collector<RequestContext> collector = collector(out);
+        guarded.processElement(record(0, "d1", VALID.replace("\"d1\"", "\"d1\",\"tenant\":\"team-a\"")), null, collector);
+        guarded.processElement(record(1, "d1", VALID.replace("\"d1\"", "\"d1\",\"tenant\":\"team-b\"")), null, collector);
+        guarded.processElement(record(2, "team-b/7", VALID.replace("\"d1\"", "\"team-b/7\"").replace("concert_singer", "car_1")), null, collector);
+        guarded.processElement(record(3, "d1", VALID), null, collector);  // no tenant at all
+        guarded.processElement(record(4, "d1", VALID.replace("\"d1\"", "\"d1\",\"tenant\":\"team-b\"")
+                .replace("concert_singer", "no_such_db")), null, collector);  // refused, not "unknown database"
+
+        assertThat(out).extracting(q -> q.requestId).hasSize(5);
+        assertThat(out.get(0).isSettled()).isFalse();
+        assertThat(out.get(0).tenant).isEqualTo("team-a");
+        assertThat(out.get(2).isSettled()).isFalse();
+        assertThat(out.get(2).tenant).isEqualTo("team-b");
+        for (RequestContext refused : List.of(out.get(1), out.get(3), out.get(4))) {
+            assertThat(refused.hasStatus(io.flowsql.pipeline.AnswerStatus.REFUSED)).isTrue();
+            assertThat(refused.failure).isEqualTo(io.flowsql.pipeline.FailureKind.FORBIDDEN);
+            assertThat(refused.error).isEqualTo(ParseAndValidate.FORBIDDEN).doesNotContain("car_1", "pets_1", "team");
+            io.flowsql.events.AnswerEvent answer = io.flowsql.events.AnswerMapper.fromContext(refused);
+            assertThat(answer.status).isEqualTo("refused");
+            assertThat(answer.errorKind).isEqualTo("forbidden");
+        }
+    }
+
+    private static Collector<RequestContext> collector(List<RequestContext> out) {
+        return new Collector<>() {
+            @Override
+            public void collect(RequestContext record) {
+                out.add(record);
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    @Test
     void strictParsingRefusesWhatWasSilentlyAcceptedOrLost() throws Exception {
         String twoObjects = VALID + VALID.replace("r1", "r2");
         process(record(0, "d1", twoObjects));

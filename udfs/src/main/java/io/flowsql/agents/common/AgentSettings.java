@@ -53,6 +53,13 @@ public class AgentSettings implements Serializable {
     /** Rewrite {@code x = NULL} / {@code x <> NULL} (never true in SQL) to {@code x IS NULL} / {@code x IS NOT NULL}. */
     public boolean alignNullComparison = true;
 
+    // --- schema retrieval and access (schema.retrieve)
+    /** Tokens the schema shown in one prompt may take; a whole schema under it is shown uncut (schema.token-budget). */
+    public int schemaTokenBudget = io.flowsql.sql.retrieve.SchemaRetriever.DEFAULT_TOKEN_BUDGET;
+    /** How old a database's schema in the catalog may get before it is read again (0 = never; schema.refresh-interval). */
+    public long schemaRefreshMillis = 5 * 60_000L;
+    /** Which tenant may ask which databases and tables (tenants.* options); everything allowed by default. */
+    public io.flowsql.access.AccessPolicies access = io.flowsql.access.AccessPolicies.allowAll();
     /** Rows kept in a candidate's preview. */
     public int previewRows = 10;
 

@@ -44,7 +44,9 @@ public final class SoftSchemaLinker {
      */
     public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, PromptFields fields, StageTrace trace) {
         String question = fields.question() + " " + Objects.toString(fields.get("evidence"), "");
-        List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches);
+        // Only values of the tables this request may see (the schema as retrieval and the access policy cut it).
+        List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches).stream()
+                .filter(v -> schema.table(v.table()).isPresent()).toList();
         List<String> matched = ValueText.of(found);
         String fullText = views.full(schema);
         if (schema.columnCount() <= skipThresholdColumns) {

@@ -53,9 +53,9 @@ public final class RefineStage implements Stage {
                 });
         return start.thenCompose(c -> StageSql.offload(trace, () -> {
             if (!c.executed) {
-                runner.run(ctx.dbId, c, trace.cancellation);
+                runner.run(ctx.dbId, ctx.tenant, c, trace.cancellation);
             }
-            return corrector.correct(fields, MmsqlFields.rewritten(ctx), ctx.dbId, c, trace).thenAccept(outcome -> {
+            return corrector.correct(fields, MmsqlFields.rewritten(ctx), ctx.dbId, ctx.tenant, c, trace).thenAccept(outcome -> {
                 if (outcome.best() != c) {
                     ExecutionCorrector.adopt(outcome.best(), c);
                 }

@@ -34,7 +34,7 @@ public final class OpenSearchGenerateStage implements Stage {
         this.library = library;
         this.generator = generator;
         this.schemas = schemas;
-        this.values = new QuestionValues(values, valueMatches);
+        this.values = new QuestionValues(values, valueMatches, schemas::schema);
     }
 
     @Override

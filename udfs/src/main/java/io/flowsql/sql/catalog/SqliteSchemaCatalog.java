@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.flowsql.sql.DatabaseSchema;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Supplier;
@@ -21,6 +22,16 @@ public final class SqliteSchemaCatalog implements SchemaCatalog {
     private final LoadingCache<String, DatabaseSchema> cache;
 
     public SqliteSchemaCatalog(DatabaseLocator locator, ValueExamplePolicy policy, int maxCachedDatabases) {
+        this(locator, policy, maxCachedDatabases, Duration.ZERO);
+    }
+
+    /**
+     * A catalog that reads a database again once its schema is older than {@code refreshAfter} (zero: never): the
+     * next question after that still gets the schema it had while the new one is read in the background, then the
+     * new one (tables added or dropped while the job runs appear or leave without a restart).
+     */
+    public SqliteSchemaCatalog(DatabaseLocator locator, ValueExamplePolicy policy, int maxCachedDatabases,
+                               Duration refreshAfter) {
         this.locator = locator;
         this.reader = new SchemaReader(policy);
         SpiderTablesJson[] loaded = new SpiderTablesJson[1];
@@ -32,7 +43,14 @@ public final class SqliteSchemaCatalog implements SchemaCatalog {
                 return loaded[0];
             }
         };
-        this.cache = Caffeine.newBuilder().maximumSize(maxCachedDatabases).build(this::load);
+        Caffeine<Object, Object> builder = Caffeine.newBuilder().maximumSize(maxCachedDatabases);
+        if (refreshAfter.isNegative()) {
+            throw new IllegalArgumentException("refreshAfter must not be negative: " + refreshAfter);
+        }
+        if (!refreshAfter.isZero()) {
+            builder.refreshAfterWrite(refreshAfter);
+        }
+        this.cache = builder.build(this::load);
     }
 
     public SqliteSchemaCatalog(DatabaseLocator locator) {
@@ -47,6 +65,14 @@ public final class SqliteSchemaCatalog implements SchemaCatalog {
         }
         // No file check here: every stage of every request asks, and load() refuses an unknown id itself.
         return cache.get(dbId);
+    }
+
+    /**
+     * Reads this database's schema again now (on demand) and keeps it; questions asked meanwhile see the one it had.
+     * @throws SQLException when the database cannot be read (the schema it had stays)
+     */
+    public void refresh(String dbId) throws SQLException {
+        cache.put(dbId, load(dbId));
     }
 
     /** Whether a database with this id exists. */

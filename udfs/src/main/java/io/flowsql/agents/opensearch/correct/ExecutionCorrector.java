@@ -48,10 +48,19 @@ public final class ExecutionCorrector {
      */
     public CompletableFuture<Correction> correct(PromptFields fields, String question, String dbId,
                                                  Candidate start, StageTrace trace) {
-        return round(fields, question, dbId, start, start, new ArrayList<>(), 0, trace);
+        return correct(fields, question, dbId, null, start, trace);
     }
 
-    private CompletableFuture<Correction> round(PromptFields fields, String question, String dbId, Candidate current,
+    /** As above, for a question of {@code tenant}: each attempt's SQL is checked against the tenant's table list. */
+    public CompletableFuture<Correction> correct(PromptFields fields, String question, String dbId, String tenant,
+                                                 Candidate start, StageTrace trace) {
+        return round(fields, question, new Target(dbId, tenant), start, start, new ArrayList<>(), 0, trace);
+    }
+
+    /** The database a correction runs on and the question's tenant. */
+    private record Target(String dbId, String tenant) {}
+
+    private CompletableFuture<Correction> round(PromptFields fields, String question, Target target, Candidate current,
                                                 Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
         Optional<ExecutionProblem> problem = ExecutionProblem.of(current, question);
         Candidate better = severity(current, question) < severity(best, question) ? current : best;
@@ -73,9 +82,9 @@ public final class ExecutionCorrector {
                 return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done + 1,
                         ExecutionProblem.of(better, question).isEmpty()));
             }
-            Candidate attempt = runner.run(dbId, new Candidate(current.source, revised),
+            Candidate attempt = runner.run(target.dbId(), target.tenant(), new Candidate(current.source, revised),
                     trace == null ? null : trace.cancellation);
-            return round(fields, question, dbId, attempt, better, seen, done + 1, trace);
+            return round(fields, question, target, attempt, better, seen, done + 1, trace);
         }));
     }
 

@@ -49,7 +49,7 @@ public final class OpenSearchCorrectStage implements Stage {
         List<CompletableFuture<Void>> work = new ArrayList<>();
         for (List<Candidate> same : bySql.values()) {
             Candidate first = same.get(0);
-            work.add(corrector.correct(fields, ctx.question, ctx.dbId, first, trace).thenAccept(outcome -> {
+            work.add(corrector.correct(fields, ctx.question, ctx.dbId, ctx.tenant, first, trace).thenAccept(outcome -> {
                 String note = outcome.classes().stream().map(ErrorClass::slug).collect(Collectors.joining(">"))
                         + ">" + (outcome.fixed() ? "fixed" : outcome.best() == first ? "kept" : "improved");
                 for (Candidate c : same) {

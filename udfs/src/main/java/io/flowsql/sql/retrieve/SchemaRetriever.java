@@ -1,0 +1,165 @@
+package io.flowsql.sql.retrieve;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.ForeignKey;
+import io.flowsql.sql.TableSchema;
+import io.flowsql.sql.render.SchemaRenderer;
+import io.flowsql.sql.render.TokenCounter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The first step of every preset: the schema a question's prompts may show, bounded by a token budget. When the whole
+ * (visible) schema's full rendering fits the budget it is returned as it is, so small databases see exactly what they
+ * saw before. Otherwise tables are ranked by a {@link RelevanceScorer} (by default {@link LexicalScorer}), each table's
+ * score raised by its foreign-key neighbours' and by the best table of its schema namespace (so the tables joined to
+ * a match, and the tables of the matched namespace, come next), and the best tables are kept while their renderings
+ * fit the budget.
+ */
+public final class SchemaRetriever {
+    /** What the job uses unless {@code schema.token-budget} says otherwise: larger than every Spider and BIRD dev schema. */
+    public static final int DEFAULT_TOKEN_BUDGET = 12_000;
+    static final double NEIGHBOUR_WEIGHT = 0.4;
+    static final double NAMESPACE_WEIGHT = 0.3;
+    /** Share of the budget the best tables take in full; the tables after them are shown in brief. */
+    static final double DETAILED_SHARE = 0.5;
+
+    private final SchemaRenderer renderer;
+    private final TokenCounter tokens;
+    private final RelevanceScorer scorer;
+    private final int budget;
+    /** Tokens of a schema's whole rendering and of each of its tables alone, computed once per schema object. */
+    private final Cache<DatabaseSchema, Costs> costs = Caffeine.newBuilder().weakKeys().build();
+
+    public SchemaRetriever(RelevanceScorer scorer, int budget) {
+        if (budget <= 0) {
+            throw new IllegalArgumentException("the schema token budget must be positive: " + budget);
+        }
+        this.tokens = new TokenCounter();
+        this.renderer = new SchemaRenderer(tokens, null);
+        this.scorer = scorer;
+        this.budget = budget;
+    }
+
+    public static SchemaRetriever lexical(int budget) {
+        return new SchemaRetriever(new LexicalScorer(), budget);
+    }
+
+    public int budget() {
+        return budget;
+    }
+
+    /** Whether the whole schema's rendering fits the budget (then retrieval returns it unchanged). */
+    public boolean fitsWhole(DatabaseSchema visible) {
+        return costs.get(visible, this::measure).whole <= budget;
+    }
+
+    /** The bounded schema for {@code query} out of {@code visible} (the tables the question may see). */
+    public RetrievedSchema retrieve(DatabaseSchema visible, RetrievalQuery query) {
+        Costs cost = costs.get(visible, this::measure);
+        int n = visible.tables().size();
+        if (cost.whole <= budget) {
+            return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of());
+        }
+        double[] score = ranked(visible, scorer.score(visible, query));
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingInt(i -> i));
+        List<Integer> kept = new ArrayList<>();
+        Set<Integer> brief = new HashSet<>();
+        int used = 0;
+        for (int i : order) {
+            if (score[i] <= 0 && !kept.isEmpty()) {
+                break;
+            }
+            // the best tables in full while they take at most DETAILED_SHARE of the budget, the rest in brief
+            boolean detailed = used + cost.table[i] <= budget * DETAILED_SHARE;
+            int c = detailed ? cost.table[i] : cost.brief[i];
+            if (used + c <= budget) {
+                kept.add(i);
+                used += c;
+                if (!detailed) {
+                    brief.add(i);
+                }
+            }
+        }
+        if (kept.isEmpty() && n > 0) {
+            kept.add(order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
+        }
+        DatabaseSchema bounded = subset(visible, kept, brief);
+        int t = renderer.full(bounded).tokens();
+        while (t > budget && kept.size() > 1) {  // foreign-key lines the per-table costs left out
+            brief.remove(kept.remove(kept.size() - 1));
+            bounded = subset(visible, kept, brief);
+            t = renderer.full(bounded).tokens();
+        }
+        List<String> briefNames = brief.stream().sorted().map(i -> visible.tables().get(i).name()).toList();
+        return new RetrievedSchema(bounded, t, cost.whole, n, true, briefNames);
+    }
+
+    /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
+    private static double[] ranked(DatabaseSchema schema, Relevance relevance) {
+        List<TableSchema> tables = schema.tables();
+        Map<String, Integer> index = new HashMap<>();
+        double[] base = new double[tables.size()];
+        Map<String, Double> namespaceBest = new HashMap<>();
+        for (int i = 0; i < tables.size(); i++) {
+            String name = tables.get(i).name();
+            index.put(name.toLowerCase(Locale.ROOT), i);
+            base[i] = relevance.table(name);
+            namespaceBest.merge(namespace(name), base[i], Math::max);
+        }
+        double[] score = base.clone();
+        for (ForeignKey fk : schema.foreignKeys()) {
+            Integer a = index.get(fk.from().table().toLowerCase(Locale.ROOT));
+            Integer b = index.get(fk.to().table().toLowerCase(Locale.ROOT));
+            if (a != null && b != null && !a.equals(b)) {
+                score[a] += NEIGHBOUR_WEIGHT * base[b];
+                score[b] += NEIGHBOUR_WEIGHT * base[a];
+            }
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String ns = namespace(tables.get(i).name());
+            if (!ns.isEmpty()) {
+                score[i] += NAMESPACE_WEIGHT * namespaceBest.get(ns);
+            }
+        }
+        return score;
+    }
+
+    /** The schema namespace of a qualified table name ({@code sales.orders} → sales), or "" when unqualified. */
+    static String namespace(String table) {
+        int dot = table.lastIndexOf('.');
+        return dot < 0 ? "" : table.substring(0, dot).toLowerCase(Locale.ROOT);
+    }
+
+    private static DatabaseSchema subset(DatabaseSchema schema, List<Integer> kept, Set<Integer> brief) {
+        Set<String> names = kept.stream().map(i -> schema.tables().get(i).name()).collect(Collectors.toSet());
+        Set<String> briefNames = brief.stream().map(i -> schema.tables().get(i).name()).collect(Collectors.toSet());
+        return SchemaSubset.named(schema, names, briefNames);
+    }
+
+    private Costs measure(DatabaseSchema schema) {
+        int[] table = new int[schema.tables().size()];
+        int[] brief = new int[table.length];
+        for (int i = 0; i < table.length; i++) {
+            TableSchema t = schema.tables().get(i);
+            table[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(t), List.of())).tokens();
+            brief[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(SchemaSubset.brief(t)), List.of())).tokens();
+        }
+        return new Costs(renderer.full(schema).tokens(), table, brief);
+    }
+
+    private record Costs(int whole, int[] table, int[] brief) {}
+}
