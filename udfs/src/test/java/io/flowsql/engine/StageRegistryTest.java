@@ -45,7 +45,7 @@ class StageRegistryTest {
                 "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
         assertThat(names(StageRegistry.stagesOf("mmsql"))).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
                 "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize");
-        assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("opensearch.fewshot",
+        assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("opensearch.fewshot", "opensearch.extract", "opensearch.retrieve",
                 "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(names(StageRegistry.stagesOf("mag-sql"))).containsExactly("magsql.link", "magsql.decompose",
