@@ -17,14 +17,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * Serves POST /v1/embeddings as OpenAI does ({@code input} a string or a list of strings; {@code data[]} with
  * {@code index} and {@code embedding}; {@code usage.prompt_tokens}), with {@link NgramEmbedder}'s deterministic
  * vectors, the model named {@code simulated/<model>} and the simulated header. Needs no slot: embedding is cheap.
+ * The configured faults apply as far as an embeddings answer can show them (a hang or a cut text is answered).
  */
 final class EmbeddingsHandler implements HttpHandler {
     private final ObjectMapper json;
+    private final FaultPlan faults;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong texts = new AtomicLong();
 
-    EmbeddingsHandler(ObjectMapper json) {
+    /** Injects the configured faults that an HTTP status or a broken body shows (429, 500, 503, not JSON). */
+    EmbeddingsHandler(ObjectMapper json, SimulatorConfig config) {
         this.json = json;
+        this.faults = new FaultPlan(config.faultRates(), config.scriptedFaults(), config.seed() + 1);
     }
 
     long requests() {
@@ -59,6 +63,31 @@ final class EmbeddingsHandler implements HttpHandler {
                 return;
             }
             requests.incrementAndGet();
+            Fault fault = faults.next();
+            switch (fault) {
+                case RATE_LIMITED -> {
+                    exchange.getResponseHeaders().add("Retry-After", "0");
+                    send(exchange, 429, error("rate limited (simulated)"));
+                    return;
+                }
+                case SERVER_ERROR -> {
+                    send(exchange, 500, error("server error (simulated)"));
+                    return;
+                }
+                case UNAVAILABLE -> {
+                    send(exchange, 503, error("unavailable (simulated)"));
+                    return;
+                }
+                case MALFORMED_JSON -> {
+                    byte[] broken = "{\"data\": [".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    exchange.sendResponseHeaders(200, broken.length);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(broken);
+                    }
+                    return;
+                }
+                default -> { }
+            }
             texts.addAndGet(inputs.size());
             ObjectNode root = json.createObjectNode();
             root.put("object", "list");

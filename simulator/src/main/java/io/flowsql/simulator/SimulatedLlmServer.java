@@ -49,7 +49,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
         });
         server.setExecutor(workers);
         server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log, tokens));
-        this.embeddings = new EmbeddingsHandler(json);
+        this.embeddings = new EmbeddingsHandler(json, config);
         server.createContext("/v1/embeddings", embeddings);
         byte[] models = json.writeValueAsBytes(new ResponseWriter(json, config.dialect()).models(modelNames()));
         server.createContext("/v1/models", exchange -> sendModels(exchange, models));
@@ -85,12 +85,12 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return log.snapshot();
     }
 
-    /** Embeddings requests answered (each may carry many texts). */
+    /** Embeddings requests received, faulted ones included (each may carry many texts). */
     public long embeddingRequests() {
         return embeddings.requests();
     }
 
-    /** Texts embedded over all embeddings requests. */
+    /** Texts embedded over all embeddings requests answered. */
     public long embeddedTexts() {
         return embeddings.texts();
     }
