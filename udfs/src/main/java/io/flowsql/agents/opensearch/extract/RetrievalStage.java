@@ -80,15 +80,30 @@ public final class RetrievalStage implements Stage {
                     return new ArrayList<>(found);
                 }));
         CompletableFuture<List<String>> matched = values(ctx, trace);
+        // retrieval only adds hints: an endpoint without embeddings (llama-server started without --embeddings) or a
+        // failed call leaves them out and the request goes on, noted in the trace
+        java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        columns = columns.exceptionally(error -> { failure.set(String.valueOf(rootOf(error).getMessage())); return List.of(); });
+        matched = matched.exceptionally(error -> { failure.set(String.valueOf(rootOf(error).getMessage())); return List.of(); });
         return columns.thenCombine(matched, (cols, vals) -> {
             synchronized (ctx) {
                 Extraction.put(ctx, Extraction.RETRIEVED_COLUMNS, cols);
                 Extraction.put(ctx, Extraction.RETRIEVED_VALUES, vals);
                 vals.stream().filter(v -> !ctx.matchedValues.contains(v)).forEach(ctx.matchedValues::add);
             }
-            trace.note = phrases.size() + " phrases → " + cols.size() + " columns; " + vals.size() + " values";
+            trace.note = phrases.size() + " phrases → " + cols.size() + " columns; " + vals.size() + " values"
+                    + (failure.get() == null ? "" : "; embeddings failed, retrieval skipped: " + failure.get());
             return null;
         });
+    }
+
+    private static Throwable rootOf(Throwable error) {
+        Throwable t = error;
+        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     /** What values are looked up for: the extraction's values and entities, else the question itself. */
