@@ -114,6 +114,7 @@ public final class EngineWiring {
         LlmClientConfig.Builder b = LlmClientConfig.builder(config.get(JobOptions.LLM_BASE_URL))
                 .apiKey(config.get(JobOptions.LLM_API_KEY))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
+                .embeddingModel(config.get(JobOptions.LLM_EMBEDDING_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))
                 .maxConcurrency(maxConcurrency(config))
                 .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)
@@ -129,6 +130,7 @@ public final class EngineWiring {
         Duration budget = config.get(JobOptions.LLM_TOTAL_BUDGET);
         b.queueBudget(queue.compareTo(budget) > 0 ? budget : queue);  // a default above a lowered total budget follows it
         config.get(JobOptions.LLM_MODEL_BY_STAGE).forEach(b::stageModel);
+        config.get(JobOptions.LLM_EMBEDDING_MODEL_BY_USE).forEach(b::embeddingModel);
         config.get(JobOptions.MAX_TOKENS_BY_STAGE).forEach(b::stageMaxTokens);
         return b.build();
     }

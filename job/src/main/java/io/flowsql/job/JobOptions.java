@@ -117,6 +117,10 @@ public final class JobOptions {
     public static final ConfigOption<String> LLM_MODEL = ConfigOptions.key("llm.model")
             .stringType().defaultValue("qwen2.5-coder-7b-instruct")
             .withDescription("Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
+    public static final ConfigOption<String> LLM_EMBEDDING_MODEL = ConfigOptions.key("llm.embedding-model")
+            .stringType().defaultValue("")
+            .withDescription("Model of the /v1/embeddings calls (OpenSearch-SQL's column and value retrieval) unless "
+                    + "llm.embedding-model.<use> names another; blank uses llm.model (a llama-server started with --embeddings).");
     public static final ConfigOption<Integer> LLM_SERVER_SLOTS = ConfigOptions.key("llm.server-slots")
             .intType().defaultValue(LlmClientConfig.DEFAULT_SERVER_SLOTS)
             .withDescription("Requests the LLM server decodes at once (llama.cpp --parallel, vLLM --max-num-seqs, OLLAMA_NUM_PARALLEL); "
@@ -348,6 +352,9 @@ public final class JobOptions {
     // --- Families: one key per stage (or per Kafka client property), prefix + name
     public static final OptionFamily<String> LLM_MODEL_BY_STAGE = OptionFamily.of("llm.model.", "<stage>",
             String.class, "Model of one stage (overrides llm.model), e.g. llm.model.mmsql.detect=qwen2.5-0.5b.");
+    public static final OptionFamily<String> LLM_EMBEDDING_MODEL_BY_USE = OptionFamily.of("llm.embedding-model.", "<use>",
+            String.class, "Embedding model of one use (overrides llm.embedding-model): opensearch.retrieve.columns, "
+                    + "opensearch.retrieve.values, or a prefix of them.");
     public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = OptionFamily.of("llm.max-tokens.", "<stage>",
             Integer.class, "max_tokens of one stage (exact name or prefix; overrides the stage's own budget).");
     public static final OptionFamily<Integer> CAPACITY_BY_STAGE = OptionFamily.of("stage.capacity.", "<stage>",
@@ -384,8 +391,8 @@ public final class JobOptions {
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE, KAFKA_CLIENT, DATABASES,
-                TENANTS);
+        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
+                KAFKA_CLIENT, DATABASES, TENANTS);
     }
 
     /** Every option, in declaration order (the order of the generated table): each public ConfigOption field of this class. */

@@ -34,6 +34,7 @@ public final class SimulatedLlmServer implements AutoCloseable {
     private final SlotGate gate;
     private final RequestLog log;
     private final TokenTally tokens = new TokenTally();
+    private final EmbeddingsHandler embeddings;
 
     private SimulatedLlmServer(SimulatorConfig config) throws IOException {
         this.config = config;
@@ -48,6 +49,8 @@ public final class SimulatedLlmServer implements AutoCloseable {
         });
         server.setExecutor(workers);
         server.createContext("/v1/chat/completions", new ChatCompletionsHandler(config, json, gate, log, tokens));
+        this.embeddings = new EmbeddingsHandler(json, config);
+        server.createContext("/v1/embeddings", embeddings);
         byte[] models = json.writeValueAsBytes(new ResponseWriter(json, config.dialect()).models(modelNames()));
         server.createContext("/v1/models", exchange -> sendModels(exchange, models));
     }
@@ -80,6 +83,16 @@ public final class SimulatedLlmServer implements AutoCloseable {
     /** Every chat request received so far, in arrival order (empty when recording is off). */
     public List<RecordedRequest> requests() {
         return log.snapshot();
+    }
+
+    /** Embeddings requests received, faulted ones included (each may carry many texts). */
+    public long embeddingRequests() {
+        return embeddings.requests();
+    }
+
+    /** Texts embedded over all embeddings requests answered. */
+    public long embeddedTexts() {
+        return embeddings.texts();
     }
 
     /** The most chat requests that were inside the server at the same moment. */

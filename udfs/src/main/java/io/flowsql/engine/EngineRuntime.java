@@ -79,7 +79,7 @@ public final class EngineRuntime implements AutoCloseable {
                 ? "only replayed (a miss fails, nothing is sent) from" : "replayed from and recorded to", dir);
         return new CachingLlmClient(OpenAiCompatibleClient.builder(config.llm()).callbackExecutor(callbacks).build(),
                 responses, cache.cacheMode(),
-                config.llm()::modelFor);
+                config.llm()::modelFor, config.llm()::embeddingModelFor);
     }
 
     public Engine engine() {

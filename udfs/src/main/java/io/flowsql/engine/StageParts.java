@@ -11,6 +11,7 @@ import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.sqlfix.RepairMemory;
 import io.flowsql.journal.StageJournal;
+import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -33,6 +34,8 @@ public final class StageParts {
     final Function<RequestContext, PromptFields> frames;
     final RepairMemory repairs;
     final ExampleLibrary examples;
+    /** OpenSearch-SQL's embedding retrieval: the per-database column vectors live as long as the parts. */
+    final EmbeddingRetriever retriever;
 
     /** Parts whose stages check every model call against {@code journal} and record it there (see {@link AgentCall}). */
     public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
@@ -51,6 +54,7 @@ public final class StageParts {
         this.settings = settings;
         this.schema = schema;
         this.call = new AgentCall(engine.llm(), journal, replies);
+        this.retriever = new EmbeddingRetriever(engine.llm());
         this.runner = runner;
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()

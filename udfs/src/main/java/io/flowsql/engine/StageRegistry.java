@@ -22,6 +22,8 @@ import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.OpenSearchVoteStage;
 import io.flowsql.agents.opensearch.ProgressiveGenerator;
 import io.flowsql.agents.opensearch.adherence.AdherenceStage;
+import io.flowsql.agents.opensearch.extract.ExtractionStage;
+import io.flowsql.agents.opensearch.extract.RetrievalStage;
 import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
@@ -89,6 +91,13 @@ public final class StageRegistry {
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL),
             of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
+                    .in(OPENSEARCH),
+            // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval
+            of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
+                    .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH),
+            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.engine.catalog(), p.engine.values(),
+                    p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
+                    p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
                     .in(OPENSEARCH),
             // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
             of("opensearch.generate", LLM, p -> new OpenSearchGenerateStage(

@@ -16,6 +16,7 @@ public final class CachingLlmClient implements LlmClient {
     private final ResponseCache cache;
     private final CacheMode mode;
     private final Function<ChatRequest, String> modelResolver;
+    private final Function<EmbeddingRequest, String> embeddingModelResolver;
     private final Map<String, CompletableFuture<ChatResponse>> inFlight = new ConcurrentHashMap<>();
 
     /**
@@ -24,10 +25,38 @@ public final class CachingLlmClient implements LlmClient {
      */
     public CachingLlmClient(LlmClient delegate, ResponseCache cache, CacheMode mode,
             Function<ChatRequest, String> modelResolver) {
+        this(delegate, cache, mode, modelResolver, request -> request.model() == null ? "" : request.model());
+    }
+
+    /** @param embeddingModelResolver the model an embeddings request will be sent to (e.g. {@link LlmClientConfig#embeddingModelFor}) */
+    public CachingLlmClient(LlmClient delegate, ResponseCache cache, CacheMode mode,
+            Function<ChatRequest, String> modelResolver, Function<EmbeddingRequest, String> embeddingModelResolver) {
         this.delegate = delegate;
         this.cache = cache;
         this.mode = mode;
         this.modelResolver = modelResolver;
+        this.embeddingModelResolver = embeddingModelResolver;
+    }
+
+    /**
+     * Embeddings from the disk cache under the key of their model and texts (as the whole list was asked; no sharing
+     * of identical calls in flight: the caller's index already embeds each database once).
+     */
+    @Override
+    public CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
+        if (mode == CacheMode.OFF) {
+            return delegate.embed(request);
+        }
+        String key = cache.keyOf(request.withModel(embeddingModelResolver.apply(request)));
+        CompletableFuture<EmbeddingResponse> stored = stored(key, "embeddings for " + request.stage(),
+                CachedAnswer::toEmbeddings);
+        if (stored != null) {
+            return stored;
+        }
+        return delegate.embed(request).thenApply(response -> {
+            cache.put(key, CachedAnswer.of(response));
+            return response;
+        });
     }
 
     @Override
@@ -36,19 +65,10 @@ public final class CachingLlmClient implements LlmClient {
             return delegate.chat(request);
         }
         String key = cache.keyOf(request.withModel(modelResolver.apply(request)));
-        Optional<CachedAnswer> stored;
-        try {
-            stored = cache.get(key);
-        } catch (UncheckedIOException e) {
-            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.MALFORMED_RESPONSE,
-                    e.getMessage(), 0, e));
-        }
-        if (stored.isPresent()) {
-            return CompletableFuture.completedFuture(stored.get().toResponse());
-        }
-        if (mode == CacheMode.READ_ONLY) {
-            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.INVALID_REQUEST,
-                    "replay-only cache has no answer for stage " + request.stage() + " (key " + key + ")", 0, null));
+        CompletableFuture<ChatResponse> stored = stored(key, "an answer for stage " + request.stage(),
+                CachedAnswer::toResponse);
+        if (stored != null) {
+            return stored;
         }
         CompletableFuture<ChatResponse> mine = new CompletableFuture<>();
         CompletableFuture<ChatResponse> shared = inFlight.putIfAbsent(key, mine);
@@ -72,6 +92,28 @@ public final class CachingLlmClient implements LlmClient {
             }
         });
         return mine.copy();
+    }
+
+    /**
+     * The cached answer under {@code key}; a failed future when the entry cannot be read or a replay-only cache has
+     * none; null when the call must be made.
+     */
+    private <T> CompletableFuture<T> stored(String key, String what, Function<CachedAnswer, T> convert) {
+        Optional<CachedAnswer> stored;
+        try {
+            stored = cache.get(key);
+        } catch (UncheckedIOException e) {
+            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.MALFORMED_RESPONSE,
+                    e.getMessage(), 0, e));
+        }
+        if (stored.isPresent()) {
+            return CompletableFuture.completedFuture(convert.apply(stored.get()));
+        }
+        if (mode == CacheMode.READ_ONLY) {
+            return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.INVALID_REQUEST,
+                    "replay-only cache has no " + what + " (key " + key + ")", 0, null));
+        }
+        return null;
     }
 
     @Override

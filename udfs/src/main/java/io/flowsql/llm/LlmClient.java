@@ -10,6 +10,15 @@ public interface LlmClient extends AutoCloseable {
 
     CompletableFuture<ChatResponse> chat(ChatRequest request);
 
+    /**
+     * Embeds texts through the OpenAI embeddings API ({@code /v1/embeddings}); a client that cannot fails the future
+     * with {@link LlmErrorKind#INVALID_REQUEST}.
+     */
+    default CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
+        return CompletableFuture.failedFuture(new LlmException(LlmErrorKind.INVALID_REQUEST,
+                getClass().getSimpleName() + " serves no embeddings (stage " + request.stage() + ")", 0, null));
+    }
+
     @Override
     default void close() {}
 }

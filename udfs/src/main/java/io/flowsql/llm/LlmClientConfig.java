@@ -43,6 +43,10 @@ public final class LlmClientConfig implements Serializable {
     private final LinkedHashMap<String, Integer> stageMaxTokens;
     private final int contextTokens;
     private final String replyOverlay;
+    private final String embeddingModel;
+    private final LinkedHashMap<String, String> embeddingModels;
+    private final int embeddingBatch;
+    private final int embeddingMaxChars;
 
     private LlmClientConfig(Builder b) {
         this.baseUrl = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
@@ -67,6 +71,10 @@ public final class LlmClientConfig implements Serializable {
         this.stageMaxTokens = new LinkedHashMap<>(b.stageMaxTokens);
         this.contextTokens = b.contextTokens;
         this.replyOverlay = b.replyOverlay;
+        this.embeddingModel = b.embeddingModel;
+        this.embeddingModels = new LinkedHashMap<>(b.embeddingModels);
+        this.embeddingBatch = b.embeddingBatch;
+        this.embeddingMaxChars = b.embeddingMaxChars;
     }
 
     /** The calls in flight that keep a server with this many slots busy: {@value #CALLS_PER_SLOT} per slot. */
@@ -149,6 +157,25 @@ public final class LlmClientConfig implements Serializable {
         String best = byStage(stageModels, request.stage());
         return best != null ? best : defaultModel;
     }
+
+    /**
+     * The model that embeds for a use: the request's own when set, else the one configured for its use (exact name or
+     * longest prefix, {@code llm.embedding-model.<use>}), else the embedding model ({@code llm.embedding-model}),
+     * else the default model.
+     */
+    public String embeddingModelFor(EmbeddingRequest request) {
+        if (request.model() != null && !request.model().isBlank()) {
+            return request.model();
+        }
+        String byUse = byStage(embeddingModels, request.stage());
+        return byUse != null ? byUse : embeddingModel != null ? embeddingModel : defaultModel;
+    }
+
+    /** Most texts one {@code /embeddings} request carries; a longer list is sent in batches. */
+    public int embeddingBatch() { return embeddingBatch; }
+    /** Texts longer than this many characters are cut before they are embedded (a server refuses inputs over its context). */
+    public int embeddingMaxChars() { return embeddingMaxChars; }
+    public Map<String, String> embeddingModels() { return Map.copyOf(embeddingModels); }
 
     /**
      * The reply budget (max_tokens) of a request: its own when set (a re-ask after a cut reply), else the one
@@ -250,6 +277,10 @@ public final class LlmClientConfig implements Serializable {
         private final LinkedHashMap<String, Integer> stageMaxTokens = new LinkedHashMap<>();
         private int contextTokens;
         private String replyOverlay;
+        private String embeddingModel;
+        private final LinkedHashMap<String, String> embeddingModels = new LinkedHashMap<>();
+        private int embeddingBatch = 64;
+        private int embeddingMaxChars = 2000;
 
         private Builder(String baseUrl) {
             this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
@@ -303,7 +334,19 @@ public final class LlmClientConfig implements Serializable {
         /** Constraints laid over every reply schema (a weak model's; {@link ReplyOverlay}); null or blank for none. */
         public Builder replyOverlay(String value) { this.replyOverlay = value == null || value.isBlank() ? null : value; return this; }
 
+        /** The model of every embedding use unless one names its own (blank: the default model). */
+        public Builder embeddingModel(String value) { this.embeddingModel = value == null || value.isBlank() ? null : value; return this; }
+        /** The embedding model of a use or use prefix ({@code opensearch.extract} covers {@code opensearch.extract.values}). */
+        public Builder embeddingModel(String use, String model) { this.embeddingModels.put(use, model); return this; }
+        /** Most texts per {@code /embeddings} request (default 64). */
+        public Builder embeddingBatch(int value) { this.embeddingBatch = value; return this; }
+        /** Characters of one text sent to be embedded at most (default 2,000). */
+        public Builder embeddingMaxChars(int value) { this.embeddingMaxChars = value; return this; }
+
         public LlmClientConfig build() {
+            if (embeddingBatch < 1 || embeddingMaxChars < 1) {
+                throw new IllegalArgumentException("embeddingBatch and embeddingMaxChars must be >= 1");
+            }
             if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
                 throw new IllegalArgumentException("baseUrl must start with http:// or https://: " + baseUrl);
             }

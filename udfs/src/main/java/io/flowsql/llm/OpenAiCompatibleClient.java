@@ -86,9 +86,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .setShutdownTimeout(Duration.ofSeconds(1))
                 .build());
         ObjectMapper json = new ObjectMapper();
-        this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl() + "/chat/completions",
+        this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl(),
                 config.apiKey() == null ? null : "Bearer " + config.apiKey(),
-                new ChatWireEncoder(json, config.structuredOutput(), ReplyOverlay.parse(config.replyOverlay())), new ChatWireDecoder(json));
+                new ChatWireEncoder(json, config.structuredOutput(), ReplyOverlay.parse(config.replyOverlay())), new ChatWireDecoder(json),
+                new EmbeddingWire(json));
         this.failsafeScheduler = CallPolicies.scheduler(timer);
         this.retryPolicy = CallPolicies.retryPolicy(config);
         this.limiter = new LocalRateLimiter(config.requestsPerMinute(), config.tokensPerMinute(), config.rateBurst(),
@@ -203,7 +204,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         Timeout<WireCompletion> budget = CallPolicies.budget(Duration.ofNanos(remaining));
         AttemptGate gate = new AttemptGate(limits, promptEstimate, call.deadline);
         CompletableFuture<WireCompletion> exchange = Failsafe.with(budget, retryPolicy, gate, limits.attemptTimeout())
-                .with(failsafeScheduler).getStageAsync(new ChatExchange(endpoint, thisCall));
+                .with(failsafeScheduler).getStageAsync(ChatExchange.chat(endpoint, thisCall));
         call.inFlight(exchange);
         return exchange.handle((completion, error) -> {
             if (error == null) {
@@ -230,6 +231,92 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
             return CompletableFuture.<Void>failedFuture(failure);
         }).thenCompose(next -> next);
+    }
+
+    /**
+     * Embeds the request's texts: the use's model ({@link LlmClientConfig#embeddingModelFor}), texts cut at
+     * {@code embeddingMaxChars}, sent in batches of {@code embeddingBatch} (in parallel, each batch through the same
+     * rate limits, connection permits, retries and budget as a chat exchange), metered once as one call of its use.
+     */
+    @Override
+    public CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
+        long start = System.nanoTime();
+        String model = config.embeddingModelFor(request);
+        List<String> inputs = request.inputs().stream().map(text -> text == null ? ""
+                : text.length() > config.embeddingMaxChars() ? text.substring(0, config.embeddingMaxChars()) : text)
+                .toList();
+        CompletableFuture<EmbeddingResponse> out = new CompletableFuture<>();
+        if (inputs.isEmpty()) {
+            out.complete(new EmbeddingResponse(List.of(), TokenUsage.NONE, model, false, 0, 0, false));
+            return out;
+        }
+        long deadline = start + config.totalBudget().toNanos();
+        List<CompletableFuture<EmbeddedBatch>> batches = new ArrayList<>();
+        for (int from = 0; from < inputs.size(); from += config.embeddingBatch()) {
+            List<String> part = inputs.subList(from, Math.min(inputs.size(), from + config.embeddingBatch()));
+            batches.add(embedBatch(new EmbeddingRequest(request.stage(), part, model), deadline));
+        }
+        out.whenComplete((ignored, error) -> {
+            if (out.isCancelled()) {
+                batches.forEach(batch -> batch.cancel(true));
+            }
+        });
+        CompletableFuture.allOf(batches.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
+            long latency = (System.nanoTime() - start) / 1_000_000;
+            List<float[]> vectors = new ArrayList<>();
+            TokenUsage usage = TokenUsage.NONE;
+            int retries = 0;
+            boolean simulated = false;
+            String answered = model;
+            for (CompletableFuture<EmbeddedBatch> batch : batches) {
+                EmbeddedBatch done = batch.isDone() && !batch.isCompletedExceptionally() ? batch.join() : null;
+                if (done != null) {
+                    vectors.addAll(done.completion().vectors());
+                    usage = usage.plus(done.usage());
+                    retries += done.attempts() - 1;
+                    simulated |= done.completion().simulated();
+                    answered = done.completion().model();
+                }
+            }
+            if (error == null) {
+                meter.record(new UsageRecord(request.stage(), model, usage, retries, latency, null));
+                EmbeddingResponse response = new EmbeddingResponse(vectors, usage, answered, simulated, latency,
+                        retries, false);
+                callbacks.execute(() -> out.complete(response));
+            } else {
+                LlmException failure = FailureClassifier.ofThrowable(error);
+                meter.record(new UsageRecord(request.stage(), model, usage, retries + Math.max(0,
+                        failure.attempts() - 1), latency, failure.kind()));
+                callbacks.execute(() -> out.completeExceptionally(failure));
+            }
+        });
+        return out;
+    }
+
+    /** One batch's answer, its usage (the server's, else estimated) and the attempts it took. */
+    private record EmbeddedBatch(WireCompletion completion, TokenUsage usage, int attempts) {}
+
+    private CompletableFuture<EmbeddedBatch> embedBatch(EmbeddingRequest batch, long deadline) {
+        long remaining = deadline - System.nanoTime();
+        long estimate = batch.inputs().stream().mapToLong(tokens::countText).sum();
+        Timeout<WireCompletion> budget = CallPolicies.budget(Duration.ofNanos(Math.max(1, remaining)));
+        AttemptGate gate = new AttemptGate(limits, config.tokensPerMinute() > 0 ? estimate : 0, deadline);
+        CompletableFuture<WireCompletion> exchange = Failsafe.with(budget, retryPolicy, gate, limits.attemptTimeout())
+                .with(failsafeScheduler).getStageAsync(ChatExchange.embeddings(endpoint, batch));
+        CompletableFuture<EmbeddedBatch> result = exchange.handle((completion, error) -> {
+            if (error != null) {
+                throw new java.util.concurrent.CompletionException(gate.outcome(error, budget));
+            }
+            TokenUsage usage = completion.reportedUsage().orElseGet(() -> new TokenUsage((int) estimate, 0, true));
+            limiter.charge(usage.totalTokens() - (config.tokensPerMinute() > 0 ? estimate : 0));
+            return new EmbeddedBatch(completion, usage, gate.attempts());
+        });
+        result.whenComplete((ignored, error) -> {
+            if (result.isCancelled()) {
+                exchange.cancel(true);
+            }
+        });
+        return result;
     }
 
     /** The largest n a refusal names ("... 1 <= value <= 4 ..."), else 1. */

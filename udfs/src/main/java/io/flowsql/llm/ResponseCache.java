@@ -24,6 +24,7 @@ public final class ResponseCache {
     private final Path directory;
     private final ObjectMapper json = new ObjectMapper();
     private final ChatWireEncoder encoder = new ChatWireEncoder(json, StructuredOutput.JSON_SCHEMA);
+    private final EmbeddingWire embeddings = new EmbeddingWire(json);
 
     public ResponseCache(Path directory) {
         this.directory = directory;
@@ -39,7 +40,15 @@ public final class ResponseCache {
      * temperature, top_p, n, max_tokens, seed, stop, response format). The stage is not part of it.
      */
     public String keyOf(ChatRequest resolved) {
-        ObjectNode body = encoder.toJson(resolved);
+        return sha256(encoder.toJson(resolved));
+    }
+
+    /** The key of an embeddings request with its model resolved: SHA-256 of its wire body (model and texts). */
+    public String keyOf(EmbeddingRequest resolved) {
+        return sha256(embeddings.toJson(resolved));
+    }
+
+    private String sha256(ObjectNode body) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             return HexFormat.of().formatHex(sha.digest(json.writeValueAsString(body).getBytes(StandardCharsets.UTF_8)));

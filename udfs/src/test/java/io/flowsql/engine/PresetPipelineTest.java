@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.opensearch.extract.Extraction;
 import io.flowsql.agents.sqlfix.ReviewNotes;
 import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
@@ -71,13 +72,13 @@ class PresetPipelineTest {
                         "candidates.execute", "answer.finalize")),
                 Arguments.of("sqlfix", List.of("opensearch.generate", "candidates.execute", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")),
-                Arguments.of("opensearch", List.of("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                Arguments.of("opensearch", List.of("opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "opensearch.vote", "answer.finalize")),
                 Arguments.of("mmsql", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
                         "candidates.execute", "mmsql.refine", "answer.finalize")),
                 Arguments.of("full", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
                         "magsql.decompose", "magsql.generate", "mmsql.decompose",
-                        "opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                        "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "mmsql.refine", "opensearch.vote", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")));
     }
@@ -108,6 +109,21 @@ class PresetPipelineTest {
             if (stagesRun.contains("sqlfix.review")) {
                 assertThat(ctx.notes.get(ReviewNotes.VERDICT)).as(label).isEqualTo(ReviewNotes.CORRECT);
             }
+            if (stagesRun.contains("opensearch.retrieve")) {
+                // extraction asked its two calls; retrieval embedded through /v1/embeddings and found the gold columns
+                assertThat(tasks).as(label).contains("opensearch.extract", "opensearch.extract.order");
+                StageTrace retrieve = ctx.trace.stream().filter(t -> t.stage.equals("opensearch.retrieve")).findFirst()
+                        .orElseThrow();
+                assertThat(retrieve.llmCalls).as(label + " embedding calls").isPositive();
+                assertThat(retrieve.simulated).as(label + " embeddings answered by the simulator").isTrue();
+                Extraction extraction = Extraction.of(ctx).orElseThrow();
+                assertThat(extraction.select()).as(label + " select order").isNotEmpty();
+                String generatePrompt = exact.requests().stream().filter(r -> r.request().task().equals("opensearch.generate"))
+                        .findFirst().orElseThrow().request().lastUserMessage();
+                assertThat(generatePrompt).as(label).contains("Columns the query needs: "
+                        + (extraction.allColumns().isEmpty() ? "(none found)" : extraction.allColumns().get(0)))
+                        .contains("The answer's columns, in this order: " + extraction.select().get(0));
+            }
             assertThat(tasks).as(label + " asks only its own stages")
                     .allSatisfy(task -> assertThat(stagesRun).anySatisfy(stage -> assertThat(task).startsWith(stage)));
         }
@@ -119,9 +135,19 @@ class PresetPipelineTest {
         RequestContext ctx = request(item);
         ctx.disabledStages.add("opensearch.align");
         ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
-        assertThat(stageNames(ctx)).containsExactly("opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "candidates.execute",
+        assertThat(stageNames(ctx)).containsExactly("opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(returnsGoldResult(item, ctx.finalSql)).isTrue();
+
+        exact.clearRequests();
+        RequestContext unextracted = request(item);
+        unextracted.disabledStages.addAll(List.of("opensearch.extract", "opensearch.retrieve"));
+        unextracted = exact.run("opensearch", AgentSettings.defaults(), unextracted);
+        assertThat(stageNames(unextracted)).doesNotContain("opensearch.extract", "opensearch.retrieve")
+                .contains("opensearch.generate");
+        assertThat(tasks(exact.requests())).doesNotContain("opensearch.extract", "opensearch.extract.order");
+        assertThat(Extraction.of(unextracted)).isEmpty();
+        assertThat(returnsGoldResult(item, unextracted.finalSql)).isTrue();
 
         exact.clearRequests();
         RequestContext undecomposed = request(item);

@@ -46,6 +46,7 @@ class StageRegistryTest {
         assertThat(names(StageRegistry.stagesOf("mmsql"))).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect",
                 "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize");
         assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("schema.retrieve", "opensearch.fewshot",
+                "opensearch.extract", "opensearch.retrieve",
                 "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(names(StageRegistry.stagesOf("mag-sql"))).containsExactly("schema.retrieve", "magsql.link", "magsql.decompose",

@@ -42,6 +42,19 @@ public class AgentSettings implements Serializable {
     /** Examples retrieved per question from the library. */
     public int fewShotExamples = 3;
 
+    // --- OpenSearch-SQL extraction and embedding retrieval (opensearch.extract, opensearch.retrieve)
+    /** Columns kept per question phrase by embedding retrieval (the authors' code: 4). */
+    public int retrieveColumnsPerPhrase = 4;
+    /** Least cosine of a question phrase and a column to retrieve it (the authors' code: 0.7). */
+    public double retrieveColumnMinScore = 0.7;
+    /**
+     * Least cosine of an extracted value and a database value (the authors' code: Euclidean distance below 0.65 between
+     * unit vectors, i.e. cosine above 1 - 0.65²/2 ≈ 0.79).
+     */
+    public double retrieveValueMinScore = 0.79;
+    /** Database values the value index proposes per extracted value before embedding re-ranks them. */
+    public int retrieveValueCandidates = 20;
+
     // --- OpenSearch-SQL correction
     /** Correction rounds per candidate whose execution shows a problem (opensearch.correct); 0 turns correction off. */
     public int opensearchCorrectRounds = 2;

@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.opensearch.extract.Extraction;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.pipeline.Candidate;
@@ -41,7 +42,8 @@ public final class OpenSearchGenerateStage implements Stage {
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
         PromptFields fields = schemas.promptFields(ctx)
                 .with("values", values.text(ctx))
-                .with("examples", FewShotStage.promptText(ctx, library));
+                .with("examples", FewShotStage.promptText(ctx, library))
+                .with("extraction", Extraction.promptText(ctx));
         return generator.generate(fields, trace).thenAccept(answers -> {
             for (int i = 0; i < answers.size(); i++) {
                 ProgressiveAnswer answer = answers.get(i);

@@ -15,11 +15,14 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import io.flowsql.agents.opensearch.extract.Extraction;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code opensearch.adherence}: each generated sample whose SQL leaves out columns or values its own
- * extraction declared ({@link ExtractionAdherence}) is generated again once, with what it missed; the new
+ * {@code opensearch.adherence}: each generated sample whose SQL leaves out columns or values the extraction step found
+ * ({@link Extraction}: the extracted columns, the values retrieved from the database; without an extraction, what the
+ * sample's own {@code #columns}/{@code #values} declared; {@link ExtractionAdherence}) is generated again once, with what it missed; the new
  * answer replaces the sample when it misses less. Notes: {@code adherence.<source>} = what was missed and
  * whether the re-generation was taken ("regenerated") or not ("kept").
  */
@@ -41,12 +44,17 @@ public final class AdherenceStage implements Stage {
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
         List<CompletableFuture<Void>> work = new ArrayList<>();
         PromptFields fields = null;
+        // as the paper: the samples are checked against the extraction step's columns and the values retrieval found
+        // in the database; without an extraction (opensearch.extract off) against what each sample declared
+        Optional<Extraction> extraction = Extraction.of(ctx);
         for (Candidate c : ctx.candidates) {
             if (c.executed || !c.source.startsWith(OpenSearchGenerateStage.SOURCE_PREFIX)) {
                 continue;
             }
-            String columns = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, "");
-            String declared = ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_VALUES + c.source, "");
+            String columns = extraction.map(e -> String.join(", ", e.columns()))
+                    .orElseGet(() -> ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_COLUMNS + c.source, ""));
+            String declared = extraction.map(e -> String.join(", ", e.retrievedValues()))
+                    .orElseGet(() -> ctx.notes.getOrDefault(OpenSearchGenerateStage.DECLARED_VALUES + c.source, ""));
             List<String> missed = ExtractionAdherence.missed(c.sql, columns, declared);
             if (missed.isEmpty()) {
                 continue;
@@ -72,7 +80,8 @@ public final class AdherenceStage implements Stage {
         return call.ask(request, ProgressiveGenerator::parse, trace).handle((ProgressiveAnswer again, Throwable failed) -> {
             // a re-generation that cannot be read leaves the sample as it was; the request goes on
             boolean take = failed == null
-                    && ExtractionAdherence.missed(again.sql(), again.columns(), again.values()).size() < missed.size();
+                    && (Extraction.of(ctx).isPresent() ? ExtractionAdherence.missed(again.sql(), columns, declared)
+                            : ExtractionAdherence.missed(again.sql(), again.columns(), again.values())).size() < missed.size();
             synchronized (ctx) {
                 if (take) {
                     c.sql = again.sql();

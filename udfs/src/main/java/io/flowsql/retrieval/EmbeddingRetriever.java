@@ -1,0 +1,91 @@
+package io.flowsql.retrieval;
+
+import io.flowsql.llm.EmbeddingRequest;
+import io.flowsql.llm.EmbeddingResponse;
+import io.flowsql.llm.LlmClient;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.ColumnRef;
+import io.flowsql.sql.ColumnSchema;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.TableSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Embedding retrieval as OpenSearch-SQL's extraction does it: a database's columns embedded once (as their readable
+ * names, {@code table column} plus the description when there is one) into a {@link VectorIndex} kept per database,
+ * and any texts embedded per question. Every embedding call is counted into the stage's trace (calls, prompt tokens,
+ * latency, model, simulated). One per engine; the column indexes are shared by every request on a database.
+ */
+public final class EmbeddingRetriever {
+    /** The embedding use (model option {@code llm.embedding-model.<use>}) for columns and for values. */
+    public static final String COLUMNS_USE = "opensearch.retrieve.columns";
+    public static final String VALUES_USE = "opensearch.retrieve.values";
+
+    private final LlmClient llm;
+    private final Map<String, CompletableFuture<VectorIndex<ColumnRef>>> columnIndexes = new ConcurrentHashMap<>();
+
+    public EmbeddingRetriever(LlmClient llm) {
+        this.llm = llm;
+    }
+
+    /** The column index of a database, built on the first request for it (a failed build is tried again next time). */
+    public CompletableFuture<VectorIndex<ColumnRef>> columns(DatabaseSchema schema, StageTrace trace) {
+        CompletableFuture<VectorIndex<ColumnRef>> index = columnIndexes.computeIfAbsent(schema.dbId(), db -> {
+            List<ColumnRef> refs = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
+            for (TableSchema table : schema.tables()) {
+                for (ColumnSchema column : table.columns()) {
+                    refs.add(column.ref());
+                    texts.add(columnText(column));
+                }
+            }
+            return embed(COLUMNS_USE, texts, trace).thenApply(vectors -> new VectorIndex<>(refs, vectors));
+        });
+        index.whenComplete((ignored, error) -> {
+            if (error != null) {
+                columnIndexes.remove(schema.dbId(), index);
+            }
+        });
+        return index;
+    }
+
+    /** What a column is embedded as: its table and column names read as words, and its description. */
+    static String columnText(ColumnSchema column) {
+        String words = (column.table() + " " + column.name()).replace('_', ' ');
+        String description = column.description().isBlank() ? "" : " (" + column.description().strip() + ")";
+        return words + description;
+    }
+
+    /** The vectors of {@code texts} for {@code use}, in order; counted into {@code trace}. */
+    public CompletableFuture<List<float[]>> embed(String use, List<String> texts, StageTrace trace) {
+        if (texts.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        return llm.embed(EmbeddingRequest.of(use, texts)).thenApply(response -> {
+            record(trace, response);
+            return response.vectors();
+        });
+    }
+
+    private static void record(StageTrace trace, EmbeddingResponse response) {
+        if (trace == null) {
+            return;
+        }
+        synchronized (trace) {
+            if (!response.cached()) {
+                trace.llmCalls++;
+                trace.promptTokens += response.usage().promptTokens();
+                trace.retries += response.retries();
+                trace.latencyMillis += response.latencyMillis();
+            }
+            trace.simulated |= response.simulated();
+            if (trace.model == null) {
+                trace.model = response.model();
+            }
+        }
+    }
+}
