@@ -20,6 +20,10 @@ import java.util.concurrent.CompletableFuture;
  * it). Usage: JournalStartupBenchmark [entries]
  */
 public final class JournalStartupBenchmark {
+    /** The stage the synthetic entries are journaled under: OpenSearch-SQL's generator, as the registry names it. */
+    private static final String GENERATE_STAGE = io.flowsql.engine.StageRegistry.stagesOf(io.flowsql.engine.StageRegistry.OPENSEARCH)
+            .stream().map(io.flowsql.engine.StageDeclaration::name).filter(n -> n.endsWith(".generate")).findFirst().orElseThrow();
+
     private JournalStartupBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -68,7 +72,7 @@ public final class JournalStartupBenchmark {
                 + "AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id WHERE T2.year > " + i + " GROUP BY T1.country "
                 + "HAVING count(*) > 1 ORDER BY count(*) DESC LIMIT 10\"}";
         reply = reply + " ".repeat(Math.max(0, 600 - reply.length()));
-        return new JournalEntry(journalId, "opensearch.generate", List.of(reply), List.of("stop"), 1_200, 150, false,
+        return new JournalEntry(journalId, GENERATE_STAGE, List.of(reply), List.of("stop"), 1_200, 150, false,
                 "qwen2.5-coder-7b-instruct", false, System.currentTimeMillis());
     }
 

@@ -56,6 +56,10 @@ import java.util.function.Function;
  * ../shared/data)]; deploy/bench.sh slow-sql.
  */
 public final class SlowSqlRepliesBenchmark {
+    /** MMSQL's refine stage, as the registry names it (the stage whose SQL this benchmark slows down). */
+    private static final String MMSQL_REFINE = StageRegistry.stagesOf(StageRegistry.MMSQL).stream()
+            .map(io.flowsql.engine.StageDeclaration::name).filter(n -> n.endsWith(".refine")).findFirst().orElseThrow();
+
     private static final String DB = "concert_singer";
     private static final String PROBE_TASK = "bench.probe";
     private static final long PROBE_EVERY_MS = 100;
@@ -89,10 +93,10 @@ public final class SlowSqlRepliesBenchmark {
             StageParts chained = new StageParts(lease.engine(), AgentSettings.defaults(),
                     new SchemaContext(lease.engine().catalog(), SchemaViews.over(lease.engine().sql()),
                             new HistoryRenderer()), runtime.candidateRunner(), runtime.journal(), Runnable::run);
-            NamedStage before = StageRegistry.build(StageRegistry.get("mmsql.refine"), chained);
+            NamedStage before = StageRegistry.build(StageRegistry.get(MMSQL_REFINE), chained);
             run("chained", questions, runtime, new AgentCall(lease.engine().llm(), runtime.journal()),
                     ctx -> CompletableFuture.supplyAsync(() -> before.apply(ctx), runtime.work()).thenCompose(f -> f));
-            NamedStage now = runtime.stage("mmsql.refine");
+            NamedStage now = runtime.stage(MMSQL_REFINE);
             run("offloaded", questions, runtime,
                     new AgentCall(lease.engine().llm(), runtime.journal(), runtime.callbacks()),
                     ctx -> now.applyOn(runtime.work(), ctx));
