@@ -37,6 +37,8 @@ class DependencyRulesTest {
             Map.entry("io.flowsql.journal.StageJournalSource", "opens the job module's Kafka journal where the engine runs; NONE"),
             Map.entry("io.flowsql.sql.ValueIndex", "the trigram index the engine uses and the LCS scan it is checked and benchmarked against"),
             Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"),
+            Map.entry("io.flowsql.sql.catalog.SchemaCatalog", "the SQLite catalog, the live JDBC catalog (PostgreSQL, DuckDB) and the routing one over both"),
+            Map.entry("io.flowsql.sql.exec.SafeExecutor", "the SQLite executor, the JDBC executor (PostgreSQL, DuckDB) and the routing one over both"),
             Map.entry("io.flowsql.sql.retrieve.RelevanceScorer", "the lexical scorer, sums of scorers (plus), and the embedding scorer the OpenSearch-SQL work adds"));
 
     private static JavaClasses mainClasses() {

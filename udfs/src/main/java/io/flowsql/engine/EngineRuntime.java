@@ -12,7 +12,7 @@ import io.flowsql.llm.ResponseCache;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.Strategy;
-import io.flowsql.sql.DatabaseParts;
+import io.flowsql.sql.server.DatabaseParts;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -62,14 +62,14 @@ class MagSqlOpenSearchOverHttpTest {
         RequestContext ctx = ask("mag-sql", settings, "concert_singer",
                 "What are all distinct countries where singers above age 20 are from?");
         assertThat(ctx.error).isNull();
-        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly(
+        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly("schema.retrieve",
                 "magsql.link", "magsql.decompose", "magsql.generate", "candidates.execute", "answer.finalize");
         assertThat(ctx.linkedColumns).contains("singer.Country", "singer.Age");
         assertThat(ctx.subQuestions).hasSize(2).last().isEqualTo(ctx.question);
         assertThat(ctx.status).isEqualTo("answered");
         assertThat(ctx.finalSql).isEqualTo("SELECT DISTINCT country FROM singer WHERE age  >  20");
-        assertThat(ctx.trace.get(0).simulated).isTrue();
-        assertThat(ctx.trace.get(2).llmCalls).isEqualTo(2);
+        assertThat(ctx.trace.get(1).simulated).isTrue();
+        assertThat(ctx.trace.get(3).llmCalls).isEqualTo(2);
         assertThat(server.requests()).isNotEmpty();
     }
 
@@ -80,14 +80,14 @@ class MagSqlOpenSearchOverHttpTest {
         RequestContext ctx = ask("opensearch", settings, "concert_singer",
                 "Show the name and the release year of the song by the youngest singer.");
         assertThat(ctx.error).isNull();
-        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly(
-                "opensearch.fewshot", "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
+        assertThat(ctx.trace).extracting(t -> t.stage).containsExactly("schema.retrieve",
+                "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(ctx.candidates).hasSize(3).allSatisfy(c -> assertThat(c.votes).isEqualTo(3));
         assertThat(ctx.notes).containsEntry("vote.agreement", "1.00").containsEntry("align.opensearch#0", "not-null-on-order-by");
         assertThat(ctx.finalSql).isEqualTo(
                 "SELECT song_name, song_release_year FROM singer WHERE age IS NOT NULL ORDER BY age LIMIT 1");
-        StageTrace generate = ctx.trace.get(1);
+        StageTrace generate = ctx.trace.get(4);
         assertThat(generate.llmCalls).isEqualTo(1);
         assertThat(generate.simulated).isTrue();
     }

@@ -64,7 +64,7 @@ class MmsqlDialogueTest {
                 switch (turn.type()) {
                     case "answerable" -> {
                         assertThat(ctx.status).as(label + ": " + ctx.error).isEqualTo("answered");
-                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+                        assertThat(stages).as(label).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect",
                                 "mmsql.decompose", "candidates.execute", "mmsql.refine", "answer.finalize");
                         ExecutionResult gold = SpiderAgentParts.EXECUTOR.execute(db, turn.goldSql());
                         ExecutionResult answer = SpiderAgentParts.EXECUTOR.execute(db, ctx.finalSql);
@@ -73,7 +73,7 @@ class MmsqlDialogueTest {
                     }
                     case "ambiguous" -> {
                         assertThat(ctx.status).as(label).isEqualTo("clarification");
-                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect",
+                        assertThat(stages).as(label).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect",
                                 "mmsql.readings");
                         assertThat(ctx.response).as(label).isNotBlank();
                         assertThat(ctx.interpretations).as(label).isNotEmpty()
@@ -84,7 +84,7 @@ class MmsqlDialogueTest {
                     }
                     default -> {
                         assertThat(ctx.status).as(label).isEqualTo("refused");
-                        assertThat(stages).as(label).containsExactly("mmsql.rewrite", "mmsql.select", "mmsql.detect");
+                        assertThat(stages).as(label).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect");
                         assertThat(ctx.finalSql).as(label).isNull();
                         assertThat(ctx.response).as(label).isNotBlank();
                     }

@@ -68,15 +68,15 @@ class PresetPipelineTest {
 
     static Stream<Arguments> presetsWithTheStagesACorrectAnswerRuns() {
         return Stream.of(
-                Arguments.of("mag-sql", List.of("magsql.link", "magsql.decompose", "magsql.generate",
+                Arguments.of("mag-sql", List.of("schema.retrieve", "magsql.link", "magsql.decompose", "magsql.generate",
                         "candidates.execute", "answer.finalize")),
-                Arguments.of("sqlfix", List.of("opensearch.generate", "candidates.execute", "sqlfix.review",
+                Arguments.of("sqlfix", List.of("schema.retrieve", "opensearch.generate", "candidates.execute", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")),
-                Arguments.of("opensearch", List.of("opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                Arguments.of("opensearch", List.of("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "opensearch.vote", "answer.finalize")),
-                Arguments.of("mmsql", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
+                Arguments.of("mmsql", List.of("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
                         "candidates.execute", "mmsql.refine", "answer.finalize")),
-                Arguments.of("full", List.of("mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
+                Arguments.of("full", List.of("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
                         "magsql.decompose", "magsql.generate", "mmsql.decompose",
                         "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "mmsql.refine", "opensearch.vote", "sqlfix.review",
@@ -135,7 +135,7 @@ class PresetPipelineTest {
         RequestContext ctx = request(item);
         ctx.disabledStages.add("opensearch.align");
         ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
-        assertThat(stageNames(ctx)).containsExactly("opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "candidates.execute",
+        assertThat(stageNames(ctx)).containsExactly("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(returnsGoldResult(item, ctx.finalSql)).isTrue();
 
@@ -153,7 +153,7 @@ class PresetPipelineTest {
         RequestContext undecomposed = request(item);
         undecomposed.disabledStages.add("magsql.decompose");
         undecomposed = exact.run("mag-sql", AgentSettings.defaults(), undecomposed);
-        assertThat(stageNames(undecomposed)).containsExactly("magsql.link", "magsql.generate", "candidates.execute",
+        assertThat(stageNames(undecomposed)).containsExactly("schema.retrieve", "magsql.link", "magsql.generate", "candidates.execute",
                 "answer.finalize");
         assertThat(tasks(exact.requests())).doesNotContain("magsql.decompose").contains("magsql.generate.first");
         assertThat(returnsGoldResult(item, undecomposed.finalSql)).isTrue();
@@ -175,7 +175,7 @@ class PresetPipelineTest {
             RequestContext ctx = flaky.run("sqlfix", settings, request(item));
 
             assertThat(ctx.status).as(ctx.error).isEqualTo(AnswerStatus.ANSWERED.wireName());
-            assertThat(stageNames(ctx)).containsExactly("opensearch.generate", "candidates.execute", "sqlfix.review",
+            assertThat(stageNames(ctx)).containsExactly("schema.retrieve", "opensearch.generate", "candidates.execute", "sqlfix.review",
                     "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
             Candidate base = ctx.candidates.get(0);
             assertThat(base.source).isEqualTo("opensearch#0");

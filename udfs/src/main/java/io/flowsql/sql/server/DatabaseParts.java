@@ -1,7 +1,9 @@
-package io.flowsql.sql;
+package io.flowsql.sql.server;
 
-import io.flowsql.sql.catalog.JdbcSchemaCatalog;
-import io.flowsql.sql.catalog.RoutingSchemaCatalog;
+import io.flowsql.sql.*;
+
+import io.flowsql.sql.server.JdbcSchemaCatalog;
+import io.flowsql.sql.server.RoutingSchemaCatalog;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.catalog.ValueExamplePolicy;

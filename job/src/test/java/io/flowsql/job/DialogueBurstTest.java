@@ -1,8 +1,10 @@
-package io.flowsql.flink;
+package io.flowsql.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.flink.DialogueContextFunction;
+import io.flowsql.flink.FeedbackTurn;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import java.time.Duration;

@@ -1,4 +1,6 @@
-package io.flowsql.sql.catalog;
+package io.flowsql.sql.server;
+
+import io.flowsql.sql.catalog.*;
 
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.ColumnSchema;
