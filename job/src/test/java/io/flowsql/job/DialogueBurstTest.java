@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.flink.DialogueContextFunction;
+import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.FeedbackTurn;
+import io.flowsql.flink.HistoryLimits;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import java.time.Duration;
