@@ -57,6 +57,19 @@ public final class EngineWiring {
         return t;
     }
 
+    /**
+     * How long a feedback SQL check may take: feedback.check-timeout when set, else its default or sql.query-timeout plus
+     * 5 s, whichever is longer (the check must end by the executor's own limit first).
+     */
+    public static java.time.Duration feedbackCheckTimeout(JobConfig config) {
+        java.time.Duration configured = config.get(JobOptions.FEEDBACK_CHECK_TIMEOUT);
+        if (config.explicitValues().containsKey(JobOptions.FEEDBACK_CHECK_TIMEOUT.key())) {
+            return configured;
+        }
+        java.time.Duration following = config.get(JobOptions.QUERY_TIMEOUT).plusSeconds(5);
+        return following.compareTo(configured) > 0 ? following : configured;
+    }
+
     /** The Kafka stage journal when journal.topic is set, else none. */
     static StageJournalSource journal(JobConfig config) {
         String topic = config.get(JobOptions.JOURNAL_TOPIC).trim();

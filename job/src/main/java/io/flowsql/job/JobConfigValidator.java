@@ -187,7 +187,10 @@ final class JobConfigValidator {
         });
         notBelow(JobOptions.EXECUTION_TIMEOUT, JobOptions.QUERY_TIMEOUT, "a candidate's query must end by the executor's limit first");
         notBelow(JobOptions.GATHER_TIMEOUT, JobOptions.EXECUTION_TIMEOUT, "candidates would be counted as timed out before their own limit");
-        notBelow(JobOptions.FEEDBACK_CHECK_TIMEOUT, JobOptions.QUERY_TIMEOUT, "feedback SQL must end by the executor's limit first");
+        if (config.explicitValues().containsKey(JobOptions.FEEDBACK_CHECK_TIMEOUT.key())) {
+            // left at its default it follows sql.query-timeout (EngineWiring.feedbackCheckTimeout)
+            notBelow(JobOptions.FEEDBACK_CHECK_TIMEOUT, JobOptions.QUERY_TIMEOUT, "feedback SQL must end by the executor's limit first");
+        }
         if (get(JobOptions.FEEDBACK_WAIT).compareTo(get(JobOptions.CHECKPOINT_INTERVAL)) <= 0) {
             throw new IllegalArgumentException(JobOptions.FEEDBACK_WAIT.key() + " (" + get(JobOptions.FEEDBACK_WAIT)
                     + ") must exceed " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + get(JobOptions.CHECKPOINT_INTERVAL)

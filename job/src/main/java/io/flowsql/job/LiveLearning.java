@@ -65,7 +65,7 @@ final class LiveLearning {
             resolved.setParallelism(topology.parallelism);
         }
         SingleOutputStreamOperator<FeedbackEvent> checked = AsyncDataStream.orderedWait(resolved,
-                        new FeedbackCheckFunction(topology.engine), config.get(JobOptions.FEEDBACK_CHECK_TIMEOUT).toMillis(),
+                        new FeedbackCheckFunction(topology.engine), EngineWiring.feedbackCheckTimeout(config).toMillis(),
                         TimeUnit.MILLISECONDS, CHECKS_IN_FLIGHT)
                 .uid(CHECK_UID).name("feedback check").setParallelism(1);
         SingleOutputStreamOperator<LiveEntry> entries = checked

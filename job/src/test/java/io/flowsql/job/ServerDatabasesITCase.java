@@ -53,7 +53,7 @@ class ServerDatabasesITCase {
         Files.writeString(secret, password);
         Path duckFile = work.resolve("pets_1.duckdb");
         Files.deleteIfExists(duckFile);
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start(); OracleLlm llm = OracleLlm.start(sharedData)) {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start(); OracleLlm llm = OracleLlm.start(sharedData)) {
             try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
                 s.execute("CREATE ROLE flowsql_reader LOGIN PASSWORD '" + password + "'");
                 new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load("concert_singer",

@@ -24,8 +24,13 @@ final class LoaderRelease {
     /** Deregisters every JDBC driver this job's class loader registered. */
     static void run() {
         ClassLoader ours = LoaderRelease.class.getClassLoader();
+        if (ours == ClassLoader.getSystemClassLoader()) {
+            return; // not a job's own loader (tests, a local run): nothing to release, and the JVM's other users keep the driver
+        }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
-            if (driver.getClass().getClassLoader() == ours) {
+            // Only SQLite's: the engine opens SQLite connections through the driver itself. PostgreSQL and DuckDB pools
+            // (HikariCP) look their drivers up in DriverManager, so they stay registered for a restart of the job's tasks.
+            if (driver.getClass().getClassLoader() == ours && driver.getClass().getName().startsWith("org.sqlite.")) {
                 try {
                     DriverManager.deregisterDriver(driver);
                     LOG.debug("deregistered JDBC driver {} of this job's class loader", driver.getClass().getName());

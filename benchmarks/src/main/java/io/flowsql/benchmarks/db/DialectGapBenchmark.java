@@ -54,7 +54,7 @@ public final class DialectGapBenchmark {
             dbs.add(item.path("db_id").asText());
         }
         DatabaseLocator locator = DatabaseLocator.forSharedData(shared);
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start()) {
             List<DatabaseDeclaration> declared = new ArrayList<>();
             long loadStart = System.nanoTime();
             try (Connection admin = pg.getPostgresDatabase().getConnection()) {

@@ -63,7 +63,7 @@ public final class ServerDatabases {
     private static ServerDatabases start() throws IOException, SQLException {
         Path work = Paths.get("target", "server-databases").toAbsolutePath();
         Files.createDirectories(work);
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 pg.close();
