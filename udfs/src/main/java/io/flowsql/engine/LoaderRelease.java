@@ -28,9 +28,9 @@ final class LoaderRelease {
             return; // not a job's own loader (tests, a local run): nothing to release, and the JVM's other users keep the driver
         }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
-            // Only SQLite's: the engine opens SQLite connections through the driver itself. PostgreSQL and DuckDB pools
-            // (HikariCP) look their drivers up in DriverManager, so they stay registered for a restart of the job's tasks.
-            if (driver.getClass().getClassLoader() == ours && driver.getClass().getName().startsWith("org.sqlite.")) {
+            // the engine opens every connection through the driver class itself (SQLite, DuckDB, HikariCP given the
+            // PostgreSQL driver's class name), never through DriverManager, so a restart of the job's tasks needs none
+            if (driver.getClass().getClassLoader() == ours) {
                 try {
                     DriverManager.deregisterDriver(driver);
                     LOG.debug("deregistered JDBC driver {} of this job's class loader", driver.getClass().getName());

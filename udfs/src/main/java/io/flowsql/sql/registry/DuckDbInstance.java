@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -40,7 +39,7 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
             props.setProperty("duckdb.read_only", "true");
         }
         try {
-            DuckDBConnection connection = (DuckDBConnection) DriverManager.getConnection(d.url(), props);
+            DuckDBConnection connection = (DuckDBConnection) new org.duckdb.DuckDBDriver().connect(d.url(), props);
             try (Statement s = connection.createStatement()) {
                 List<String> folders = new ArrayList<>();
                 for (String folder : d.files()) {

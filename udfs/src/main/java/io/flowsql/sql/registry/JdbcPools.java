@@ -56,6 +56,8 @@ public final class JdbcPools implements AutoCloseable {
         if (d.engine() == DatabaseEngine.POSTGRESQL) {
             c.setReadOnly(true);
             c.setJdbcUrl(d.url());
+            // the driver by class, not through DriverManager: a job's drivers are deregistered when its last engine closes
+            c.setDriverClassName("org.postgresql.Driver");
             if (!d.user().isEmpty()) {
                 c.setUsername(d.user());
             }
