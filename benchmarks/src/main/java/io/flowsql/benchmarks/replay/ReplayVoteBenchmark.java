@@ -141,12 +141,15 @@ public final class ReplayVoteBenchmark {
 
     /**
      * The stages a replay runs, derived from the registry's {@code opensearch} preset: its generation (the preset's
-     * first stage that asks the model, answered here by the replay) and every later stage that asks no model (a
+     * model stage that writes the SQL, answered here by the replay) and every later stage that asks no model (a
      * simulated answer would not be real model output): generation, alignment, execution, vote and answer, in order.
      */
     static List<StageDeclaration> replayStages() {
         List<StageDeclaration> preset = StageRegistry.stagesOf(StageRegistry.OPENSEARCH);
-        int generation = preset.stream().map(StageDeclaration::kind).toList().indexOf(StageKind.LLM);
+        // the generator: the preset's model stage that writes the SQL (extraction and retrieval before it ask the model too)
+        int generation = IntStream.range(0, preset.size())
+                .filter(i -> preset.get(i).kind() == StageKind.LLM && preset.get(i).name().endsWith(".generate"))
+                .findFirst().orElseThrow();
         return IntStream.range(generation, preset.size())
                 .filter(i -> i == generation || preset.get(i).kind() != StageKind.LLM)
                 .mapToObj(preset::get).toList();
