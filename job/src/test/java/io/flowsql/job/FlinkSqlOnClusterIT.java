@@ -46,7 +46,7 @@ class FlinkSqlOnClusterIT {
         GoldSqlOracle oracle = GoldSqlOracle.load(sharedData.resolve("spider/dev.json"));
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                      .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).oracle(oracle).build());
-             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"), mavenCommand(), 2, "1536m")) {
+             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"), ClusterItRun.mavenCommand(), 2, "1536m")) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.STRATEGY.key(), "opensearch"));
             cluster.start(1);
@@ -70,11 +70,5 @@ class FlinkSqlOnClusterIT {
                 cluster.cancel(job);
             }
         }
-    }
-
-    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
-    private static String mavenCommand() {
-        return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
-                + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
     }
 }

@@ -110,8 +110,4 @@ public final class FlowSqlScript implements Callable<Integer> {
     public static SqlScript bundledFor(JobConfig config) {
         return SqlScript.bundled().fill(ScriptValues.of(config));
     }
-
-    static String jobName(JobConfig config) {
-        return config.get(JobOptions.JOB_NAME) + " (SQL)";
-    }
 }

@@ -18,8 +18,7 @@ public record SqlAnswer(String requestId, String dialogueId, String status, Stri
     public static final String REJECTED = "rejected";
 
     static SqlAnswer of(AnswerEvent a) {
-        String reply = a.response;
-        return new SqlAnswer(a.requestId, a.dialogueId, a.status, a.questionType, a.sql, reply, a.errorKind, a.error,
+        return new SqlAnswer(a.requestId, a.dialogueId, a.status, a.questionType, a.sql, a.response, a.errorKind, a.error,
                 EventJson.toJson(a.trace), EventJson.toJson(a), null);
     }
 
