@@ -113,7 +113,16 @@ public final class JobOptions {
             .withDescription("OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");
     public static final ConfigOption<String> LLM_API_KEY = ConfigOptions.key("llm.api-key")
             .stringType().defaultValue("")
-            .withDescription("Bearer key for the endpoint; blank sends none.");
+            .withDescription("Bearer key for the endpoint; blank sends none (then llm.api-key-env or llm.api-key-file). "
+                    + "Refused on the Flink SQL path, whose options are visible in the job's configuration.");
+    public static final ConfigOption<String> LLM_API_KEY_ENV = ConfigOptions.key("llm.api-key-env")
+            .stringType().defaultValue("")
+            .withDescription("The environment variable holding the endpoint's key, read where the engine starts (the "
+                    + "TaskManagers for the Flink SQL functions), when llm.api-key is blank.");
+    public static final ConfigOption<String> LLM_API_KEY_FILE = ConfigOptions.key("llm.api-key-file")
+            .stringType().defaultValue("")
+            .withDescription("A file holding the endpoint's key (its first line), read where the engine starts, when "
+                    + "llm.api-key and llm.api-key-env are blank.");
     public static final ConfigOption<String> LLM_MODEL = ConfigOptions.key("llm.model")
             .stringType().defaultValue("qwen2.5-coder-7b-instruct")
             .withDescription("Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
