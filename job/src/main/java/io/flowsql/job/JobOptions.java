@@ -80,6 +80,18 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("job.parallelism")
             .intType().defaultValue(0)
             .withDescription("Parallelism of every operator; 0 keeps the environment's default.");
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL_IDLE = ConfigOptions.key("job.checkpoint-interval-idle")
+            .durationType().defaultValue(Duration.ofSeconds(30))
+            .withDescription("Checkpoint interval while the job is idle (no question, answer, dead letter or feedback "
+                    + "written for job.idle-after); the short interval returns within a second of the next write. 0 = "
+                    + "always job.checkpoint-interval (docs/ARCHITECTURE.md, idle cost).");
+    public static final ConfigOption<Duration> IDLE_AFTER = ConfigOptions.key("job.idle-after")
+            .durationType().defaultValue(Duration.ofSeconds(30))
+            .withDescription("How long the job's topics must stay still before checkpoints move to job.checkpoint-interval-idle.");
+    public static final ConfigOption<Boolean> UNALIGNED_CHECKPOINTS = ConfigOptions.key("job.unaligned-checkpoints")
+            .booleanType().defaultValue(false)
+            .withDescription("Unaligned checkpoints (Flink's execution.checkpointing.unaligned.enabled): barriers overtake "
+                    + "buffered records under backpressure; measured in docs/ARCHITECTURE.md (idle cost and checkpoints).");
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOptions.key("job.buffer-timeout")
             .durationType().defaultValue(Duration.ofMillis(10))
             .withDescription("Longest a record waits in a network buffer between operators before it is sent (Flink's "
