@@ -84,14 +84,22 @@ public final class DialectGapBenchmark {
         JsonNode dev = new ObjectMapper().readTree(shared.resolve("spider/dev.json").toFile());
         List<String[]> items = new ArrayList<>();
         Set<String> dbs = new LinkedHashSet<>();
+        DatabaseLocator locator = DatabaseLocator.forSharedData(shared);
+        Set<String> missing = new java.util.TreeSet<>();
         for (JsonNode item : dev) {
             if (items.size() >= max) {
                 break;
             }
+            if (locator.sqliteFile(item.path("db_id").asText()).isEmpty()) {
+                missing.add(item.path("db_id").asText());
+                continue;
+            }
             items.add(new String[] {item.path("db_id").asText(), item.path("query").asText(), item.path("question").asText()});
             dbs.add(item.path("db_id").asText());
         }
-        DatabaseLocator locator = DatabaseLocator.forSharedData(shared);
+        if (!missing.isEmpty()) {
+            System.out.println("skipped the questions of " + missing + ": no SQLite file in the shared data");
+        }
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start()) {
             load(pg, dbs, locator, work);
             Map<DatabaseEngine, List<DatabaseDeclaration>> byEngine = new java.util.EnumMap<>(DatabaseEngine.class);
@@ -154,17 +162,17 @@ public final class DialectGapBenchmark {
                     why.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
                             .forEach(e -> System.out.printf("    %4d  %s%n", e.getValue(), e.getKey()));
                 }
-                List<String[]> exItems = items.subList(0, Math.min(exQuestions, items.size()));
-                Set<Integer> onBoth = new java.util.HashSet<>(goldSame.get(DatabaseEngine.POSTGRESQL));
-                onBoth.retainAll(goldSame.get(DatabaseEngine.DUCKDB));
-                System.out.printf("%nEX of the simulated pipeline (preset %s, simulator answering from the gold SQL with %.0f%% "
-                        + "injected mistakes, seed 7): %d questions; 'gold on both' = the %d whose gold gives SQLite's result "
-                        + "on PostgreSQL and DuckDB%n", preset, 100 * errorRate, exItems.size(),
-                        (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count());
-                for (DatabaseEngine engine : DatabaseEngine.values()) {
-                    ex(engine, byEngine.getOrDefault(engine, List.of()), exItems, onBoth, locator, shared, preset, errorRate,
-                            sqlite, same);
-                }
+            }
+            List<String[]> exItems = items.subList(0, Math.min(exQuestions, items.size()));
+            Set<Integer> onBoth = new java.util.HashSet<>(goldSame.get(DatabaseEngine.POSTGRESQL));
+            onBoth.retainAll(goldSame.get(DatabaseEngine.DUCKDB));
+            System.out.printf("%nEX of the simulated pipeline (preset %s, simulator answering from the gold SQL with %.0f%% "
+                    + "injected mistakes, seed 7): %d questions; 'gold on both' = the %d whose gold gives SQLite's result "
+                    + "on PostgreSQL and DuckDB%n", preset, 100 * errorRate, exItems.size(),
+                    (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count());
+            for (DatabaseEngine engine : DatabaseEngine.values()) {
+                ex(engine, byEngine.getOrDefault(engine, List.of()), exItems, onBoth, locator, shared, preset, errorRate,
+                        config, same);
             }
         }
     }
@@ -198,7 +206,7 @@ public final class DialectGapBenchmark {
 
     /** The simulated pipeline's EX on one engine: every Spider id of the questions served by that engine. */
     private static void ex(DatabaseEngine engine, List<DatabaseDeclaration> declared, List<String[]> items, Set<Integer> onBoth,
-            DatabaseLocator locator, Path shared, String preset, double errorRate, SqliteSafeExecutor sqlite,
+            DatabaseLocator locator, Path shared, String preset, double errorRate, SqlExecutorConfig sqlConfig,
             ResultComparator same) throws Exception {
         GoldSqlOracle oracle = GoldSqlOracle.load(shared.resolve("spider/dev.json"));
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).recordRequests(false)
@@ -211,7 +219,8 @@ public final class DialectGapBenchmark {
             int correctOnBoth = 0;
             int answered = 0;
             long start = System.nanoTime();
-            try (EngineLease lease = EngineFactory.shared(config)) {
+            String firstFailure = null;
+            try (EngineLease lease = EngineFactory.shared(config); SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, sqlConfig)) {
                 Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
                 for (int i = 0; i < items.size(); i++) {
                     String[] item = items.get(i);
@@ -223,6 +232,7 @@ public final class DialectGapBenchmark {
                     ctx.receivedAtMillis = System.currentTimeMillis();
                     pipeline.run(ctx).get();
                     if (ctx.finalSql == null) {
+                        firstFailure = firstFailure != null ? firstFailure : ctx.status + " " + ctx.failedStage + ": " + ctx.error;
                         continue;
                     }
                     answered++;
@@ -240,6 +250,9 @@ public final class DialectGapBenchmark {
             System.out.printf("  %-10s EX %5.1f%% (%d of %d; %d answered)   on 'gold on both': %5.1f%% (%d of %d)   %.1f s%n",
                     engine.displayName(), 100.0 * correct / items.size(), correct, items.size(), answered,
                     100.0 * correctOnBoth / Math.max(1, both), correctOnBoth, both, (System.nanoTime() - start) / 1e9);
+            if (firstFailure != null) {
+                System.out.println("    first question without an answer: " + firstFailure);
+            }
         }
     }
 
