@@ -221,7 +221,7 @@ public final class DialectGapBenchmark {
             long start = System.nanoTime();
             String firstFailure = null;
             try (EngineLease lease = EngineFactory.shared(config); SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, sqlConfig)) {
-                Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
+                Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset), lease.runtime().work());
                 for (int i = 0; i < items.size(); i++) {
                     String[] item = items.get(i);
                     RequestContext ctx = new RequestContext();
