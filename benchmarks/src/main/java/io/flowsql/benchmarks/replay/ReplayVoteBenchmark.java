@@ -101,7 +101,7 @@ public final class ReplayVoteBenchmark {
                         rows.add(new Row(files.get(k).getFileName() + " alone, " + v.label(),
                                 ex(scorer, bench, candidateOf(answered, "opensearch#" + k))));
                     }
-                    if (OpenSearchAlignStage.MODEL.equals(v.settings().opensearchAlignMode)) {
+                    if (v.align() && OpenSearchAlignStage.MODEL.equals(v.settings().opensearchAlignMode)) {
                         System.out.println(alignmentCounts(answered));
                     }
                     rows.add(new Row("vote over the " + files.size() + ", " + v.label(),
