@@ -213,6 +213,15 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
         EngineWiring.access(config);  // a malformed tenants.* key or tenant.from-dialogue-id pattern fails here
+        oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, java.util.List.of("model", "rules"));
+        oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, java.util.List.of("regenerate", "rounds"));
+    }
+
+    private void oneOf(ConfigOption<String> option, java.util.List<String> allowed) {
+        if (!allowed.contains(get(option))) {
+            throw new IllegalArgumentException(option.key() + " must be one of " + String.join(", ", allowed) + ", not '"
+                    + get(option) + "'");
+        }
     }
 
     private <T> T get(ConfigOption<T> option) {

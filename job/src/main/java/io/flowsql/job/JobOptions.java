@@ -322,6 +322,15 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = ConfigOptions.key("agents.opensearch-correct-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.opensearchCorrectRounds)
             .withDescription("OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");
+    public static final ConfigOption<String> AGENT_OPENSEARCH_CORRECT_MODE = ConfigOptions.key("agents.opensearch-correct-mode")
+            .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
+            .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
+                    + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<String> AGENT_OPENSEARCH_ALIGN_MODE = ConfigOptions.key("agents.opensearch-align-mode")
+            .stringType().defaultValue(AGENT_DEFAULTS.opensearchAlignMode)
+            .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
+                    + "they find, as the authors' code) or `rules` (the four agents.align.* rules, no model); a question may "
+                    + "choose with options.stage_modes.");
     public static final ConfigOption<Integer> AGENT_SQLFIX_CRAFTER_K = ConfigOptions.key("agents.sqlfix-crafter-k")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixCrafterK)
             .withDescription("SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");

@@ -7,7 +7,10 @@ import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.opensearch.align.DialectAlignment;
+import io.flowsql.agents.opensearch.align.model.ModelAligner;
 import io.flowsql.agents.opensearch.correct.ErrorClass;
 import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.correct.ExecutionProblem;
@@ -156,5 +159,23 @@ class EngineDialectTest {
         String named = "SELECT \"Name\" FROM singer WHERE \"Country\" = 'France'";
         assertThat(rule.apply(named, parts.catalog().schema(PG))).isEmpty();
         assertThat(parts.sql().engineOf(DUCK)).isEqualTo(DatabaseEngine.DUCKDB);
+    }
+
+    @Test
+    void theModelAlignmentModeAppliesTheDialectRuleFirstToo() {
+        ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#reason: unused\n#SQL:\n```sql\nSELECT 1\n```");
+        OpenSearchAlignStage stage = new OpenSearchAlignStage(
+                AlignmentRules.fromSettings(AgentSettings.defaults(), parts.sql(), parts.values()),
+                new ModelAligner(new AgentCall(llm), null), parts.catalog(), schemas,
+                new QuestionValues(parts.values(), 6), OpenSearchAlignStage.MODEL);
+        for (String db : List.of(PG, DUCK)) {
+            RequestContext ctx = request(db, FRENCH, new Candidate("opensearch#0", "SELECT Name FROM singer WHERE Country = \"France\""));
+            RequestContext aligned = stage.applyAs("opensearch.align", ctx).join();
+            assertThat(aligned.error).as(db).isNull();
+            assertThat(aligned.notes).containsEntry("align.mode", "model");
+            assertThat(aligned.notes.get("align.opensearch#0")).as(db).startsWith(DialectAlignment.NAME);
+            assertThat(aligned.candidates.get(0).sql).as(db).doesNotContain("\"");
+            assertThat(parts.sql().execute(db, aligned.candidates.get(0).sql).error()).as(db).isNull();
+        }
     }
 }

@@ -30,6 +30,7 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  * SQLite's SQL is left alone.
  */
 public final class DialectAlignment implements AlignmentRule {
+    public static final String NAME = "dialect";
     private final Function<String, DatabaseEngine> engineOf;
 
     /** @param engineOf the engine behind a database id */
@@ -39,7 +40,7 @@ public final class DialectAlignment implements AlignmentRule {
 
     @Override
     public String name() {
-        return "dialect";
+        return NAME;
     }
 
     @Override
