@@ -93,6 +93,11 @@ public final class EngineWiring {
         agents.temperature = config.get(JobOptions.AGENT_TEMPERATURE);
         agents.linkSkipColumnThreshold = config.get(JobOptions.AGENT_LINK_SKIP_COLUMNS);
         agents.magRefineRounds = config.get(JobOptions.AGENT_MAG_REFINE_ROUNDS);
+        agents.linkSkipAvgColumns = config.get(JobOptions.AGENT_LINK_SKIP_AVG_COLUMNS);
+        agents.magRefineOnAnyNull = config.get(JobOptions.AGENT_MAG_REFINE_ON_ANY_NULL);
+        agents.magSchemaFallback = config.get(JobOptions.AGENT_MAG_SCHEMA_FALLBACK);
+        agents.magNestedHint = config.get(JobOptions.AGENT_MAG_NESTED_HINT);
+        agents.magPostprocess = config.get(JobOptions.AGENT_MAG_POSTPROCESS);
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);

@@ -294,10 +294,31 @@ public final class JobOptions {
             .withDescription("Sampling temperature of multi-candidate generation (0 to 2).");
     public static final ConfigOption<Integer> AGENT_LINK_SKIP_COLUMNS = ConfigOptions.key("agents.link-skip-columns")
             .intType().defaultValue(AGENT_DEFAULTS.linkSkipColumnThreshold)
-            .withDescription("MAG-SQL: schemas with at most this many columns skip schema linking and are shown in full.");
+            .withDescription("MAG-SQL: schemas with at most this many columns (and at most agents.link-skip-avg-columns per table) "
+                    + "skip schema linking and are shown in full (the authors' code: 25).");
+    public static final ConfigOption<Integer> AGENT_LINK_SKIP_AVG_COLUMNS = ConfigOptions.key("agents.link-skip-avg-columns")
+            .intType().defaultValue(AGENT_DEFAULTS.linkSkipAvgColumns)
+            .withDescription("MAG-SQL: schemas whose tables average more than this many columns are linked whatever their total "
+                    + "(the authors' code: 5; 2147483647 = no bound).");
     public static final ConfigOption<Integer> AGENT_MAG_REFINE_ROUNDS = ConfigOptions.key("agents.mag-refine-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.magRefineRounds)
-            .withDescription("MAG-SQL: refinement rounds per sub-SQL (0 = none).");
+            .withDescription("MAG-SQL: refinement rounds per sub-SQL (0 = none; the authors' code: 2).");
+    public static final ConfigOption<Boolean> AGENT_MAG_REFINE_ON_ANY_NULL = ConfigOptions.key("agents.mag-refine-on-any-null")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magRefineOnAnyNull)
+            .withDescription("MAG-SQL: refine a sub-SQL on any NULL in its result (false: only when the first 5 rows of a "
+                    + "several-row result mix NULL and non-NULL values, as the authors' code).");
+    public static final ConfigOption<Boolean> AGENT_MAG_SCHEMA_FALLBACK = ConfigOptions.key("agents.mag-schema-fallback")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magSchemaFallback)
+            .withDescription("MAG-SQL: after a 'no such column' error show the full schema to the refiner and the later steps "
+                    + "(per question: disabled_stages magsql.generate.schema-fallback).");
+    public static final ConfigOption<Boolean> AGENT_MAG_NESTED_HINT = ConfigOptions.key("agents.mag-nested-hint")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magNestedHint)
+            .withDescription("MAG-SQL: refine an empty nested query with the nested-query prompt "
+                    + "(per question: disabled_stages magsql.generate.nested-hint).");
+    public static final ConfigOption<Boolean> AGENT_MAG_POSTPROCESS = ConfigOptions.key("agents.mag-postprocess")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magPostprocess)
+            .withDescription("MAG-SQL: post-process accepted sub-SQL (|| ' ' || becomes a column list, ASC LIMIT sorts NULLs last; "
+                    + "per question: disabled_stages magsql.generate.postprocess).");
     public static final ConfigOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = ConfigOptions.key("agents.opensearch-correct-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.opensearchCorrectRounds)
             .withDescription("OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");

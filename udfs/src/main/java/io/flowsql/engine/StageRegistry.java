@@ -4,6 +4,7 @@ import io.flowsql.agents.magsql.EntitySchemaLinker;
 import io.flowsql.agents.magsql.MagSqlDecomposeStage;
 import io.flowsql.agents.magsql.MagSqlGenerateStage;
 import io.flowsql.agents.magsql.MagSqlLinkStage;
+import io.flowsql.agents.magsql.MagSqlRules;
 import io.flowsql.agents.magsql.SoftSchemaLinker;
 import io.flowsql.agents.magsql.SubSqlGenerator;
 import io.flowsql.agents.magsql.SubSqlRefiner;
@@ -81,13 +82,14 @@ public final class StageRegistry {
                     .prompts("mmsql/detect").in(MMSQL),
             of("magsql.link", LLM, p -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(p.call),
                     new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.engine.values(), p.schema.views(),
-                    p.settings.linkSkipColumnThreshold, p.settings.valueMatches), p.schema))
+                    p.settings.linkSkipColumnThreshold, p.settings.linkSkipAvgColumns, p.settings.valueMatches), p.schema))
                     .prompts("magsql/summarize", "magsql/link").in(MAG_SQL),
             of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
                     .prompts("magsql/decompose").in(MAG_SQL),
             of("magsql.generate", LLM, p -> new MagSqlGenerateStage(new SubSqlGenerator(p.call),
-                    new SubSqlRefiner(p.call, p.engine.sql(), p.settings.magRefineRounds), p.schema))
-                    .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine").in(MAG_SQL),
+                    new SubSqlRefiner(p.call, p.engine.sql()), p.schema, MagSqlRules.from(p.settings)))
+                    .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine", "magsql/refine_nested")
+                    .in(MAG_SQL),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL),
             of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
