@@ -98,6 +98,10 @@ public final class EngineWiring {
         agents.magSchemaFallback = config.get(JobOptions.AGENT_MAG_SCHEMA_FALLBACK);
         agents.magNestedHint = config.get(JobOptions.AGENT_MAG_NESTED_HINT);
         agents.magPostprocess = config.get(JobOptions.AGENT_MAG_POSTPROCESS);
+        agents.mmsqlSelectByModel = config.get(JobOptions.AGENT_MMSQL_SELECT_BY_MODEL);
+        agents.mmsqlRewriteByModel = config.get(JobOptions.AGENT_MMSQL_REWRITE_BY_MODEL);
+        agents.mmsqlReadingsDecomposeRefine = config.get(JobOptions.AGENT_MMSQL_READINGS_DECOMPOSE_REFINE);
+        agents.mmsqlReadingsOriginalQuestion = config.get(JobOptions.AGENT_MMSQL_READINGS_ORIGINAL_QUESTION);
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);

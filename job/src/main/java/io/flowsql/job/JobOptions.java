@@ -319,6 +319,22 @@ public final class JobOptions {
             .booleanType().defaultValue(AGENT_DEFAULTS.magPostprocess)
             .withDescription("MAG-SQL: post-process accepted sub-SQL (|| ' ' || becomes a column list, ASC LIMIT sorts NULLs last; "
                     + "per question: disabled_stages magsql.generate.postprocess).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_SELECT_BY_MODEL = ConfigOptions.key("agents.mmsql-select-by-model")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlSelectByModel)
+            .withDescription("MMSQL: the selector asks the model (ours); false: the full schema with 3 example rows per table, as the "
+                    + "official code (per question: disabled_stages mmsql.select.model).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_REWRITE_BY_MODEL = ConfigOptions.key("agents.mmsql-rewrite-by-model")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlRewriteByModel)
+            .withDescription("MMSQL: the rewriter asks the model (ours); false: turns pass through, as the official code, which "
+                    + "comments its rewriter out (per question: disabled_stages mmsql.rewrite).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_READINGS_DECOMPOSE_REFINE = ConfigOptions.key("agents.mmsql-readings-decompose-refine")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlReadingsDecomposeRefine)
+            .withDescription("MMSQL: an ambiguous turn's readings go through decomposer and refiner, as the authors' code; false: one "
+                    + "generator call each (per question: disabled_stages mmsql.readings.decompose-refine).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_READINGS_ORIGINAL_QUESTION = ConfigOptions.key("agents.mmsql-readings-original-question")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlReadingsOriginalQuestion)
+            .withDescription("MMSQL: an ambiguous turn as written is answered after its readings, as the authors' code; false: the "
+                    + "readings only (per question: disabled_stages mmsql.readings.original-question).");
     public static final ConfigOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = ConfigOptions.key("agents.opensearch-correct-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.opensearchCorrectRounds)
             .withDescription("OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");

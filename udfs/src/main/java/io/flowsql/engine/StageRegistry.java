@@ -11,8 +11,10 @@ import io.flowsql.agents.magsql.SubSqlRefiner;
 import io.flowsql.agents.magsql.TableSummarizer;
 import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
 import io.flowsql.agents.mmsql.DecomposeStage;
+import io.flowsql.agents.mmsql.MmsqlRules;
 import io.flowsql.agents.mmsql.QuestionDetector;
 import io.flowsql.agents.mmsql.QuestionDetectorStage;
+import io.flowsql.agents.mmsql.ReadingSolver;
 import io.flowsql.agents.mmsql.ReadingSqlGenerator;
 import io.flowsql.agents.mmsql.ReadingsStage;
 import io.flowsql.agents.mmsql.RefineStage;
@@ -74,9 +76,9 @@ public final class StageRegistry {
             of("schema.retrieve", LOCAL, p -> new SchemaRetrieveStage(p.schema, p.engine.values(),
                     SchemaRetriever.lexical(p.settings.schemaTokenBudget), p.settings.valueMatches))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
-            of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema))
+            of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema, p.settings.mmsqlRewriteByModel))
                     .prompts("mmsql/rewrite").in(MMSQL),
-            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema))
+            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/select").in(MMSQL),
             of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
                     .prompts("mmsql/detect").in(MMSQL),
@@ -131,7 +133,10 @@ public final class StageRegistry {
                     new SqlRefiner(p.call, p.engine.sql(), p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
-            of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call), p.engine.sql(), p.frames))
+            // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.
+            of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call),
+                    new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
+                    p.engine.sql(), p.frames, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/readings").in(MMSQL),
             of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
 

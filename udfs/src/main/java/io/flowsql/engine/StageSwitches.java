@@ -1,6 +1,7 @@
 package io.flowsql.engine;
 
 import io.flowsql.agents.magsql.MagSqlRules;
+import io.flowsql.agents.mmsql.MmsqlRules;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,9 @@ public final class StageSwitches {
         m.put(MagSqlRules.SCHEMA_FALLBACK, "no full schema after a 'no such column' error: the refiner keeps the linked schema");
         m.put(MagSqlRules.NESTED_HINT, "an empty nested query is refined with the ordinary refine prompt");
         m.put(MagSqlRules.POSTPROCESS, "accepted sub-SQL stays as written (no column list for || ' ' ||, no NULLS LAST)");
+        m.put(MmsqlRules.SELECT_BY_MODEL, "no selector call: the full schema with three example rows per table (the official code)");
+        m.put(MmsqlRules.READINGS_DECOMPOSE_REFINE, "one generator call per reading (mmsql.readings task) instead of decomposer and refiner");
+        m.put(MmsqlRules.READINGS_ORIGINAL_QUESTION, "the turn as written is not answered beside its readings");
         for (String name : m.keySet()) {
             String stage = name.substring(0, name.lastIndexOf('.'));
             if (StageRegistry.find(stage).isEmpty()) {

@@ -190,4 +190,15 @@ class ParseAndValidateTest {
         return new RawRecord(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
                 "questions", 1, offset, 0L);
     }
+
+    @Test
+    void behaviourSwitchesAreAcceptedBesideStageNames() {
+        io.flowsql.events.QuestionEvent q = new io.flowsql.events.QuestionEvent("r", "d", "concert_singer", "How many?");
+        q.options = new io.flowsql.events.QuestionOptions();
+        q.options.disabledStages.addAll(io.flowsql.engine.StageSwitches.names());
+        q.options.disabledStages.add("magsql.generate");
+        assertThat(ParseAndValidate.unknownStages(q)).isNull();
+        q.options.disabledStages.add("magsql.generate.nope");
+        assertThat(ParseAndValidate.unknownStages(q)).contains("'magsql.generate.nope'");
+    }
 }

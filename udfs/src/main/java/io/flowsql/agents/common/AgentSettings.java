@@ -45,6 +45,16 @@ public class AgentSettings implements Serializable {
     /** Post-process accepted sub-SQL: {@code a || ' ' || b} → {@code a, b}, {@code ASC LIMIT} → {@code ASC NULLS LAST LIMIT}. */
     public boolean magPostprocess = true;
 
+    // --- MMSQL (see MmsqlRules and docs/AGENTS.md "MMSQL")
+    /** The selector asks the model (ours); false: the full schema with three example rows per table (the official code). */
+    public boolean mmsqlSelectByModel = true;
+    /** The rewriter asks the model (ours); false: turns pass through unrewritten (the official code comments it out). */
+    public boolean mmsqlRewriteByModel = true;
+    /** An ambiguous turn's readings are answered by decomposer and refiner (the authors' code); false: one call each. */
+    public boolean mmsqlReadingsDecomposeRefine = true;
+    /** The turn as written is answered beside its readings (the authors' code); false: the readings only. */
+    public boolean mmsqlReadingsOriginalQuestion = true;
+
     // --- SQLFixAgent
     /** Paraphrases (and candidates) the query crafter writes. */
     public int sqlfixCrafterK = 3;
