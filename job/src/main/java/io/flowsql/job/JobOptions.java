@@ -101,9 +101,9 @@ public final class JobOptions {
 
     // --- Engine
     public static final ConfigOption<String> STRATEGY = ConfigOptions.key("engine.strategy")
-            .stringType().defaultValue("full")
+            .stringType().defaultValue(StageRegistry.OPENSEARCH)
             .withDescription("Default strategy preset for questions without options.strategy ("
-                    + String.join(", ", StageRegistry.presetNames()) + ").");
+                    + String.join(", ", StageRegistry.presetNames()) + "; why opensearch: docs/AGENTS.md \"Default preset\").");
     public static final ConfigOption<List<String>> PRESETS = ConfigOptions.key("job.presets")
             .stringType().asList().defaultValues(StageRegistry.presetNames().toArray(String[]::new))
             .withDescription("The presets the job answers (a chain of stage operators each; fewer presets, fewer operators). "
