@@ -134,7 +134,7 @@ public final class EngineWiring {
 
     static LlmClientConfig llm(JobConfig config) {
         LlmClientConfig.Builder b = LlmClientConfig.builder(config.get(JobOptions.LLM_BASE_URL))
-                .apiKey(config.get(JobOptions.LLM_API_KEY))
+                .apiKey(EndpointKey.resolve(config))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .embeddingModel(config.get(JobOptions.LLM_EMBEDDING_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))

@@ -78,6 +78,14 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ") must exceed "
                     + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + checkpoint + "), or open transactions expire before they are committed");
         }
+        Duration idle = get(JobOptions.CHECKPOINT_INTERVAL_IDLE);
+        if (idle.isNegative() || txTimeout.compareTo(idle) <= 0) {
+            throw new IllegalArgumentException(JobOptions.CHECKPOINT_INTERVAL_IDLE.key() + " (" + idle + ") must be 0 or "
+                    + "positive and below " + JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ")");
+        }
+        if (get(JobOptions.IDLE_AFTER).isZero() || get(JobOptions.IDLE_AFTER).isNegative()) {
+            throw new IllegalArgumentException(JobOptions.IDLE_AFTER.key() + " must be positive");
+        }
     }
 
     /** Client properties the job sets itself: passing them through would break exactly-once or the job's wiring. */
