@@ -78,11 +78,18 @@ public final class QuestionDetector {
         return Optional.of(new Detection(type.get(), reason, type.get() == QuestionType.ANSWERABLE ? "" : response, kept));
     }
 
-    /** The chain of thought's matches as one line: {@code names→singer.Name|stadium.Name; in France→…}. */
+    /**
+     * The chain of thought's matches as one line: {@code names→singer.Name|stadium.Name; in France→…}, from lines
+     * {@code "names -> singer.Name | stadium.Name"} (the reply schema's form) or {@code {phrase, columns}} objects.
+     */
     private static String matches(JsonNode node) {
         List<String> parts = new ArrayList<>();
         for (String key : List.of("entities", "conditions")) {
             node.path(key).forEach(m -> {
+                if (m.isTextual()) {   // the reply schema's form: "phrase -> table.column | table.column"
+                    parts.add(m.asText().strip().replaceAll("\\s*->\\s*", "→").replaceAll("\\s*\\|\\s*", "|"));
+                    return;
+                }
                 List<String> columns = new ArrayList<>();
                 m.path("columns").forEach(c -> columns.add(c.asText()));
                 parts.add(m.path("phrase").asText("?") + "→" + (columns.isEmpty() ? "(none)" : String.join("|", columns)));

@@ -32,7 +32,7 @@ class MmsqlAgentsTest {
     /** The detector's reply in the paper's format after its chain of thought; {@code rewrites} is the JSON array's inside. */
     static String detected(String type, String answer, String rewrites) {
         return "#improper: no\n```json\n{\"improper\": \"not improper\", \"unanswerable\": \"not unanswerable\","
-                + " \"entities\": [{\"phrase\": \"countries\", \"columns\": [\"singer.Country\"]}], \"conditions\": [],"
+                + " \"entities\": [\"countries -> singer.Country\"], \"conditions\": [],"
                 + " \"answerable\": \"no\", \"type\": \"" + type + "\", \"answer\": \"" + answer + "\", \"rewrite\": [" + rewrites + "]}\n```";
     }
 

@@ -45,6 +45,10 @@ class MmsqlAsAuthorsTest {
                 + " \"conditions\": [], \"answerable\": \"Yes\", \"type\": \"ambiguous\"}\n```").orElseThrow();
         assertThat(yes.type()).isEqualTo(QuestionType.ANSWERABLE);
         assertThat(yes.reason()).isEqualTo("singers→singer.Name");
+        Detection lines = QuestionDetector.parse("{\"entities\": [\"names -> singer.Name | stadium.Name\"], \"conditions\": [],"
+                + " \"answerable\": \"no\", \"type\": \"unanswerable\", \"answer\": \"Sorry.\", \"rewrite\": []}").orElseThrow();
+        assertThat(lines.reason()).isEqualTo("names→singer.Name|stadium.Name");
+        assertThat(lines.type()).isEqualTo(QuestionType.UNANSWERABLE);
         Detection ambiguous = QuestionDetector.parse(MmsqlAgentsTest.detected("ambiguous", "Which?", "\"A?\", \"B?\"")).orElseThrow();
         assertThat(ambiguous.readings()).containsExactly("A?", "B?");
         assertThat(ambiguous.response()).isEqualTo("Which?");
