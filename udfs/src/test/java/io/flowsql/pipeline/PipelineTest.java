@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PipelineTest {
     private final ExecutorService callbacks = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-llm-callback"));
     private final ExecutorService work = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-work"));
+    private CountDownLatch replyMayComplete;
 
     @AfterEach
     void stop() {
@@ -31,13 +33,24 @@ class PipelineTest {
 
     private String threadOfStageAfterReply(Pipeline pipeline, AtomicReference<String> ranOn) throws Exception {
         RequestContext ctx = new RequestContext();
-        RequestContext done = pipeline.run(ctx).get(10, TimeUnit.SECONDS);
+        CompletableFuture<RequestContext> running = pipeline.run(ctx);
+        replyMayComplete.countDown(); // the reply completes only once the whole chain is built, on the callback thread
+        RequestContext done = running.get(10, TimeUnit.SECONDS);
         assertThat(done.isSettled()).as("neither stage settles the request").isFalse();
         return ranOn.get();
     }
 
     private Strategy strategy(AtomicReference<String> ranOn) {
-        Stage modelReply = (ctx, trace) -> CompletableFuture.supplyAsync(() -> "reply", callbacks);
+        replyMayComplete = new CountDownLatch(1);
+        CountDownLatch latch = replyMayComplete;
+        Stage modelReply = (ctx, trace) -> CompletableFuture.supplyAsync(() -> {
+            try {
+                latch.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "reply";
+        }, callbacks);
         Stage.Local afterReply = (ctx, trace) -> ranOn.set(Thread.currentThread().getName());
         return new Strategy("test", List.of(new NamedStage("model-like", modelReply), new NamedStage("after-reply", afterReply)));
     }
