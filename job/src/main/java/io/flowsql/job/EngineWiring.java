@@ -93,6 +93,15 @@ public final class EngineWiring {
         agents.temperature = config.get(JobOptions.AGENT_TEMPERATURE);
         agents.linkSkipColumnThreshold = config.get(JobOptions.AGENT_LINK_SKIP_COLUMNS);
         agents.magRefineRounds = config.get(JobOptions.AGENT_MAG_REFINE_ROUNDS);
+        agents.linkSkipAvgColumns = config.get(JobOptions.AGENT_LINK_SKIP_AVG_COLUMNS);
+        agents.magRefineOnAnyNull = config.get(JobOptions.AGENT_MAG_REFINE_ON_ANY_NULL);
+        agents.magSchemaFallback = config.get(JobOptions.AGENT_MAG_SCHEMA_FALLBACK);
+        agents.magNestedHint = config.get(JobOptions.AGENT_MAG_NESTED_HINT);
+        agents.magPostprocess = config.get(JobOptions.AGENT_MAG_POSTPROCESS);
+        agents.mmsqlSelectByModel = config.get(JobOptions.AGENT_MMSQL_SELECT_BY_MODEL);
+        agents.mmsqlRewriteByModel = config.get(JobOptions.AGENT_MMSQL_REWRITE_BY_MODEL);
+        agents.mmsqlReadingsDecomposeRefine = config.get(JobOptions.AGENT_MMSQL_READINGS_DECOMPOSE_REFINE);
+        agents.mmsqlReadingsOriginalQuestion = config.get(JobOptions.AGENT_MMSQL_READINGS_ORIGINAL_QUESTION);
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);

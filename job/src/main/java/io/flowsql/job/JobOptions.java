@@ -113,9 +113,9 @@ public final class JobOptions {
 
     // --- Engine
     public static final ConfigOption<String> STRATEGY = ConfigOptions.key("engine.strategy")
-            .stringType().defaultValue("full")
+            .stringType().defaultValue(StageRegistry.OPENSEARCH)
             .withDescription("Default strategy preset for questions without options.strategy ("
-                    + String.join(", ", StageRegistry.presetNames()) + ").");
+                    + String.join(", ", StageRegistry.presetNames()) + "; why opensearch: docs/AGENTS.md \"Default preset\").");
     public static final ConfigOption<List<String>> PRESETS = ConfigOptions.key("job.presets")
             .stringType().asList().defaultValues(StageRegistry.presetNames().toArray(String[]::new))
             .withDescription("The presets the job answers (a chain of stage operators each; fewer presets, fewer operators). "
@@ -315,10 +315,47 @@ public final class JobOptions {
             .withDescription("Sampling temperature of multi-candidate generation (0 to 2).");
     public static final ConfigOption<Integer> AGENT_LINK_SKIP_COLUMNS = ConfigOptions.key("agents.link-skip-columns")
             .intType().defaultValue(AGENT_DEFAULTS.linkSkipColumnThreshold)
-            .withDescription("MAG-SQL: schemas with at most this many columns skip schema linking and are shown in full.");
+            .withDescription("MAG-SQL: schemas with at most this many columns (and at most agents.link-skip-avg-columns per table) "
+                    + "skip schema linking and are shown in full (the authors' code: 25).");
+    public static final ConfigOption<Integer> AGENT_LINK_SKIP_AVG_COLUMNS = ConfigOptions.key("agents.link-skip-avg-columns")
+            .intType().defaultValue(AGENT_DEFAULTS.linkSkipAvgColumns)
+            .withDescription("MAG-SQL: schemas whose tables average more than this many columns are linked whatever their total "
+                    + "(the authors' code: 5; 2147483647 = no bound).");
     public static final ConfigOption<Integer> AGENT_MAG_REFINE_ROUNDS = ConfigOptions.key("agents.mag-refine-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.magRefineRounds)
-            .withDescription("MAG-SQL: refinement rounds per sub-SQL (0 = none).");
+            .withDescription("MAG-SQL: refinement rounds per sub-SQL (0 = none; the authors' code: 2).");
+    public static final ConfigOption<Boolean> AGENT_MAG_REFINE_ON_ANY_NULL = ConfigOptions.key("agents.mag-refine-on-any-null")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magRefineOnAnyNull)
+            .withDescription("MAG-SQL: refine a sub-SQL on any NULL in its result (false: only when the first 5 rows of a "
+                    + "several-row result mix NULL and non-NULL values, as the authors' code).");
+    public static final ConfigOption<Boolean> AGENT_MAG_SCHEMA_FALLBACK = ConfigOptions.key("agents.mag-schema-fallback")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magSchemaFallback)
+            .withDescription("MAG-SQL: after a 'no such column' error show the full schema to the refiner and the later steps "
+                    + "(per question: disabled_stages magsql.generate.schema-fallback).");
+    public static final ConfigOption<Boolean> AGENT_MAG_NESTED_HINT = ConfigOptions.key("agents.mag-nested-hint")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magNestedHint)
+            .withDescription("MAG-SQL: refine an empty nested query with the nested-query prompt "
+                    + "(per question: disabled_stages magsql.generate.nested-hint).");
+    public static final ConfigOption<Boolean> AGENT_MAG_POSTPROCESS = ConfigOptions.key("agents.mag-postprocess")
+            .booleanType().defaultValue(AGENT_DEFAULTS.magPostprocess)
+            .withDescription("MAG-SQL: post-process accepted sub-SQL (|| ' ' || becomes a column list, ASC LIMIT sorts NULLs last; "
+                    + "per question: disabled_stages magsql.generate.postprocess).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_SELECT_BY_MODEL = ConfigOptions.key("agents.mmsql-select-by-model")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlSelectByModel)
+            .withDescription("MMSQL: the selector asks the model (ours); false: the full schema with 3 example rows per table, as the "
+                    + "official code (per question: disabled_stages mmsql.select.model).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_REWRITE_BY_MODEL = ConfigOptions.key("agents.mmsql-rewrite-by-model")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlRewriteByModel)
+            .withDescription("MMSQL: the rewriter asks the model (ours); false: turns pass through, as the official code, which "
+                    + "comments its rewriter out (per question: disabled_stages mmsql.rewrite).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_READINGS_DECOMPOSE_REFINE = ConfigOptions.key("agents.mmsql-readings-decompose-refine")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlReadingsDecomposeRefine)
+            .withDescription("MMSQL: an ambiguous turn's readings go through decomposer and refiner, as the authors' code; false: one "
+                    + "generator call each (per question: disabled_stages mmsql.readings.decompose-refine).");
+    public static final ConfigOption<Boolean> AGENT_MMSQL_READINGS_ORIGINAL_QUESTION = ConfigOptions.key("agents.mmsql-readings-original-question")
+            .booleanType().defaultValue(AGENT_DEFAULTS.mmsqlReadingsOriginalQuestion)
+            .withDescription("MMSQL: an ambiguous turn as written is answered after its readings, as the authors' code; false: the "
+                    + "readings only (per question: disabled_stages mmsql.readings.original-question).");
     public static final ConfigOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = ConfigOptions.key("agents.opensearch-correct-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.opensearchCorrectRounds)
             .withDescription("OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");

@@ -111,8 +111,9 @@ class BadRecordsITCase {
                         json.replace(model.requestId, tag + "-wrong-key").getBytes(StandardCharsets.UTF_8), "key_mismatch: "),
                 new Bad(key, json.replace(model.requestId, tag + "-stage").replace("}",
                         ",\"options\":{\"disabled_stages\":[\"opensearch.algin\"]}}").getBytes(StandardCharsets.UTF_8),
-                        "unknown_stage: options.disabled_stages names no stage: 'opensearch.algin'; valid stages: "
-                                + String.join(", ", StageRegistry.names())));
+                        "unknown_stage: options.disabled_stages names no stage or switch: 'opensearch.algin'; valid stages and switches: "
+                                + String.join(", ", StageRegistry.names()) + ", "
+                                + String.join(", ", io.flowsql.engine.StageSwitches.names())));
     }
 
     /** A valid question, then bad records, alternately, in one producer's order. */

@@ -125,8 +125,8 @@ class JobConfigTest {
                 .hasMessageStartingWith("engine.strategy must be one of ").hasMessageContaining("opensearch");
         assertThatThrownBy(() -> JobConfig.of(Map.of("job.presets", "opensearch;magsql", "engine.strategy", "opensearch")))
                 .hasMessageContaining("job.presets names an unknown preset 'magsql'");
-        assertThatThrownBy(() -> JobConfig.of(Map.of("job.presets", "opensearch")))
-                .hasMessageContaining("engine.strategy (full) must be one of job.presets (opensearch)");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("job.presets", "mmsql")))
+                .hasMessageContaining("engine.strategy (opensearch) must be one of job.presets (mmsql)");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.timeouts", "1min")))
                 .hasMessageContaining("unknown option 'stage.timeouts'");
         assertThatThrownBy(() -> JobConfig.of(Map.of("stage.capacity.sqlfix.review", "0")))

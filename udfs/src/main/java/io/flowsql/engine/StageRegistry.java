@@ -4,14 +4,17 @@ import io.flowsql.agents.magsql.EntitySchemaLinker;
 import io.flowsql.agents.magsql.MagSqlDecomposeStage;
 import io.flowsql.agents.magsql.MagSqlGenerateStage;
 import io.flowsql.agents.magsql.MagSqlLinkStage;
+import io.flowsql.agents.magsql.MagSqlRules;
 import io.flowsql.agents.magsql.SoftSchemaLinker;
 import io.flowsql.agents.magsql.SubSqlGenerator;
 import io.flowsql.agents.magsql.SubSqlRefiner;
 import io.flowsql.agents.magsql.TableSummarizer;
 import io.flowsql.agents.magsql.TargetsConditionsDecomposer;
 import io.flowsql.agents.mmsql.DecomposeStage;
+import io.flowsql.agents.mmsql.MmsqlRules;
 import io.flowsql.agents.mmsql.QuestionDetector;
 import io.flowsql.agents.mmsql.QuestionDetectorStage;
+import io.flowsql.agents.mmsql.ReadingSolver;
 import io.flowsql.agents.mmsql.ReadingSqlGenerator;
 import io.flowsql.agents.mmsql.ReadingsStage;
 import io.flowsql.agents.mmsql.RefineStage;
@@ -75,21 +78,22 @@ public final class StageRegistry {
             of("schema.retrieve", LOCAL, p -> new SchemaRetrieveStage(p.schema, p.engine.values(),
                     SchemaRetriever.lexical(p.settings.schemaTokenBudget), p.settings.valueMatches))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
-            of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema))
+            of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema, p.settings.mmsqlRewriteByModel))
                     .prompts("mmsql/rewrite").in(MMSQL),
-            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema))
+            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/select").in(MMSQL),
             of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
                     .prompts("mmsql/detect").in(MMSQL),
             of("magsql.link", LLM, p -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(p.call),
                     new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.engine.values(), p.schema.views(),
-                    p.settings.linkSkipColumnThreshold, p.settings.valueMatches), p.schema))
+                    p.settings.linkSkipColumnThreshold, p.settings.linkSkipAvgColumns, p.settings.valueMatches), p.schema))
                     .prompts("magsql/summarize", "magsql/link").in(MAG_SQL),
             of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
                     .prompts("magsql/decompose").in(MAG_SQL),
             of("magsql.generate", LLM, p -> new MagSqlGenerateStage(new SubSqlGenerator(p.call),
-                    new SubSqlRefiner(p.call, p.engine.sql(), p.settings.magRefineRounds), p.schema))
-                    .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine").in(MAG_SQL),
+                    new SubSqlRefiner(p.call, p.engine.sql()), p.schema, MagSqlRules.from(p.settings)))
+                    .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine", "magsql/refine_nested")
+                    .in(MAG_SQL),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL),
             of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
@@ -138,7 +142,10 @@ public final class StageRegistry {
                     new SqlRefiner(p.call, p.engine.sql(), p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
-            of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call), p.engine.sql(), p.frames))
+            // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.
+            of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call),
+                    new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
+                    p.engine.sql(), p.frames, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/readings").in(MMSQL),
             of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
 

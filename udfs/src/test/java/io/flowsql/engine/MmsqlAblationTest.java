@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.agents.mmsql.MmsqlRules;
 import io.flowsql.events.AnswerMapper;
 import io.flowsql.flink.FeedbackTurns;
 import io.flowsql.pipeline.DialogueTurn;
@@ -36,12 +37,21 @@ class MmsqlAblationTest {
         }
     }
 
+    /** The typed CoSQL dialogue every row runs, with the oracle that knows it. */
+    private record Typed(GoldSqlOracle oracle, String db, List<MmsqlDialogueTest.Turn> turns) {
+        static Typed load() throws Exception {
+            GoldSqlOracle oracle = GoldSqlOracle.load(MmsqlDialogueTest.COSQL);
+            JsonNode dialogue = MmsqlDialogueTest.firstDialogueWithEveryType(oracle);
+            return new Typed(oracle, dialogue.path("db_name").asText(), MmsqlDialogueTest.userTurns(dialogue));
+        }
+    }
+
     @Test
     void everyAblationRowRunsTheDialogueWithoutItsAgent() throws Exception {
-        GoldSqlOracle oracle = GoldSqlOracle.load(MmsqlDialogueTest.COSQL);
-        JsonNode dialogue = MmsqlDialogueTest.firstDialogueWithEveryType(oracle);
-        String db = dialogue.path("db_name").asText();
-        List<MmsqlDialogueTest.Turn> turns = MmsqlDialogueTest.userTurns(dialogue);
+        Typed typed = Typed.load();
+        GoldSqlOracle oracle = typed.oracle();
+        String db = typed.db();
+        List<MmsqlDialogueTest.Turn> turns = typed.turns();
         Map<String, String> rows = new LinkedHashMap<>();
         rows.put("MMSQL (all agents)", null);
         rows.put("w/o selector", "mmsql.select");
@@ -102,8 +112,54 @@ class MmsqlAblationTest {
                 .contains("answered", "clarification", "refused");
     }
 
+    /**
+     * The per-question switches of MMSQL's own behaviours: the official code's configuration (no rewriter, the full
+     * schema with three example rows instead of the selector) and our earlier readings (one call per reading, the turn
+     * as written not answered), on the same dialogue.
+     */
+    @Test
+    void theOfficialCodesConfigurationAndOurEarlierReadingsRunPerQuestion() throws Exception {
+        Typed t = Typed.load();
+        String db = t.db();
+        try (SimulatedEngine engine = new SimulatedEngine(t.oracle(), SqlErrorInjector.none())) {
+            List<Outcome> official = runDialogue(engine, db, t.turns(), List.of("mmsql.rewrite", MmsqlRules.SELECT_BY_MODEL));
+            for (Outcome o : official) {
+                assertThat(o.tasks()).as(o.turn().text()).doesNotContain("mmsql.rewrite", "mmsql.select");
+                assertThat(o.ctx().schemaText).as(o.turn().text()).contains("3 example rows");
+                if (o.turn().type().equals("answerable")) {
+                    ExecutionResult gold = SpiderAgentParts.EXECUTOR.execute(db, o.turn().goldSql());
+                    ExecutionResult got = SpiderAgentParts.EXECUTOR.execute(db, o.ctx().finalSql);
+                    assertThat(got.ok() && SAME.equal(gold, o.turn().goldSql(), got)).as(o.ctx().finalSql).isTrue();
+                }
+            }
+            List<Outcome> earlier = runDialogue(engine, db, t.turns(),
+                    List.of(MmsqlRules.READINGS_DECOMPOSE_REFINE, MmsqlRules.READINGS_ORIGINAL_QUESTION));
+            List<Outcome> authors = runDialogue(engine, db, t.turns(), List.of());
+            for (int i = 0; i < t.turns().size(); i++) {
+                if (!t.turns().get(i).type().equals("ambiguous")) {
+                    continue;
+                }
+                Outcome mine = earlier.get(i);
+                Outcome theirs = authors.get(i);
+                assertThat(mine.tasks()).filteredOn("mmsql.readings"::equals).hasSize(mine.ctx().interpretations.size());
+                assertThat(mine.tasks()).doesNotContain("mmsql.decompose");
+                assertThat(theirs.ctx().interpretations).hasSize(mine.ctx().interpretations.size() + 1);
+                assertThat(theirs.ctx().interpretations.get(theirs.ctx().interpretations.size() - 1).reading)
+                        .isEqualTo(t.turns().get(i).text());
+                assertThat(theirs.tasks()).doesNotContain("mmsql.readings")
+                        .filteredOn("mmsql.decompose"::equals).hasSize(theirs.ctx().interpretations.size());
+                assertThat(theirs.ctx().interpretations).allSatisfy(r -> assertThat(r.sql).isNotBlank());
+            }
+        }
+    }
+
     private static List<Outcome> runDialogue(SimulatedEngine engine, String db, List<MmsqlDialogueTest.Turn> turns,
                                              String disabled) throws Exception {
+        return runDialogue(engine, db, turns, disabled == null ? List.of() : List.of(disabled));
+    }
+
+    private static List<Outcome> runDialogue(SimulatedEngine engine, String db, List<MmsqlDialogueTest.Turn> turns,
+                                             List<String> disabled) throws Exception {
         List<DialogueTurn> history = new ArrayList<>();
         List<Outcome> out = new ArrayList<>();
         for (int i = 0; i < turns.size(); i++) {
@@ -114,9 +170,7 @@ class MmsqlAblationTest {
             ctx.dbId = db;
             ctx.question = turns.get(i).text();
             ctx.history = new ArrayList<>(history);
-            if (disabled != null) {
-                ctx.disabledStages.add(disabled);
-            }
+            ctx.disabledStages.addAll(disabled);
             ctx = engine.run("mmsql", AgentSettings.defaults(), ctx);
             out.add(new Outcome(turns.get(i), ctx, engine.requests().stream().map(RecordedRequest::request)
                     .map(r -> r.task()).toList()));

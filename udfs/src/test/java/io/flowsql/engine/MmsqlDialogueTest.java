@@ -107,8 +107,9 @@ class MmsqlDialogueTest {
         assertThat(history).filteredOn(t -> "answerable".equals(t.questionType)).allSatisfy(t -> assertThat(t.sql).isNotBlank());
     }
 
+    /** The questions an ambiguous turn's readings were asked as: the decomposer answers each (the authors' code). */
     private static List<String> readingsAsked(List<RecordedRequest> requests) {
-        return requests.stream().filter(r -> r.request().task().equals("mmsql.readings"))
+        return requests.stream().filter(r -> r.request().task().equals("mmsql.decompose"))
                 .map(r -> r.request().field("Question").orElse("")).toList();
     }
 

@@ -158,6 +158,15 @@ class PresetPipelineTest {
                 "answer.finalize");
         assertThat(tasks(exact.requests())).doesNotContain("magsql.decompose").contains("magsql.generate.first");
         assertThat(returnsGoldResult(item, undecomposed.finalSql)).isTrue();
+
+        // the behaviours MAG-SQL's generation takes from the authors' code are switched per question too
+        RequestContext switched = request(item);
+        switched.disabledStages.addAll(StageSwitches.names().stream().filter(n -> n.startsWith("magsql.generate.")).toList());
+        assertThat(switched.disabledStages).hasSize(3);
+        switched = exact.run("mag-sql", AgentSettings.defaults(), switched);
+        assertThat(stageNames(switched)).contains("magsql.generate");
+        assertThat(switched.notes).containsEntry("magsql.postprocessed", "0").containsEntry("magsql.schema-fallback", "false");
+        assertThat(returnsGoldResult(item, switched.finalSql)).isTrue();
     }
 
     /**

@@ -142,15 +142,15 @@ class ReplySchemaCorpusTest {
     @Test
     void anOverlayBoundsTheTextOfEverySchemaAndLeavesTheShippedOneAlone() {
         ReplyOverlay overlay = ReplyOverlay.parse("{\"properties\": {\"sql\": {\"pattern\": \"^SELECT [a-z ]{1,40}$\"},"
-                + " \"readings\": {\"pattern\": \"^[a-z]{1,9}$\"}}, \"strings\": {\"maxLength\": 12}}");
+                + " \"rewrite\": {\"pattern\": \"^[a-z]{1,9}$\"}}, \"strings\": {\"maxLength\": 12}}");
         ReplySchema detect = ReplySchema.loadOptional("d", "prompts/mmsql/detect.reply.json").orElseThrow();
         JsonNode tight = overlay.apply(detect).schema();
         JsonNode ambiguous = tight.path("anyOf").get(1).path("properties");
-        assertThat(ambiguous.path("readings").path("items").path("pattern").asText()).isEqualTo("^[a-z]{1,9}$");
-        assertThat(ambiguous.path("reason").path("maxLength").asInt()).isEqualTo(12);
+        assertThat(ambiguous.path("rewrite").path("items").path("pattern").asText()).isEqualTo("^[a-z]{1,9}$");
+        assertThat(ambiguous.path("improper").path("maxLength").asInt()).isEqualTo(12);
         assertThat(ambiguous.path("type").has("maxLength")).as("a const is left alone").isFalse();
         JsonNode answerable = tight.path("anyOf").get(0).path("properties");
-        assertThat(answerable.path("response").path("maxLength").asInt()).as("an empty-only string stays empty").isZero();
+        assertThat(answerable.path("answer").path("maxLength").asInt()).as("an empty-only string stays empty").isZero();
         assertThat(detect.schema().toString()).as("the shipped schema is not changed").doesNotContain("maxLength\":12");
         assertThat(overlay.apply(detect)).as("made once").isSameAs(overlay.apply(detect));
         assertThat(detect.maxTokens()).isEqualTo(overlay.apply(detect).maxTokens());

@@ -11,6 +11,7 @@ import io.flowsql.events.RejectKind;
 import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.engine.StageRegistry;
+import io.flowsql.engine.StageSwitches;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -19,6 +20,7 @@ import org.apache.flink.util.OutputTag;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -148,13 +150,14 @@ public final class ParseAndValidate extends ProcessFunction<RawRecord, RequestCo
         if (q.options == null || q.options.disabledStages == null) {
             return null;
         }
-        List<String> valid = StageRegistry.names();
+        List<String> valid = new ArrayList<>(StageRegistry.names());
+        valid.addAll(StageSwitches.names());
         List<String> unknown = q.options.disabledStages.stream().filter(s -> !valid.contains(s)).distinct().toList();
         if (unknown.isEmpty()) {
             return null;
         }
-        return "options.disabled_stages names no stage: " + String.join(", ", unknown.stream().map(s -> "'" + s + "'").toList())
-                + "; valid stages: " + String.join(", ", valid);
+        return "options.disabled_stages names no stage or switch: " + String.join(", ", unknown.stream().map(s -> "'" + s + "'").toList())
+                + "; valid stages and switches: " + String.join(", ", valid);
     }
 
     static DeadLetterEvent deadLetter(RawRecord record, String reason, Instant now, int excerptBytes) {

@@ -117,8 +117,9 @@ class ParseAndValidateTest {
         assertThat(dead.get(2).reason).isEqualTo("not_json: the record starts with a UTF-8 byte-order mark; send plain UTF-8 JSON");
         assertThat(dead.get(3).reason).startsWith("key_mismatch: the record has no key; key each question by its dialogue_id ('d1')");
         assertThat(dead.get(4).reason).startsWith("key_mismatch: the record key 'd2' is not the dialogue_id");
-        assertThat(dead.get(5).reason).isEqualTo("unknown_stage: options.disabled_stages names no stage: 'opensearch.algin'; "
-                + "valid stages: " + String.join(", ", io.flowsql.engine.StageRegistry.names()));
+        assertThat(dead.get(5).reason).isEqualTo("unknown_stage: options.disabled_stages names no stage or switch: 'opensearch.algin'; "
+                + "valid stages and switches: " + String.join(", ", io.flowsql.engine.StageRegistry.names()) + ", "
+                + String.join(", ", io.flowsql.engine.StageSwitches.names()));
         assertThat(dead.get(5).reason).contains("opensearch.align, candidates.execute", "mmsql.refine");
         assertThat(dead.get(6).reason).startsWith("not_json: Duplicate field 'question'");
         assertThat(dead.get(7).reason).isEqualTo("not_json: not valid UTF-8");
@@ -188,5 +189,16 @@ class ParseAndValidateTest {
     private static RawRecord record(long offset, String key, String value) {
         return new RawRecord(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
                 "questions", 1, offset, 0L);
+    }
+
+    @Test
+    void behaviourSwitchesAreAcceptedBesideStageNames() {
+        io.flowsql.events.QuestionEvent q = new io.flowsql.events.QuestionEvent("r", "d", "concert_singer", "How many?");
+        q.options = new io.flowsql.events.QuestionOptions();
+        q.options.disabledStages.addAll(io.flowsql.engine.StageSwitches.names());
+        q.options.disabledStages.add("magsql.generate");
+        assertThat(ParseAndValidate.unknownStages(q)).isNull();
+        q.options.disabledStages.add("magsql.generate.nope");
+        assertThat(ParseAndValidate.unknownStages(q)).contains("'magsql.generate.nope'");
     }
 }

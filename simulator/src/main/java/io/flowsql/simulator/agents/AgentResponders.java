@@ -17,6 +17,7 @@ public final class AgentResponders {
                 Map.entry("magsql.generate.first", new OriginalQuestionSqlResponder()),
                 Map.entry("magsql.generate.next", new OriginalQuestionSqlResponder()),
                 Map.entry("magsql.generate.refine", new OriginalQuestionSqlResponder()),
+                Map.entry("magsql.generate.refine.nested", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.extract", new OpenSearchExtractResponder()),
                 Map.entry("opensearch.extract.order", new OpenSearchOrderResponder()),
                 Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * get rules a reader can predict: pleasantries are improper, questions the oracle has gold SQL for are
  * answerable, questions that name something in the schema are answerable unless they use a vague word
  * ("best", "popular", "top"...), which makes them ambiguous (two readings: distinct items or all rows), the rest
- * unanswerable. Answers in the detector's JSON.
+ * unanswerable. Answers in the detector's JSON (the paper's answerable / type / answer / rewrite).
  */
 public final class MmsqlDetectResponder implements Responder {
     private static final Pattern PLEASANTRY = Pattern.compile(
@@ -76,9 +76,13 @@ public final class MmsqlDetectResponder implements Responder {
                 .anyMatch(schema::contains);
     }
 
+    /** The paper's reply after a short chain of thought (no column matches: the simulator does not reason). */
     private static String detection(String type, String reason, String response, List<String> readings) {
-        return "{\"type\": \"" + type + "\", \"reason\": " + PromptText.quote(reason) + ", \"response\": "
-                + PromptText.quote(response) + ", \"readings\": ["
+        boolean answerable = type.equals("answerable");
+        return "{\"improper\": " + PromptText.quote(type.equals("improper") ? reason : "not improper")
+                + ", \"unanswerable\": " + PromptText.quote(type.equals("unanswerable") ? reason : "not unanswerable")
+                + ", \"entities\": [], \"conditions\": [], \"answerable\": \"" + (answerable ? "yes" : "no")
+                + "\", \"type\": \"" + type + "\", \"answer\": " + PromptText.quote(response) + ", \"rewrite\": ["
                 + readings.stream().map(PromptText::quote).collect(Collectors.joining(", ")) + "]}";
     }
 }

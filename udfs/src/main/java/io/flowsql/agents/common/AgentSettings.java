@@ -17,14 +17,43 @@ public class AgentSettings implements Serializable {
     public double temperature = 0.7;
 
     // --- MAG-SQL
-    /** Schemas with at most this many columns skip schema linking and are shown in full. */
-    public int linkSkipColumnThreshold = 30;
+    /**
+     * Schemas with at most this many columns (and at most {@link #linkSkipAvgColumns} per table) skip schema linking
+     * and are shown in full. The authors' code: 25 (our earlier default: 30, with no per-table bound).
+     */
+    public int linkSkipColumnThreshold = 25;
+    /**
+     * Schemas whose tables average (integer division, as the authors' code) more than this many columns are linked
+     * whatever their total (the authors' code: 5; {@code Integer.MAX_VALUE} turns the bound off).
+     */
+    public int linkSkipAvgColumns = 5;
     /** Columns the linker must rank per entity (the paper asks for at least 3). */
     public int columnsPerEntity = 3;
     /** Database values retrieved for a question. */
     public int valueMatches = 6;
-    /** Sub-SQL refinement rounds per sub-SQL. */
-    public int magRefineRounds = 3;
+    /** Sub-SQL refinement rounds per sub-SQL (the authors' code: 2; our earlier default: 3). */
+    public int magRefineRounds = 2;
+    /**
+     * Refine a sub-SQL on any NULL in its result, a single row too (our earlier rule); false: only when the first
+     * five rows of a result of several rows mix NULL and non-NULL values (the authors' code).
+     */
+    public boolean magRefineOnAnyNull = false;
+    /** After a "no such column" error, show the full schema to the refiner and the later steps (the authors' code). */
+    public boolean magSchemaFallback = true;
+    /** Refine an empty nested query with the nested-query prompt (the authors' code). */
+    public boolean magNestedHint = true;
+    /** Post-process accepted sub-SQL: {@code a || ' ' || b} → {@code a, b}, {@code ASC LIMIT} → {@code ASC NULLS LAST LIMIT}. */
+    public boolean magPostprocess = true;
+
+    // --- MMSQL (see MmsqlRules and docs/AGENTS.md "MMSQL")
+    /** The selector asks the model (ours); false: the full schema with three example rows per table (the official code). */
+    public boolean mmsqlSelectByModel = true;
+    /** The rewriter asks the model (ours); false: turns pass through unrewritten (the official code comments it out). */
+    public boolean mmsqlRewriteByModel = true;
+    /** An ambiguous turn's readings are answered by decomposer and refiner (the authors' code); false: one call each. */
+    public boolean mmsqlReadingsDecomposeRefine = true;
+    /** The turn as written is answered beside its readings (the authors' code); false: the readings only. */
+    public boolean mmsqlReadingsOriginalQuestion = true;
 
     // --- SQLFixAgent
     /** Paraphrases (and candidates) the query crafter writes. */

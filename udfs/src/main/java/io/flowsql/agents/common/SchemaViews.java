@@ -35,6 +35,11 @@ public final class SchemaViews {
         return fullTexts.get(schema, s -> renderer.full(s).text());
     }
 
+    /** Every table and column, each table followed by its first {@code rows} rows (runs SQL: call it off the task thread). */
+    public String withExampleRows(DatabaseSchema schema, int rows) {
+        return renderer.ddlWithRows(schema, rows).text();
+    }
+
     /** The linked columns in full (with value examples), the rest of the schema only by name. */
     public String soft(DatabaseSchema schema, List<ColumnRef> linkedColumns) {
         return renderer.soft(schema, linkedColumns).text();

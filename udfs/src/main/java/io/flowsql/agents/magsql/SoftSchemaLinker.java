@@ -28,16 +28,28 @@ public final class SoftSchemaLinker {
     private final CachingValueIndexProvider values;
     private final SchemaViews views;
     private final int skipThresholdColumns;
+    private final int skipAvgColumns;
     private final int valueMatches;
 
+    /**
+     * @param skipThresholdColumns schemas with at most this many columns in all ...
+     * @param skipAvgColumns ... and at most this many per table on average (integer division) are shown whole
+     */
     public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, CachingValueIndexProvider values,
-                            SchemaViews views, int skipThresholdColumns, int valueMatches) {
+                            SchemaViews views, int skipThresholdColumns, int skipAvgColumns, int valueMatches) {
         this.summarizer = summarizer;
         this.linker = linker;
         this.values = values;
         this.views = views;
         this.skipThresholdColumns = skipThresholdColumns;
+        this.skipAvgColumns = skipAvgColumns;
         this.valueMatches = valueMatches;
+    }
+
+    /** The authors' {@code _is_need_prune}: link when the tables average more than the bound or the total exceeds its own. */
+    static boolean needsLinking(DatabaseSchema schema, int maxTotal, int maxAverage) {
+        int tables = Math.max(1, schema.tables().size());
+        return schema.columnCount() > maxTotal || schema.columnCount() / tables > maxAverage;
     }
 
     /**
@@ -50,8 +62,9 @@ public final class SoftSchemaLinker {
                 .filter(v -> schema.table(v.table()).isPresent()).toList();
         List<String> matched = ValueText.of(found);
         String fullText = views.full(schema);
-        if (schema.columnCount() <= skipThresholdColumns) {
-            trace.note = "linking skipped: " + schema.columnCount() + " columns <= " + skipThresholdColumns;
+        if (!needsLinking(schema, skipThresholdColumns, skipAvgColumns)) {
+            trace.note = "linking skipped: " + schema.columnCount() + " columns <= " + skipThresholdColumns
+                    + ", average per table <= " + skipAvgColumns;
             return CompletableFuture.completedFuture(new LinkedSchema(fullText, List.of(), matched, true));
         }
         return summarizer.summarize(schema, fullText, EngineDialectText.engineOf(fields), trace).thenCompose(summaries -> {

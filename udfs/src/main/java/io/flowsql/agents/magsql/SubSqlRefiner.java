@@ -12,57 +12,98 @@ import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * MAG-SQL §3.4 Sub-SQL Refiner: executes a sub-SQL and, on an error, an empty result or NULLs in the
- * answer, asks the model to correct it, for at most a configured number of rounds (stopping early when the
- * model keeps the query or the result looks fine).
+ * MAG-SQL §3.4 Sub-SQL Refiner: executes a sub-SQL and, when {@link ResultProblem} finds something wrong, asks the
+ * model to correct it, for at most {@link MagSqlRules#refineRounds()} rounds (stopping early when the model repeats
+ * the query: the same query would fail the same way). As the authors' code does, a "no such column" error shows the
+ * full schema instead of the linked one (and the later steps keep it: {@link Refined#fellBack()}), and an empty result
+ * of a nested query is refined with the nested-query prompt ({@code magsql/refine_nested}), which names the usual
+ * cause (a MIN/MAX subquery whose value is not in the joined rows) and shows the values found in the database.
  */
 public final class SubSqlRefiner {
+    private static final Pattern SELECT = Pattern.compile("(?i)\\bSELECT\\b");
+    private static final String FALLBACK_HINT = " (the full schema is shown now: check which table holds each column"
+            + " and quote names that need it)";
+
     private final AgentCall call;
     private final SafeExecutor executor;
-    private final int rounds;
     private final PromptPair prompt = PromptPair.load("magsql/refine");
+    private final PromptPair nested = PromptPair.load("magsql/refine_nested");
 
-    public SubSqlRefiner(AgentCall call, SafeExecutor executor, int rounds) {
+    public SubSqlRefiner(AgentCall call, SafeExecutor executor) {
         this.call = call;
         this.executor = executor;
-        this.rounds = rounds;
     }
 
-    /** The outcome of refining one sub-SQL. */
-    public record Refined(String sql, int rounds, Optional<String> remainingProblem) {}
+    /**
+     * What a refinement works with: the prompt fields (the schema the step saw), the full schema text for the
+     * fallback, the database values found for the question (for the nested-query prompt) and the request's rules.
+     */
+    public record Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules, boolean fellBack) {
+        public Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules) {
+            this(fields, fullSchema, values, rules, false);
+        }
 
-    public CompletableFuture<Refined> refine(PromptFields fields, String subQuestion, String sql, StageTrace trace) {
-        return round(fields, subQuestion, sql, 0, trace);
+        Frame withFullSchema() {
+            return new Frame(fields.with("schema", fullSchema), fullSchema, values, rules, true);
+        }
+    }
+
+    /** The outcome of refining one sub-SQL; {@code frame} is the one later steps use (full schema after a fallback). */
+    public record Refined(String sql, int rounds, Optional<String> remainingProblem, Frame frame) {
+        /** Whether this or an earlier step fell back to the full schema. */
+        public boolean fellBack() {
+            return frame.fellBack();
+        }
+    }
+
+    public CompletableFuture<Refined> refine(Frame frame, String subQuestion, String sql, StageTrace trace) {
+        return round(frame, subQuestion, sql, 0, trace);
     }
 
     /** One round, on the stage's work pool: it starts with SQL, and is chained on the model's reply. */
-    private CompletableFuture<Refined> round(PromptFields fields, String subQuestion, String sql, int done,
-                                             StageTrace trace) {
-        return StageSql.offload(trace, () -> roundHere(fields, subQuestion, sql, done, trace));
+    private CompletableFuture<Refined> round(Frame frame, String subQuestion, String sql, int done, StageTrace trace) {
+        return StageSql.offload(trace, () -> roundHere(frame, subQuestion, sql, done, trace));
     }
 
-    private CompletableFuture<Refined> roundHere(PromptFields fields, String subQuestion, String sql, int done,
-                                                 StageTrace trace) {
-        String dbId = String.valueOf(fields.get("db_id"));
+    private CompletableFuture<Refined> roundHere(Frame frame, String subQuestion, String sql, int done, StageTrace trace) {
+        String dbId = String.valueOf(frame.fields().get("db_id"));
         ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
-        Optional<String> problem = ResultProblem.of(result);
-        if (problem.isEmpty() || done >= rounds) {
-            return CompletableFuture.completedFuture(new Refined(sql, done, problem));
+        Optional<ResultProblem> problem = ResultProblem.of(result, frame.rules().refineOnAnyNull());
+        if (problem.isEmpty() || done >= frame.rules().refineRounds()) {
+            return CompletableFuture.completedFuture(
+                    new Refined(sql, done, problem.map(ResultProblem::text), frame));
         }
-        PromptFields vars = fields
+        ResultProblem p = problem.get();
+        boolean fallback = p.kind() == ResultProblem.Kind.NO_SUCH_COLUMN && frame.rules().schemaFallback()
+                && !frame.fellBack() && !frame.fullSchema().equals(frame.fields().get("schema"));
+        Frame asked = fallback ? frame.withFullSchema() : frame;
+        boolean nestedEmpty = p.kind() == ResultProblem.Kind.EMPTY && frame.rules().nestedHint() && selects(sql) > 1;
+        PromptFields vars = asked.fields()
                 .with("sub_question", SchemaContext.oneLine(subQuestion))
                 .with("sql", SchemaContext.oneLine(sql))
-                .with("problem", problem.get())
+                .with("problem", p.text() + (fallback ? FALLBACK_HINT : ""))
                 .with("result", ResultProblem.preview(result, 3));
-        ChatRequest request = prompt.request(vars);
+        ChatRequest request = nestedEmpty ? nested.request(vars.with("values", asked.values())) : prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
             if (normalize(revised).equals(normalize(sql))) {
-                return CompletableFuture.completedFuture(new Refined(sql, done + 1, problem));
+                return CompletableFuture.completedFuture(
+                        new Refined(sql, done + 1, Optional.of(p.text()), asked));
             }
-            return round(fields, subQuestion, revised, done + 1, trace);
+            return round(asked, subQuestion, revised, done + 1, trace);
         });
+    }
+
+    private static int selects(String sql) {
+        Matcher m = SELECT.matcher(sql);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
     }
 
     private static String normalize(String sql) {

@@ -19,15 +19,26 @@ import java.util.concurrent.CompletableFuture;
 public final class RewriteStage implements Stage {
     private final AgentCall call;
     private final SchemaContext schemas;
+    private final boolean rewriteByModel;
     private final PromptPair prompt = PromptPair.load("mmsql/rewrite");
 
     public RewriteStage(AgentCall call, SchemaContext schemas) {
+        this(call, schemas, true);
+    }
+
+    /** @param rewriteByModel false: pass every turn through (the official code comments its rewriter out) */
+    public RewriteStage(AgentCall call, SchemaContext schemas, boolean rewriteByModel) {
         this.call = call;
         this.schemas = schemas;
+        this.rewriteByModel = rewriteByModel;
     }
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        if (!rewriteByModel) {
+            trace.note = "rewriter off (as the official code): the turn as written";
+            return CompletableFuture.completedFuture(null);
+        }
         if (ctx.history.isEmpty()) {
             trace.note = "first turn: nothing to rewrite";
             return CompletableFuture.completedFuture(null);

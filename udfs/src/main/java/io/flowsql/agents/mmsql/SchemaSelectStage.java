@@ -7,6 +7,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
@@ -34,15 +35,30 @@ public final class SchemaSelectStage implements Stage {
 
     private final AgentCall call;
     private final SchemaContext schemas;
+    private final MmsqlRules rules;
     private final PromptPair prompt = PromptPair.load("mmsql/select");
 
     public SchemaSelectStage(AgentCall call, SchemaContext schemas) {
+        this(call, schemas, MmsqlRules.from(io.flowsql.agents.common.AgentSettings.defaults()));
+    }
+
+    /** @param rules whether the model selects ({@link MmsqlRules#selectByModel()}), else the official code's full schema with example rows */
+    public SchemaSelectStage(AgentCall call, SchemaContext schemas, MmsqlRules rules) {
         this.call = call;
         this.schemas = schemas;
+        this.rules = rules;
     }
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        if (!rules.forRequest(ctx).selectByModel()) {
+            // the official code: no selection, the full schema with three example rows per table (SQL: off the task thread)
+            return StageSql.offload(trace, () -> {
+                ctx.schemaText = schemas.views().withExampleRows(schemas.schema(ctx), MmsqlRules.EXAMPLE_ROWS);
+                trace.note = "full schema with " + MmsqlRules.EXAMPLE_ROWS + " example rows per table (the official code)";
+                return CompletableFuture.completedFuture(null);
+            });
+        }
         return call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
                 SchemaSelectStage::parse, trace).thenAccept(keep -> {
             DatabaseSchema full = schemas.schema(ctx);

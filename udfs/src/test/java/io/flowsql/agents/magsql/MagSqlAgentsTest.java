@@ -25,7 +25,7 @@ class MagSqlAgentsTest {
     private static SoftSchemaLinker linker(ScriptedLlmClient llm, int threshold) {
         AgentCall call = new AgentCall(llm);
         return new SoftSchemaLinker(new TableSummarizer(call), new EntitySchemaLinker(call, 3), SpiderAgentParts.VALUES,
-                SpiderAgentParts.VIEWS, threshold, 6);
+                SpiderAgentParts.VIEWS, threshold, Integer.MAX_VALUE, 6);
     }
 
     @Test
@@ -90,8 +90,9 @@ class MagSqlAgentsTest {
         RequestContext ctx = request("concert_singer", "What are the names of singers from France who are older than 40?");
         ctx.subQuestions.add("What are the names of singers from France?");
         ctx.subQuestions.add(ctx.question);
-        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, SpiderAgentParts.EXECUTOR, 2),
-                SpiderAgentParts.SCHEMAS).applyAs("magsql.generate", ctx).join();
+        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, SpiderAgentParts.EXECUTOR),
+                SpiderAgentParts.SCHEMAS, MagSqlRules.from(io.flowsql.agents.common.AgentSettings.defaults()))
+                .applyAs("magsql.generate", ctx).join();
 
         assertThat(ctx.candidates).singleElement().satisfies(c -> {
             assertThat(c.source).isEqualTo("magsql");
@@ -111,9 +112,9 @@ class MagSqlAgentsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.respondsInOrder(
                 "#SQL: SELECT Name FROM singer WHERE Country = 'Atlantis'",
                 "#SQL: SELECT Name FROM singer WHERE Country = 'Mars'");
-        SubSqlRefiner refiner = new SubSqlRefiner(new AgentCall(llm), SpiderAgentParts.EXECUTOR, 2);
-        SubSqlRefiner.Refined refined = refiner.refine(
-                SpiderAgentParts.SCHEMAS.promptFields(request("concert_singer", "Singers from Atlantis?")),
+        SubSqlRefiner refiner = new SubSqlRefiner(new AgentCall(llm), SpiderAgentParts.EXECUTOR);
+        SubSqlRefiner.Refined refined = refiner.refine(MagSqlRulesTest.frame(request("concert_singer", "Singers from Atlantis?"),
+                        MagSqlRules.from(io.flowsql.agents.common.AgentSettings.defaults())),
                 "Singers from Atlantis?", "SELECT Name FROM singer WHERE Country = 'atlantis'", new io.flowsql.pipeline.StageTrace("x")).join();
         assertThat(refined.rounds()).isEqualTo(2);
         assertThat(refined.sql()).isEqualTo("SELECT Name FROM singer WHERE Country = 'Mars'");

@@ -29,12 +29,19 @@ class MmsqlAgentsTest {
         return SpiderFrames.frame(ctx.dbId, ctx.question, HISTORY);
     }
 
+    /** The detector's reply in the paper's format after its chain of thought; {@code rewrites} is the JSON array's inside. */
+    static String detected(String type, String answer, String rewrites) {
+        return "#improper: no\n```json\n{\"improper\": \"not improper\", \"unanswerable\": \"not unanswerable\","
+                + " \"entities\": [\"countries -> singer.Country\"], \"conditions\": [],"
+                + " \"answerable\": \"no\", \"type\": \"" + type + "\", \"answer\": \"" + answer + "\", \"rewrite\": [" + rewrites + "]}\n```";
+    }
+
     @Test
     void ambiguousTurnGetsClarificationAndReadingsEachAnsweredWithSql() {
         ScriptedLlmClient llm = ScriptedLlmClient.responds(r -> {
             if (r.stage().equals("mmsql.detect")) {
-                return java.util.List.of("```json\n{\"type\": \"ambiguous\", \"reason\": \"r\", \"response\": \"Which one?\","
-                        + " \"readings\": [\"How many distinct countries do singers come from?\", \"How many singers are there per country?\"]}\n```");
+                return java.util.List.of(detected("ambiguous", "Which one?",
+                        "\"How many distinct countries do singers come from?\", \"How many singers are there per country?\""));
             }
             String user = r.messages().get(1).content();
             return java.util.List.of(user.contains("Question: How many distinct")
@@ -50,7 +57,9 @@ class MmsqlAgentsTest {
         assertThat(ctx.interpretations).hasSize(2);
 
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(SpiderData.locator(), SqlExecutorConfig.defaults())) {
-            ReadingsStage readings = new ReadingsStage(new ReadingSqlGenerator(call), executor, MmsqlAgentsTest::frame);
+            // our earlier way: one generator call per reading, the readings only (MmsqlAsAuthorsTest: the authors' way)
+            ReadingsStage readings = new ReadingsStage(new ReadingSqlGenerator(call), null, executor, MmsqlAgentsTest::frame,
+                    new MmsqlRules(true, true, false, false));
             assertThat(readings.appliesTo(ctx)).isTrue();
             readings.applyAs("mmsql.readings", ctx).join();
         }
@@ -64,7 +73,7 @@ class MmsqlAgentsTest {
     @Test
     void improperTurnIsRefusedWithItsReply() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(
-                "```json\n{\"type\": \"improper\", \"reason\": \"thanks\", \"response\": \"You are welcome!\", \"readings\": []}\n```");
+                detected("improper", "You are welcome!", ""));
         RequestContext ctx = ctx("Thanks!");
         new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(ctx.status).isEqualTo("refused");
@@ -74,7 +83,7 @@ class MmsqlAgentsTest {
 
     @Test
     void answerableTurnStaysOpenForTheGenerators() {
-        ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("```json\n{\"type\": \"answerable\", \"reason\": \"ok\"}\n```");
+        ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("```json\n{\"answerable\": \"Yes\"}\n```");
         RequestContext ctx = ctx("How many concerts are there?");
         new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(ctx.questionType).isEqualTo("answerable");
@@ -84,7 +93,7 @@ class MmsqlAgentsTest {
     @Test
     void ambiguousWithoutReadingsIsReaskedThenFailsTheStage() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(
-                "```json\n{\"type\": \"ambiguous\", \"reason\": \"r\", \"response\": \"Which?\", \"readings\": []}\n```");
+                detected("ambiguous", "Which?", ""));
         RequestContext ctx = ctx("What about it?");
         new QuestionDetectorStage(new QuestionDetector(new AgentCall(llm)), MmsqlAgentsTest::frame).applyAs("mmsql.detect", ctx).join();
         assertThat(llm.requests()).hasSize(2);
