@@ -84,7 +84,8 @@ class SessionClusterHygieneIT {
                 running = cluster.submit(jobJar, Optional.empty(), args);
                 log("cycle %d: job %s running", cycle, running);
             }
-            Footprint after = footprint(taskManager, before.userLoaders());
+            int allowed = before.userLoaders() + (Boolean.getBoolean("flowsql.classloader.strict") ? 0 : 1);
+            Footprint after = footprint(taskManager, allowed);
             log("after %d cycles (one job running): %s", CYCLES, after);
             // what may hold an ended job's loader: threads of the TaskManager that are more after the cycles than before
             Map<String, Integer> threadsAfter = threadNames(taskManager);
@@ -93,13 +94,11 @@ class SessionClusterHygieneIT {
                     log("more threads after the cycles: %s %d (before: %d)", name, n, threadsBefore.getOrDefault(name, 0));
                 }
             });
-            // KNOWN OPEN (issue 30 item 9): after the merge of the server-database, retrieval, embedding and feedback
-            // work, 2 loaders stay alive after 3 cycles (1 before that merge); until what holds the second is found, the
-            // figure is printed and the bound is asserted only with -Dflowsql.classloader.strict=true.
-            if (Boolean.getBoolean("flowsql.classloader.strict")) {
-                assertThat(after.userLoaders()).as("live user-code class loaders on the TaskManager after %d cycles", CYCLES)
-                        .isLessThanOrEqualTo(before.userLoaders());
-            }
+            // KNOWN OPEN (issue 30 item 9): one ended job's loader stays alive whatever the number of cycles (2 loaders
+            // and 100 MB of metaspace after 3 cycles, the same after 10); what holds it is not found yet. Asserted: no
+            // growth with the cycles (at most one loader more than before); the full bound with -Dflowsql.classloader.strict=true.
+            assertThat(after.userLoaders()).as("live user-code class loaders on the TaskManager after %d cycles", CYCLES)
+                    .isLessThanOrEqualTo(allowed);
         }
     }
 
