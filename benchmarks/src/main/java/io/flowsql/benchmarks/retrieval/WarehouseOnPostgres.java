@@ -114,7 +114,9 @@ final class WarehouseOnPostgres {
                             && same.equal(gold, item.goldSql(), sql.execute(PostgresWarehouse.ID, a.sql));
                     correct += hit ? 1 : 0;
                     verdict = (hit ? "EX 1" : "EX 0") + " (" + a.status + (a.retrievedTables == null ? ""
-                            : ", " + a.retrievedTables.size() + " tables retrieved") + ")";
+                            : ", " + a.retrievedTables.size() + " tables retrieved")
+                            + (a.error == null ? "" : ", " + a.failedStage + " " + a.errorKind + ": " + a.error.split("\n")[0])
+                            + ")";
                 }
                 System.out.printf(Locale.ROOT, "q%-4d %-28s %s%s%n", i, q.get("db_id").asText(), verdict,
                         goldOk ? "" : "  (the gold query fails on PostgreSQL: " + gold.error().message().split("\n")[0] + ")");

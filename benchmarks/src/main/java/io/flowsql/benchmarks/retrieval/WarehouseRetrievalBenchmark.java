@@ -28,8 +28,10 @@ import java.util.Set;
 
 /**
  * Schema retrieval at warehouse size: every Spider database with a SQLite file becomes one schema namespace of a
- * single in-memory catalog (≈160 namespaces, ≈800 tables, colliding names) with one value index over all their text
- * values, and the Spider dev questions are asked of that one catalog. Per question and in sum it prints the recall of
+ * single catalog (≈160 namespaces, ≈800 tables, colliding names) with one value index over all their text values, and
+ * the Spider dev questions are asked of that one catalog. {@link #main} builds it as one embedded PostgreSQL database
+ * ({@link WarehouseOnPostgres}: catalog read live, then the simulated pipeline's EX); {@link #run}, as the unit test
+ * does, as an in-memory union of the SQLite catalogs ({@link Warehouse}; also {@code -Dflowsql.retrieval.world=memory}). Per question and in sum it prints the recall of
  * the gold query's tables and columns in the retrieved schema, the retrieved schema's tokens against today's prompt
  * (the question's own database's whole schema), and the retrieval time (value lookup + ranking + rendering).
  * The budget is the median of today's whole-schema prompts unless {@code -Dflowsql.retrieval.budget} says otherwise.
@@ -50,7 +52,10 @@ public final class WarehouseRetrievalBenchmark {
         if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {
             run(data, full);
         } else {
-            WarehouseOnPostgres.run(data, full, Paths.get(System.getProperty("flowsql.retrieval.work", "target/warehouse")));
+            String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh
+            Path work = Paths.get(System.getProperty("flowsql.retrieval.work",
+                    project == null ? "target/warehouse" : Paths.get(project, "benchmarks", "target", "warehouse").toString()));
+            WarehouseOnPostgres.run(data, full, work);
         }
     }
 
