@@ -21,21 +21,21 @@ LOG_CONFIG="-Dlog4j2.configurationFile=$PROJECT_DIR/devstack/src/main/resources/
 
 log() { printf '[flowsql] %s\n' "$*" >&2; }
 
-# Builds and installs the modules when their classes or installed jars are missing (FLOWSQL_REBUILD=1 forces it).
+# Builds the modules (mvn package in the reactor: nothing is installed into the local Maven repository, which may be
+# shared) when their classes are missing (FLOWSQL_REBUILD=1 forces it).
 ensure_built() {
-  local repo="${MAVEN_REPO:-$HOME/.m2/repository}"
   if [[ "${FLOWSQL_REBUILD:-0}" == 1 || ! -d "$PROJECT_DIR/job/target/classes/io/flowsql/job" \
         || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
         || ! -d "$PROJECT_DIR/benchmarks/target/classes/io/flowsql/benchmarks" \
-        || ! -d "$PROJECT_DIR/console/target/classes/io/flowsql/console" \
-        || -z "$(ls "$repo"/io/flowsql/flowsql-udfs/*/flowsql-udfs-*.jar 2>/dev/null)" ]]; then
-    log "building (mvn -q -DskipTests install) ..."
-    (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests install) || { log "build failed"; return 1; }
+        || ! -d "$PROJECT_DIR/console/target/classes/io/flowsql/console" ]]; then
+    log "building (mvn -q -DskipTests package) ..."
+    (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests package) || { log "build failed"; return 1; }
   fi
 }
 
 # Prints the runtime classpath of a module ($1, default job: all scopes, so Flink, the broker and the simulator
-# are included), cached in work/<module>.classpath and refreshed when a pom changes.
+# are included), cached in work/<module>.classpath and refreshed when a pom changes. The project's own modules are
+# taken from the reactor (their target/classes), never from the local Maven repository.
 project_classpath() {
   local module="${1:-job}"
   local cache="$WORK_DIR/$module.classpath"
@@ -46,7 +46,7 @@ project_classpath() {
   if [[ $stale == 1 ]]; then
     log "resolving the classpath (cached in work/$module.classpath) ..."
     rm -f "$cache"
-    (cd "$PROJECT_DIR" && $MVN -B -q dependency:build-classpath -pl "$module" -Dmdep.outputFile="$cache" >&2) \
+    (cd "$PROJECT_DIR" && $MVN -B -q compile dependency:build-classpath -pl "$module" -am -Dmdep.outputFile="$cache" >&2) \
       || { log "could not resolve the classpath"; return 1; }
   fi
   printf '%s:%s' "$PROJECT_DIR/$module/target/classes" "$(cat "$cache")"

@@ -161,7 +161,8 @@ public final class ConsoleServer implements AutoCloseable {
         method(exchange, "GET");
         session(exchange);
         ArrayNode ids = EventJson.mapper().createArrayNode();
-        settings.databases().databaseIds().forEach(ids::add);
+        settings.databases().sqlite().databaseIds().forEach(ids::add);
+        settings.databases().declared().forEach(d -> ids.add(d.id()));
         ObjectNode body = EventJson.mapper().createObjectNode();
         body.set("databases", ids);
         body.put("feedback", feedback != null);
@@ -184,7 +185,7 @@ public final class ConsoleServer implements AutoCloseable {
             }
         } else {
             db = HttpIo.text(body, "db", 200);
-            if (settings.databases().sqliteFile(db).isEmpty()) {
+            if (!settings.databases().contains(db)) {
                 throw new HttpIo.Refused(400, "no database " + db + " in the job's catalog");
             }
             dialogueId = "console-" + newId();

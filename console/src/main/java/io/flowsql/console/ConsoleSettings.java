@@ -4,7 +4,7 @@ import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobDatabases;
 import io.flowsql.job.JobOptions;
-import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
 import java.net.InetAddress;
@@ -17,7 +17,7 @@ import java.net.UnknownHostException;
  * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
  */
 public record ConsoleSettings(InetSocketAddress address, String token, String bootstrapServers, String questionsTopic,
-                              String answersTopic, String deadLettersTopic, String feedbackTopic, DatabaseLocator databases,
+                              String answersTopic, String deadLettersTopic, String feedbackTopic, DatabaseRegistry databases,
                               SqlExecutorConfig sql) {
 
     public ConsoleSettings {
@@ -44,7 +44,7 @@ public record ConsoleSettings(InetSocketAddress address, String token, String bo
         SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
         return new ConsoleSettings(new InetSocketAddress(bind, port), token, job.get(JobOptions.BOOTSTRAP_SERVERS),
                 job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
-                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.locator(job), sql);
+                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql);
     }
 
     /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */

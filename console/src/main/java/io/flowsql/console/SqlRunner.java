@@ -5,25 +5,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
-import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;
-import io.flowsql.sql.exec.SqlStatementGuard;
-import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.sql.server.DatabaseParts;
 
 import java.util.List;
 
 /**
  * Runs SQL a person typed exactly as the job runs a model's: through the project's statement guard (one read-only
- * SELECT/WITH) and the safe executor (read-only connection, time limit, row and byte caps) on the job's catalog.
+ * SELECT/WITH) and the safe executor (read-only connection, time limit, row and byte caps) on the job's databases:
+ * the SQLite folders and the PostgreSQL/DuckDB databases declared in its options (databases.&lt;id&gt;.*).
  */
 final class SqlRunner implements AutoCloseable {
     /** Rows sent to the page at most (the row count says how many there were). */
     static final int ROWS_SHOWN = 200;
 
-    private final SqliteSafeExecutor executor;
+    private final SafeExecutor executor;
 
-    SqlRunner(DatabaseLocator databases, SqlExecutorConfig config) {
-        this.executor = new SqliteSafeExecutor(databases, config, new SqlStatementGuard());
+    SqlRunner(DatabaseRegistry databases, SqlExecutorConfig config) {
+        this.executor = DatabaseParts.executor(databases, config);
     }
 
     /** The result as the page shows it: columns, rows as text, row count, truncation, time; or the error's kind and message. */

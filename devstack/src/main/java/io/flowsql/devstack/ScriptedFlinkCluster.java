@@ -85,6 +85,14 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
                 command.toArray(String[]::new)));
     }
 
+    /**
+     * Runs the SQL script file through Flink's own SQL client (deploy/flink-sql-client.sh, embedded mode, the job jar
+     * added to the session) against this cluster; returns the id of the job its INSERT started.
+     */
+    public String runSqlClient(Path jobJar, Path script) {
+        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), "flink-sql-client.sh", "-f", script.toString()));
+    }
+
     /** Stops the job with a savepoint (drain=false) and returns the savepoint's path. */
     public String stopWithSavepoint(String jobId) {
         return find(SAVEPOINT, run(Map.of(), "flink-stop-savepoint.sh", jobId));

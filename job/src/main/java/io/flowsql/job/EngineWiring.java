@@ -94,6 +94,8 @@ public final class EngineWiring {
         agents.linkSkipColumnThreshold = config.get(JobOptions.AGENT_LINK_SKIP_COLUMNS);
         agents.magRefineRounds = config.get(JobOptions.AGENT_MAG_REFINE_ROUNDS);
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
+        agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
+        agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();
@@ -125,7 +127,7 @@ public final class EngineWiring {
 
     static LlmClientConfig llm(JobConfig config) {
         LlmClientConfig.Builder b = LlmClientConfig.builder(config.get(JobOptions.LLM_BASE_URL))
-                .apiKey(config.get(JobOptions.LLM_API_KEY))
+                .apiKey(EndpointKey.resolve(config))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .embeddingModel(config.get(JobOptions.LLM_EMBEDDING_MODEL))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))

@@ -17,6 +17,7 @@ import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
@@ -55,6 +56,8 @@ public final class FlowSqlJob implements Callable<Integer> {
     public static final String FEEDBACK_UID = "feedback-turns";
     public static final String DIALOGUE_UID = "dialogue-context";
     public static final String ANSWER_UID = "answer";
+    public static final String IDLE_SIGNAL_UID = "idle-signal";
+    public static final String IDLE_SIGNAL_SINK_UID = "idle-signal-sink";
     /** Repeats of one request id held while the first is in flight; more are dead-lettered at once. */
     static final int MAX_WAITING_REPEATS = 16;
     private static final Logger LOG = LoggerFactory.getLogger(FlowSqlJob.class);
@@ -123,13 +126,17 @@ public final class FlowSqlJob implements Callable<Integer> {
      */
     public static void configure(StreamExecutionEnvironment env, JobConfig config) {
         env.enableCheckpointing(config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis());
+        Configuration conf = new Configuration();
+        conf.set(CheckpointingOptions.ENABLE_UNALIGNED, config.get(JobOptions.UNALIGNED_CHECKPOINTS));
+        if (IdlePacing.enabled(config)) {
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL_DURING_BACKLOG, config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE));
+        }
         int parallelism = config.get(JobOptions.PARALLELISM);
         if (parallelism > 0) {
             env.setParallelism(parallelism);
         }
         env.setMaxParallelism(config.get(JobOptions.MAX_PARALLELISM));
         env.setBufferTimeout(config.get(JobOptions.BUFFER_TIMEOUT).toMillis());
-        Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         stateBackend(conf, config.get(JobOptions.STATE_BACKEND));
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
@@ -219,6 +226,11 @@ public final class FlowSqlJob implements Callable<Integer> {
         }
         deadLetters.sinkTo(sinks.deadLetters()).uid(DEAD_LETTERS_SINK_UID).name("dead letters");
 
+        if (sources.idleSignal() != null) {
+            env.fromSource(sources.idleSignal(), WatermarkStrategy.noWatermarks(), "idle signal")
+                    .uid(IDLE_SIGNAL_UID).setParallelism(1)
+                    .sinkTo(new DiscardingSink<>()).uid(IDLE_SIGNAL_SINK_UID).name("idle signal (no records)").setParallelism(1);
+        }
         if (EngineWiring.releasesJournalOnCommit(config)) {
             env.fromSource(KafkaSources.committedAnswers(config), WatermarkStrategy.noWatermarks(), "committed answers")
                     .uid(JOURNAL_RELEASE_SOURCE_UID)

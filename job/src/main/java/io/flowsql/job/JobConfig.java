@@ -136,8 +136,15 @@ public final class JobConfig implements Serializable {
         return values.keySet();
     }
 
-    private static boolean isSecret(String key) {
+    /**
+     * Whether the option's value is a secret (the endpoint's key, passwords, JAAS configurations); an option naming where
+     * a secret lives ({@code llm.api-key-env}, {@code databases.<id>.password-file}) is not.
+     */
+    public static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
+        if (k.endsWith("-env") || k.endsWith("-file")) {
+            return false;
+        }
         return k.equals(JobOptions.LLM_API_KEY.key()) || k.contains("password") || k.contains("jaas") || k.contains("secret");
     }
 

@@ -78,6 +78,14 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ") must exceed "
                     + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + checkpoint + "), or open transactions expire before they are committed");
         }
+        Duration idle = get(JobOptions.CHECKPOINT_INTERVAL_IDLE);
+        if (idle.isNegative() || txTimeout.compareTo(idle) <= 0) {
+            throw new IllegalArgumentException(JobOptions.CHECKPOINT_INTERVAL_IDLE.key() + " (" + idle + ") must be 0 or "
+                    + "positive and below " + JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ")");
+        }
+        if (get(JobOptions.IDLE_AFTER).isZero() || get(JobOptions.IDLE_AFTER).isNegative()) {
+            throw new IllegalArgumentException(JobOptions.IDLE_AFTER.key() + " must be positive");
+        }
     }
 
     /** Client properties the job sets itself: passing them through would break exactly-once or the job's wiring. */
@@ -205,6 +213,15 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
         EngineWiring.access(config);  // a malformed tenants.* key or tenant.from-dialogue-id pattern fails here
+        oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, java.util.List.of("model", "rules"));
+        oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, java.util.List.of("regenerate", "rounds"));
+    }
+
+    private void oneOf(ConfigOption<String> option, java.util.List<String> allowed) {
+        if (!allowed.contains(get(option))) {
+            throw new IllegalArgumentException(option.key() + " must be one of " + String.join(", ", allowed) + ", not '"
+                    + get(option) + "'");
+        }
     }
 
     private <T> T get(ConfigOption<T> option) {

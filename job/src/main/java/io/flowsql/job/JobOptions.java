@@ -80,6 +80,18 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("job.parallelism")
             .intType().defaultValue(0)
             .withDescription("Parallelism of every operator; 0 keeps the environment's default.");
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL_IDLE = ConfigOptions.key("job.checkpoint-interval-idle")
+            .durationType().defaultValue(Duration.ofSeconds(30))
+            .withDescription("Checkpoint interval while the job is idle (no question, answer, dead letter or feedback "
+                    + "written for job.idle-after); the short interval returns within a second of the next write. 0 = "
+                    + "always job.checkpoint-interval (docs/ARCHITECTURE.md, idle cost).");
+    public static final ConfigOption<Duration> IDLE_AFTER = ConfigOptions.key("job.idle-after")
+            .durationType().defaultValue(Duration.ofSeconds(30))
+            .withDescription("How long the job's topics must stay still before checkpoints move to job.checkpoint-interval-idle.");
+    public static final ConfigOption<Boolean> UNALIGNED_CHECKPOINTS = ConfigOptions.key("job.unaligned-checkpoints")
+            .booleanType().defaultValue(false)
+            .withDescription("Unaligned checkpoints (Flink's execution.checkpointing.unaligned.enabled): barriers overtake "
+                    + "buffered records under backpressure; measured in docs/ARCHITECTURE.md (idle cost and checkpoints).");
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOptions.key("job.buffer-timeout")
             .durationType().defaultValue(Duration.ofMillis(10))
             .withDescription("Longest a record waits in a network buffer between operators before it is sent (Flink's "
@@ -113,7 +125,16 @@ public final class JobOptions {
             .withDescription("OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");
     public static final ConfigOption<String> LLM_API_KEY = ConfigOptions.key("llm.api-key")
             .stringType().defaultValue("")
-            .withDescription("Bearer key for the endpoint; blank sends none.");
+            .withDescription("Bearer key for the endpoint; blank sends none (then llm.api-key-env or llm.api-key-file). "
+                    + "Refused on the Flink SQL path, whose options are visible in the job's configuration.");
+    public static final ConfigOption<String> LLM_API_KEY_ENV = ConfigOptions.key("llm.api-key-env")
+            .stringType().defaultValue("")
+            .withDescription("The environment variable holding the endpoint's key, read where the engine starts (the "
+                    + "TaskManagers for the Flink SQL functions), when llm.api-key is blank.");
+    public static final ConfigOption<String> LLM_API_KEY_FILE = ConfigOptions.key("llm.api-key-file")
+            .stringType().defaultValue("")
+            .withDescription("A file holding the endpoint's key (its first line), read where the engine starts, when "
+                    + "llm.api-key and llm.api-key-env are blank.");
     public static final ConfigOption<String> LLM_MODEL = ConfigOptions.key("llm.model")
             .stringType().defaultValue("qwen2.5-coder-7b-instruct")
             .withDescription("Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
@@ -301,6 +322,15 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_OPENSEARCH_CORRECT_ROUNDS = ConfigOptions.key("agents.opensearch-correct-rounds")
             .intType().defaultValue(AGENT_DEFAULTS.opensearchCorrectRounds)
             .withDescription("OpenSearch-SQL: correction rounds per candidate with an execution problem (0 = none).");
+    public static final ConfigOption<String> AGENT_OPENSEARCH_CORRECT_MODE = ConfigOptions.key("agents.opensearch-correct-mode")
+            .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
+            .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
+                    + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<String> AGENT_OPENSEARCH_ALIGN_MODE = ConfigOptions.key("agents.opensearch-align-mode")
+            .stringType().defaultValue(AGENT_DEFAULTS.opensearchAlignMode)
+            .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
+                    + "they find, as the authors' code) or `rules` (the four agents.align.* rules, no model); a question may "
+                    + "choose with options.stage_modes.");
     public static final ConfigOption<Integer> AGENT_SQLFIX_CRAFTER_K = ConfigOptions.key("agents.sqlfix-crafter-k")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixCrafterK)
             .withDescription("SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");

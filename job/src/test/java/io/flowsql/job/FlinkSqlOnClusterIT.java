@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -68,6 +69,30 @@ class FlinkSqlOnClusterIT {
                 assertThat(letter.reason).startsWith("schema: ");
             } finally {
                 cluster.cancel(job);
+            }
+            // The same script through Flink's own SQL client (what deploy/flowsql-sql.sh --client does), continuing from
+            // the offsets the first job committed: the new questions are each answered once.
+            Path script = work.resolve("flowsql-client.sql");
+            Files.writeString(script, FlowSqlScript.bundledFor(config).text());
+            String clientJob = cluster.runSqlClient(jobJar, script);
+            try {
+                assertThat(cluster.get("/jobs/" + clientJob).path("state").asText()).isIn("CREATED", "INITIALIZING", "RUNNING");
+                List<QuestionEvent> later = SpiderQuestions.of(sharedData, "pets_1", 3).stream()
+                        .map(q -> new QuestionEvent("client-" + q.requestId, "client-" + q.dialogueId, q.dbId, q.question))
+                        .toList();
+                topics.sendQuestions(later);
+                List<String> laterIds = later.stream().map(q -> q.requestId).toList();
+                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                Map<String, Long> counts = Map.of();
+                while (System.nanoTime() < deadline && !counts.keySet().containsAll(laterIds)) {
+                    counts = topics.committedAnswers(0, Duration.ofSeconds(5), Duration.ofSeconds(2)).stream()
+                            .filter(a -> laterIds.contains(a.requestId))
+                            .collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
+                }
+                assertThat(counts).as("exactly one answer per question sent to the SQL client's job")
+                        .containsOnlyKeys(laterIds).allSatisfy((id, n) -> assertThat(n).isEqualTo(1L));
+            } finally {
+                cluster.cancel(clientJob);
             }
         }
     }

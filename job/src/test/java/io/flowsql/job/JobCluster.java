@@ -147,6 +147,20 @@ final class JobCluster {
      * cluster's {@code web.checkpoints.history} keeps.
      */
     static List<Checkpoint> checkpoints(MiniClusterExtension cluster, JobID job) throws Exception {
+        List<Checkpoint> history = new ArrayList<>();
+        for (JsonNode c : checkpointStatistics(cluster, job).path("history")) {
+            history.add(0, new Checkpoint(c.path("id").asLong(), c.path("status").asText(),
+                    c.path("trigger_timestamp").asLong(), c.path("end_to_end_duration").asLong()));
+        }
+        return history;
+    }
+
+    /** How many checkpoints of the job completed so far (all of them, not only the history's). */
+    static long completedCheckpoints(MiniClusterExtension cluster, JobID job) throws Exception {
+        return checkpointStatistics(cluster, job).path("counts").path("completed").asLong();
+    }
+
+    private static JsonNode checkpointStatistics(MiniClusterExtension cluster, JobID job) throws Exception {
         Configuration client = cluster.getClientConfiguration();
         URI uri = URI.create("http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT)
                 + "/jobs/" + job + "/checkpoints");
@@ -155,11 +169,6 @@ final class JobCluster {
         if (response.statusCode() != 200) {
             throw new IllegalStateException(uri + " answered " + response.statusCode() + ": " + response.body());
         }
-        List<Checkpoint> history = new ArrayList<>();
-        for (JsonNode c : JSON.readTree(response.body()).path("history")) {
-            history.add(0, new Checkpoint(c.path("id").asLong(), c.path("status").asText(),
-                    c.path("trigger_timestamp").asLong(), c.path("end_to_end_duration").asLong()));
-        }
-        return history;
+        return JSON.readTree(response.body());
     }
 }

@@ -16,10 +16,18 @@ final class OracleLlm implements AutoCloseable {
     }
 
     static OracleLlm start(Path sharedData) {
+        return start(sharedData, new Path[0]);
+    }
+
+    /** Oracle on Spider dev and more files of gold questions in Spider's format (databases of a test's own). */
+    static OracleLlm start(Path sharedData, Path... moreGold) {
+        Path[] gold = new Path[moreGold.length + 1];
+        gold[0] = sharedData.resolve("spider/dev.json");
+        System.arraycopy(moreGold, 0, gold, 1, moreGold.length);
         return new OracleLlm(SimulatedLlmServer.start(SimulatorConfig.builder()
                 .port(0)
                 .responders(AgentResponders.all())
-                .oracle(GoldSqlOracle.load(sharedData.resolve("spider/dev.json")))
+                .oracle(GoldSqlOracle.load(gold))
                 .build()));
     }
 

@@ -174,10 +174,11 @@ class RescaleOnClusterIT {
         log("job %s RUNNING at parallelism %s on %d TaskManagers (%d slots)%s", job,
                 vertices.values().stream().distinct().sorted().toList(), overview[0], overview[1],
                 savepoint.map(s -> ", restored from " + s).orElse(", fresh"));
-        // the feedback path (source, parse, check, outcome) runs at parallelism 1 by design: one live library, broadcast
+        // the feedback path (source, parse, check, outcome) runs at parallelism 1 by design: one live library, broadcast;
+        // so does the idle signal (no records: its enumerator tells the checkpoint coordinator when the job is idle)
         assertThat(vertices).as("every operator at the parallelism asked for").isNotEmpty()
-                .allSatisfy((name, p) -> assertThat(p).as(name).isEqualTo(
-                        name.startsWith("Source: feedback") || name.startsWith("feedback check") ? 1 : parallelism));
+                .allSatisfy((name, p) -> assertThat(p).as(name).isEqualTo(name.startsWith("Source: feedback")
+                        || name.startsWith("feedback check") || name.startsWith("Source: idle signal") ? 1 : parallelism));
         if (savepoint.isPresent()) {
             Optional<String> restored = Optional.empty();
             for (int i = 0; i < 60 && restored.isEmpty(); i++) {

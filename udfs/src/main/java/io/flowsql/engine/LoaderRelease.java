@@ -21,11 +21,18 @@ final class LoaderRelease {
 
     private LoaderRelease() {}
 
-    /** Deregisters every JDBC driver this job's class loader registered. */
+    /**
+     * Deregisters every JDBC driver this job's class loader registered, and takes this loader away from the TaskManager's
+     * shared threads that hold it as their context class loader.
+     */
     static void run() {
         ClassLoader ours = LoaderRelease.class.getClassLoader();
         if (ours == ClassLoader.getSystemClassLoader()) {
             return; // not a job's own loader (tests, a local run): nothing to release, and the JVM's other users keep the driver
+        }
+        int threads = releaseSharedThreads(ours, ours.getParent());
+        if (threads > 0) {
+            LOG.info("{} shared TaskManager thread(s) held this job's class loader as their context class loader: released", threads);
         }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
             // the engine opens every connection through the driver class itself (SQLite, DuckDB, HikariCP given the
@@ -39,5 +46,26 @@ final class LoaderRelease {
                 }
             }
         }
+    }
+
+    /**
+     * Flink's shared pools (the TaskManager's I/O threads, its actor dispatchers; named {@code flink-*}) create their
+     * threads on demand with the context class loader of whichever thread asked first (Flink's ExecutorThreadFactory
+     * does not set one), and a pool thread lives as long as the TaskManager: one created while a task of this job
+     * handed it work would keep this job's loader, and its metaspace, after the job ended. Such threads get
+     * {@code replacement} (the loader's parent, Flink's own) instead. The job's own threads end with it and are left alone.
+     *
+     * @return how many threads were changed
+     */
+    static int releaseSharedThreads(ClassLoader ours, ClassLoader replacement) {
+        int released = 0;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread != Thread.currentThread() && thread.getName().startsWith("flink-")
+                    && thread.getContextClassLoader() == ours) {
+                thread.setContextClassLoader(replacement);
+                released++;
+            }
+        }
+        return released;
     }
 }

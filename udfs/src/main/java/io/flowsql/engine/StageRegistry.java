@@ -17,6 +17,7 @@ import io.flowsql.agents.mmsql.ReadingsStage;
 import io.flowsql.agents.mmsql.RefineStage;
 import io.flowsql.agents.mmsql.RewriteStage;
 import io.flowsql.agents.mmsql.SchemaSelectStage;
+import io.flowsql.agents.opensearch.FreshGeneration;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.OpenSearchGenerateStage;
 import io.flowsql.agents.opensearch.OpenSearchVoteStage;
@@ -25,6 +26,7 @@ import io.flowsql.agents.opensearch.adherence.AdherenceStage;
 import io.flowsql.agents.opensearch.extract.ExtractionStage;
 import io.flowsql.agents.opensearch.extract.RetrievalStage;
 import io.flowsql.agents.opensearch.align.AlignmentRules;
+import io.flowsql.agents.opensearch.align.model.ModelAligner;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.agents.sqlfix.QueryCrafter;
@@ -106,12 +108,19 @@ public final class StageRegistry {
                     .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX),
             of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues()))
                     .prompts("opensearch/adherence").in(OPENSEARCH),
-            of("opensearch.align", LOCAL, p -> new OpenSearchAlignStage(
-                    AlignmentRules.fromSettings(p.settings, p.engine.sql(), p.engine.values()), p.engine.catalog()))
+            // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
+            of("opensearch.align", LLM, p -> new OpenSearchAlignStage(
+                    AlignmentRules.fromSettings(p.settings, p.engine.sql(), p.engine.values()),
+                    new ModelAligner(p.call, p.retriever), p.engine.catalog(), p.schema, p.questionValues(),
+                    p.settings.opensearchAlignMode))
+                    .prompts(ModelAligner.PROMPTS.toArray(String[]::new))
                     .in(OPENSEARCH),
             of("candidates.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
-            of("opensearch.correct", LLM, p -> new OpenSearchCorrectStage(p.corrector(), p.schema, p.questionValues()))
+            // correction rounds by error class, then (mode regenerate) a fresh generation with opensearch.generate's prompt
+            of("opensearch.correct", LLM, p -> new OpenSearchCorrectStage(p.corrector(), p.schema, p.questionValues(),
+                    new FreshGeneration(p.call, p.schema, p.engine.values(), p.settings.valueMatches, p.examples),
+                    p.settings.opensearchCorrectMode))
                     .prompts("opensearch/correct_syntax", "opensearch/correct_schema", "opensearch/correct_failed",
                             "opensearch/correct_empty", "opensearch/correct_nulls", "opensearch/correct_shape")
                     .in(OPENSEARCH),

@@ -35,6 +35,9 @@ public final class QuestionMapper {
             if (q.options.disabledStages != null) {
                 ctx.disabledStages.addAll(q.options.disabledStages);
             }
+            if (q.options.stageModes != null) {
+                q.options.stageModes.forEach((stage, mode) -> io.flowsql.pipeline.StageModes.choose(ctx, stage, mode));
+            }
             if (q.options.candidates != null) {
                 ctx.notes.put(CANDIDATES_NOTE, Integer.toString(q.options.candidates));
             }

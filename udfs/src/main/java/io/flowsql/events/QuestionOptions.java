@@ -22,6 +22,11 @@ public class QuestionOptions {
      * same question of an earlier evaluation run: stages journaled there are not asked again. Null: its own.
      */
     public String journalOf;
+    /**
+     * A mode per stage for this request (stage name to mode, e.g. {@code opensearch.align: rules}), for ablations of a
+     * stage that can work in more than one way; the questions schema lists the stages and their modes. Null: defaults.
+     */
+    public java.util.Map<String, String> stageModes;
 
     public QuestionOptions() {}
 }

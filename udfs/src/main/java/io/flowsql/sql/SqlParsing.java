@@ -7,7 +7,10 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.AbstractJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
@@ -32,11 +35,29 @@ public final class SqlParsing {
 
     /** The statement (SQLite/SQL Server square-bracket quotes allowed), or empty when JSqlParser cannot parse it in time. */
     public static Optional<Statement> parse(String sql) {
+        return parse(sql, DatabaseEngine.SQLITE);
+    }
+
+    /** The statement read in the engine's dialect ({@link #dialect}), or empty when JSqlParser cannot parse it in time. */
+    public static Optional<Statement> parse(String sql, DatabaseEngine engine) {
         try {
-            return Optional.ofNullable(CCJSqlParserUtil.parse(sql, POOL, parser -> parser.withSquareBracketQuotation(true)));
+            return Optional.ofNullable(CCJSqlParserUtil.parse(sql, POOL, dialect(engine)));
         } catch (JSQLParserException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * JSqlParser's settings for an engine's SQL. SQLite: {@code [bracketed]} names (as SQLite reads them). PostgreSQL:
+     * JSqlParser's PostgreSQL dialect, where {@code [..]} is an array subscript, not a quote. DuckDB: the same (its SQL
+     * is PostgreSQL's, with {@code [..]} lists and subscripts); JSqlParser has no DuckDB dialect of its own.
+     */
+    static Consumer<CCJSqlParser> dialect(DatabaseEngine engine) {
+        return switch (engine) {
+            case SQLITE -> parser -> parser.withSquareBracketQuotation(true);
+            case POSTGRESQL, DUCKDB -> parser -> parser.withDialect(AbstractJSqlParser.Dialect.POSTGRESQL)
+                    .withSquareBracketQuotation(false);
+        };
     }
 
     /**
@@ -46,9 +67,15 @@ public final class SqlParsing {
      * @throws TimeoutException when the parse passed its limit (JSqlParser is then told to stop: its interrupted flag)
      */
     public static Statements parseStatements(String sql, long limitMillis) throws TimeoutException {
+        return parseStatements(sql, limitMillis, DatabaseEngine.SQLITE);
+    }
+
+    /** As {@link #parseStatements(String, long)}, read in the engine's dialect. */
+    public static Statements parseStatements(String sql, long limitMillis, DatabaseEngine engine) throws TimeoutException {
+        Consumer<CCJSqlParser> settings = dialect(engine);
         try {
             return CCJSqlParserUtil.parseStatements(sql, POOL,
-                    parser -> parser.withSquareBracketQuotation(true).withTimeOut(limitMillis));
+                    parser -> settings.andThen(p -> p.withTimeOut(limitMillis)).accept(parser));
         } catch (JSQLParserException e) {
             if (e.getCause() instanceof TimeoutException timeout) {
                 throw timeout;

@@ -12,6 +12,7 @@ import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageModes;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.simulator.RecordedRequest;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
@@ -157,6 +158,35 @@ class PresetPipelineTest {
                 "answer.finalize");
         assertThat(tasks(exact.requests())).doesNotContain("magsql.decompose").contains("magsql.generate.first");
         assertThat(returnsGoldResult(item, undecomposed.finalSql)).isTrue();
+    }
+
+    /**
+     * The opensearch preset's stages that can work in two ways switch per question (options.stage_modes, as the wire
+     * question sets them): alignment by the model (its own tasks asked when a check fires) or by the rules (no
+     * alignment task asked), correction with or without the regeneration; the answer is the gold result either way.
+     */
+    @Test
+    void ablationPicksAStagesModePerQuestion() throws Exception {
+        // a question whose gold orders by a column with LIMIT: the style check fires
+        JsonNode item = java.util.stream.StreamSupport.stream(dev.spliterator(), false)
+                .filter(q -> q.path("db_id").asText().equals("concert_singer")
+                        && q.path("query").asText().matches("(?i).*ORDER BY\\s+\\w+\\s+LIMIT 1.*"))
+                .findFirst().orElseThrow();
+        exact.clearRequests();
+        RequestContext byModel = exact.run("opensearch", AgentSettings.defaults(), request(item));
+        assertThat(byModel.notes).containsEntry("align.mode", "model");
+        assertThat(tasks(exact.requests())).contains("opensearch.align.style");
+        assertThat(returnsGoldResult(item, byModel.finalSql)).as(byModel.finalSql).isTrue();
+
+        exact.clearRequests();
+        RequestContext byRules = request(item);
+        StageModes.choose(byRules, "opensearch.align", "rules");
+        StageModes.choose(byRules, "opensearch.correct", "rounds");
+        byRules = exact.run("opensearch", AgentSettings.defaults(), byRules);
+        assertThat(byRules.notes).containsEntry("align.mode", "rules").containsEntry("align.opensearch#0", "not-null-on-order-by");
+        assertThat(tasks(exact.requests())).noneMatch(t -> t.startsWith("opensearch.align."));
+        assertThat(stageNames(byRules)).contains("opensearch.align", "opensearch.correct");
+        assertThat(returnsGoldResult(item, byRules.finalSql)).as(byRules.finalSql).isTrue();
     }
 
     /**

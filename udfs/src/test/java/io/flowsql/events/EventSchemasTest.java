@@ -71,6 +71,25 @@ class EventSchemasTest {
         assertThat(p.reason()).startsWith("schema: ").contains("question");
     }
 
+    /** options.stage_modes picks a mode per stage for one question; the schema admits only the stages' own modes. */
+    @Test
+    void stageModesTravelToTheContextAndUnknownModesAreRejected() {
+        QuestionParse p = parse("{\"request_id\":\"r\",\"dialogue_id\":\"d\",\"db_id\":\"x\",\"question\":\"q?\","
+                + "\"options\":{\"stage_modes\":{\"opensearch.align\":\"rules\",\"opensearch.correct\":\"rounds\"}}}");
+        assertThat(p.isValid()).as(String.valueOf(p.reason())).isTrue();
+        RequestContext ctx = QuestionMapper.toContext(p.question(), "questions/0@1", 1L);
+        assertThat(io.flowsql.pipeline.StageModes.of(ctx, "opensearch.align", "model")).isEqualTo("rules");
+        assertThat(io.flowsql.pipeline.StageModes.of(ctx, "opensearch.correct", "regenerate")).isEqualTo("rounds");
+        assertThat(io.flowsql.pipeline.StageModes.of(ctx, "opensearch.vote", "plain")).isEqualTo("plain");
+
+        QuestionParse badMode = parse("{\"request_id\":\"r\",\"dialogue_id\":\"d\",\"db_id\":\"x\",\"question\":\"q?\","
+                + "\"options\":{\"stage_modes\":{\"opensearch.align\":\"guess\"}}}");
+        assertThat(badMode.rejectKind()).isEqualTo(RejectKind.SCHEMA);
+        QuestionParse badStage = parse("{\"request_id\":\"r\",\"dialogue_id\":\"d\",\"db_id\":\"x\",\"question\":\"q?\","
+                + "\"options\":{\"stage_modes\":{\"opensearch.vote\":\"rules\"}}}");
+        assertThat(badStage.rejectKind()).isEqualTo(RejectKind.SCHEMA);
+    }
+
     @Test
     void wrongTypesAreRejected() {
         QuestionParse p = parse("{\"request_id\":7,\"dialogue_id\":\"d\",\"db_id\":\"concert_singer\",\"question\":\"q?\"}");

@@ -47,7 +47,9 @@ class ClientUnderChaosTest {
             for (int i = 0; i < calls.size(); i++) {
                 CompletableFuture<ChatResponse> call = calls.get(i);
                 assertThat(call).isDone();
-                assertThat((ends[i] - starts.get(i)) / 1_000_000).isLessThanOrEqualTo(BUDGET_MILLIS + 300);
+                // the budget's timer may fire late on a starved machine (3,303 ms seen at a load average of 25); without
+                // the budget 8 attempts of 500 ms each would take over 4 s
+                assertThat((ends[i] - starts.get(i)) / 1_000_000).isLessThanOrEqualTo(BUDGET_MILLIS + 600);
                 try {
                     assertThat(call.join().text()).startsWith("answer-");
                     answered++;

@@ -95,7 +95,9 @@ class HostileSqlTest {
                 assertThat(result.error()).as(statement.getKey()).isNotNull();
                 assertThat(result.error().kind()).as(statement.getKey() + " -> " + result.error()).isIn(statement.getValue());
                 assertThat(result.error().message()).isNotBlank();
-                assertThat(ms).as(statement.getKey()).isLessThan(600);
+                // 500 ms limit; a starved machine stops it late (670 ms seen at a load average of 25), while the
+                // statements it stops would run for hours
+                assertThat(ms).as(statement.getKey()).isLessThan(1_500);
                 System.out.printf("%-9s %5d ms  %-70.70s  %s%n", result.error().kind(), ms,
                         statement.getKey().replace('\n', ' '), result.error().message());
             }

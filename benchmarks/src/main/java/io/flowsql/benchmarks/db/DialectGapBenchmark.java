@@ -17,7 +17,22 @@ import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
 import io.flowsql.sql.registry.ValueSampling;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.flowsql.agents.opensearch.align.DialectAlignment;
+import io.flowsql.engine.EngineConfig;
+import io.flowsql.engine.EngineFactory;
+import io.flowsql.engine.EngineLease;
+import io.flowsql.engine.StageRegistry;
+import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.pipeline.Pipeline;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import io.flowsql.simulator.oracle.SqlErrorInjector;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,80 +45,219 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The dialect gap: how many Spider dev gold queries run unchanged on PostgreSQL and on DuckDB (each Spider database
- * loaded by {@link SqliteToServerLoader}) and return the same result as on SQLite, and why the rest differ, by category.
- * <pre>DialectGapBenchmark shared_data work_dir [max_questions]</pre>
+ * The dialect gap and the per-engine EX. Each Spider dev database of the questions is loaded into a real PostgreSQL and
+ * into DuckDB files by {@link SqliteToServerLoader}. (1) The gap: how many gold queries run unchanged on PostgreSQL and
+ * on DuckDB and return SQLite's result (values read as SQLite returns them; a sorted result may place NULL at the other
+ * end), why the rest differ, by category, and how many run with SQLite's result after the dialect alignment rule. (2) The
+ * per-engine EX of the simulated pipeline: the same questions asked of SQLite, of PostgreSQL and of DuckDB (each Spider
+ * id declared as a database of that engine), the simulator answering from the gold SQL with injected mistakes, every
+ * final SQL compared with the gold result on SQLite; reported over all questions and over those whose gold runs on
+ * both engines with the same result.
+ * <pre>DialectGapBenchmark [shared_data] [work_dir] [--questions 200] [--ex 100] [--preset opensearch]
+ *     [--error-rate 0.2] [--full]</pre>
+ * {@code --full}: every Spider dev question, for both parts.
  */
 public final class DialectGapBenchmark {
 
     private DialectGapBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Path shared = Path.of(args.length > 0 ? args[0] : "../shared/data");
-        Path work = Path.of(args.length > 1 ? args[1] : "target/dialect-gap").toAbsolutePath();
-        int max = args.length > 2 ? Integer.parseInt(args[2]) : Integer.MAX_VALUE;
+        List<String> positional = new ArrayList<>();
+        Map<String, String> flags = new java.util.HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--full")) {
+                flags.put("full", "true");
+            } else if (args[i].startsWith("--")) {
+                flags.put(args[i].substring(2), args[++i]);
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        boolean full = flags.containsKey("full");
+        Path shared = Path.of(positional.size() > 0 ? positional.get(0) : "../shared/data").toAbsolutePath();
+        Path work = Path.of(positional.size() > 1 ? positional.get(1) : "target/dialect-gap").toAbsolutePath();
+        int max = full ? Integer.MAX_VALUE : Integer.parseInt(flags.getOrDefault("questions", positional.size() > 2 ? positional.get(2) : "200"));
+        int exQuestions = full ? Integer.MAX_VALUE : Integer.parseInt(flags.getOrDefault("ex", "100"));
+        String preset = flags.getOrDefault("preset", StageRegistry.OPENSEARCH);
+        double errorRate = Double.parseDouble(flags.getOrDefault("error-rate", "0.2"));
         Files.createDirectories(work);
         JsonNode dev = new ObjectMapper().readTree(shared.resolve("spider/dev.json").toFile());
         List<String[]> items = new ArrayList<>();
         Set<String> dbs = new LinkedHashSet<>();
+        DatabaseLocator locator = DatabaseLocator.forSharedData(shared);
+        Set<String> missing = new java.util.TreeSet<>();
         for (JsonNode item : dev) {
             if (items.size() >= max) {
                 break;
             }
-            items.add(new String[] {item.path("db_id").asText(), item.path("query").asText()});
+            if (locator.sqliteFile(item.path("db_id").asText()).isEmpty()) {
+                missing.add(item.path("db_id").asText());
+                continue;
+            }
+            items.add(new String[] {item.path("db_id").asText(), item.path("query").asText(), item.path("question").asText()});
             dbs.add(item.path("db_id").asText());
         }
-        DatabaseLocator locator = DatabaseLocator.forSharedData(shared);
+        if (!missing.isEmpty()) {
+            System.out.println("skipped the questions of " + missing + ": no SQLite file in the shared data");
+        }
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start()) {
+            load(pg, dbs, locator, work);
+            Map<DatabaseEngine, List<DatabaseDeclaration>> byEngine = new java.util.EnumMap<>(DatabaseEngine.class);
             List<DatabaseDeclaration> declared = new ArrayList<>();
-            long loadStart = System.nanoTime();
-            try (Connection admin = pg.getPostgresDatabase().getConnection()) {
+            for (DatabaseEngine engine : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB)) {
+                byEngine.put(engine, new ArrayList<>());
                 for (String db : dbs) {
-                    Path file = locator.sqliteFile(db).orElseThrow();
-                    new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load(db, file, admin, db);
-                    Path duck = work.resolve(db + ".duckdb");
-                    Files.deleteIfExists(duck);
-                    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + duck)) {
-                        new SqliteToServerLoader(DatabaseEngine.DUCKDB).load(db, file, c, null);
-                    }
-                    declared.add(new DatabaseDeclaration("pg_" + db, DatabaseEngine.POSTGRESQL,
-                            "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres", "postgres", "", "", List.of(db),
-                            List.of(), 2, 0, 0, 0, 0, ValueSampling.defaults()));
-                    declared.add(new DatabaseDeclaration("duck_" + db, DatabaseEngine.DUCKDB, "jdbc:duckdb:" + duck, "", "", "",
-                            List.of(), List.of(), 2, 0, 0, 0, 0, ValueSampling.defaults()));
+                    byEngine.get(engine).add(declaration(engine, db, db, pg.getPort(), work));
+                    declared.add(declaration(engine, (engine == DatabaseEngine.POSTGRESQL ? "pg_" : "duck_") + db, db,
+                            pg.getPort(), work));
                 }
             }
-            System.out.printf("loaded %d Spider dev databases into PostgreSQL and DuckDB in %.1f s%n", dbs.size(),
-                    (System.nanoTime() - loadStart) / 1e9);
             DatabaseRegistry registry = new DatabaseRegistry(locator, declared);
             SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(10_000);
             ResultComparator same = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
+            Map<DatabaseEngine, Set<Integer>> goldSame = new java.util.EnumMap<>(DatabaseEngine.class);
+            DialectAlignment dialect = new DialectAlignment(id -> id.startsWith("pg_") ? DatabaseEngine.POSTGRESQL
+                    : id.startsWith("duck_") ? DatabaseEngine.DUCKDB : DatabaseEngine.SQLITE);
             try (SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, config);
                     JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config, new JdbcPools(new Credentials(Map.of()), 30_000))) {
-                for (String engine : List.of("pg", "duck")) {
+                io.flowsql.sql.catalog.SqliteSchemaCatalog catalog = new io.flowsql.sql.catalog.SqliteSchemaCatalog(locator);
+                System.out.printf("%nDialect gap: %d Spider dev gold queries (of %d databases), run unchanged%n", items.size(), dbs.size());
+                for (DatabaseEngine engine : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB)) {
+                    String prefix = engine == DatabaseEngine.POSTGRESQL ? "pg_" : "duck_";
                     Map<String, Integer> why = new TreeMap<>();
+                    Set<Integer> sameIdx = new java.util.HashSet<>();
                     int goldOk = 0;
-                    int sameResult = 0;
-                    for (String[] item : items) {
+                    int strict = 0;
+                    int aligned = 0;
+                    for (int i = 0; i < items.size(); i++) {
+                        String[] item = items.get(i);
                         ExecutionResult gold = sqlite.execute(item[0], item[1]);
                         if (!gold.ok()) {
                             continue;
                         }
                         goldOk++;
-                        ExecutionResult r = jdbc.execute(engine + "_" + item[0], item[1]);
+                        ExecutionResult r = jdbc.execute(prefix + item[0], item[1]);
                         if (r.ok() && same.equal(gold, item[1], r)) {
-                            sameResult++;
-                        } else {
-                            why.merge(category(item[1], r), 1, Integer::sum);
+                            strict++;
+                        }
+                        if (r.ok() && same.equalAcrossEngines(gold, item[1], r)) {
+                            sameIdx.add(i);
+                            continue;
+                        }
+                        why.merge(category(item[1], r), 1, Integer::sum);
+                        String alignedSql = dialect.apply(item[1], withId(catalog.schema(item[0]), prefix + item[0])).orElse(null);
+                        if (alignedSql != null) {
+                            ExecutionResult a = jdbc.execute(prefix + item[0], alignedSql);
+                            if (a.ok() && same.equalAcrossEngines(gold, item[1], a)) {
+                                aligned++;
+                            }
                         }
                     }
-                    System.out.printf("%s: %d of %d gold queries (that run on SQLite) give the same result unchanged (%.1f%%)%n",
-                            engine.equals("pg") ? "PostgreSQL" : "DuckDB", sameResult, goldOk, 100.0 * sameResult / goldOk);
+                    goldSame.put(engine, sameIdx);
+                    System.out.printf("%s: %d of %d gold queries (that run on SQLite) give SQLite's result unchanged (%.1f%%); "
+                                    + "%d identical row for row, %d more once NULL may sort at the other end; "
+                                    + "dialect alignment makes %d more of the rest run with SQLite's result%n",
+                            engine.displayName(), sameIdx.size(), goldOk, 100.0 * sameIdx.size() / goldOk, strict,
+                            sameIdx.size() - strict, aligned);
                     why.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
                             .forEach(e -> System.out.printf("    %4d  %s%n", e.getValue(), e.getKey()));
                 }
             }
+            List<String[]> exItems = items.subList(0, Math.min(exQuestions, items.size()));
+            Set<Integer> onBoth = new java.util.HashSet<>(goldSame.get(DatabaseEngine.POSTGRESQL));
+            onBoth.retainAll(goldSame.get(DatabaseEngine.DUCKDB));
+            System.out.printf("%nEX of the simulated pipeline (preset %s, simulator answering from the gold SQL with %.0f%% "
+                    + "injected mistakes, seed 7): %d questions; 'gold on both' = the %d whose gold gives SQLite's result "
+                    + "on PostgreSQL and DuckDB%n", preset, 100 * errorRate, exItems.size(),
+                    (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count());
+            for (DatabaseEngine engine : DatabaseEngine.values()) {
+                ex(engine, byEngine.getOrDefault(engine, List.of()), exItems, onBoth, locator, shared, preset, errorRate,
+                        config, same);
+            }
         }
+    }
+
+    /** Database {@code db} as loaded by {@link #load}, declared under {@code id}. */
+    private static DatabaseDeclaration declaration(DatabaseEngine engine, String id, String db, int pgPort, Path work) {
+        return engine == DatabaseEngine.POSTGRESQL
+                ? new DatabaseDeclaration(id, engine, "jdbc:postgresql://localhost:" + pgPort + "/postgres", "postgres", "", "",
+                        List.of(db), List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults())
+                : new DatabaseDeclaration(id, engine, "jdbc:duckdb:" + work.resolve(db + ".duckdb"), "", "", "", List.of(),
+                        List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults());
+    }
+
+    /** Loads every database into PostgreSQL (one schema each) and a DuckDB file each. */
+    private static void load(EmbeddedPostgres pg, Set<String> dbs, DatabaseLocator locator, Path work) throws Exception {
+        long loadStart = System.nanoTime();
+        try (Connection admin = pg.getPostgresDatabase().getConnection()) {
+            for (String db : dbs) {
+                Path file = locator.sqliteFile(db).orElseThrow();
+                new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load(db, file, admin, db);
+                Path duck = work.resolve(db + ".duckdb");
+                Files.deleteIfExists(duck);
+                try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + duck)) {
+                    new SqliteToServerLoader(DatabaseEngine.DUCKDB).load(db, file, c, null);
+                }
+            }
+        }
+        System.out.printf("loaded %d Spider dev databases into PostgreSQL and DuckDB in %.1f s%n", dbs.size(),
+                (System.nanoTime() - loadStart) / 1e9);
+    }
+
+    /** The simulated pipeline's EX on one engine: every Spider id of the questions served by that engine. */
+    private static void ex(DatabaseEngine engine, List<DatabaseDeclaration> declared, List<String[]> items, Set<Integer> onBoth,
+            DatabaseLocator locator, Path shared, String preset, double errorRate, SqlExecutorConfig sqlConfig,
+            ResultComparator same) throws Exception {
+        GoldSqlOracle oracle = GoldSqlOracle.load(shared.resolve("spider/dev.json"));
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).recordRequests(false)
+                .latency(LatencyModel.fixed(0)).responders(AgentResponders.all()).oracle(oracle)
+                .errorInjector(SqlErrorInjector.uniform(errorRate, 7)).build())) {
+            EngineConfig config = EngineConfig.of(LlmClientConfig.builder(llm.baseUrl()).defaultModel("dialect-gap")
+                            .maxConcurrency(64).callTimeout(Duration.ofSeconds(60)).totalBudget(Duration.ofSeconds(300)).build(),
+                    locator, preset).withDeclaredDatabases(declared);
+            int correct = 0;
+            int correctOnBoth = 0;
+            int answered = 0;
+            long start = System.nanoTime();
+            String firstFailure = null;
+            try (EngineLease lease = EngineFactory.shared(config); SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, sqlConfig)) {
+                Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset), lease.runtime().work());
+                for (int i = 0; i < items.size(); i++) {
+                    String[] item = items.get(i);
+                    RequestContext ctx = new RequestContext();
+                    ctx.requestId = "dialect-gap-" + engine.id() + "-" + i;
+                    ctx.dbId = item[0];
+                    ctx.question = item[2];
+                    ctx.strategy = preset;
+                    ctx.receivedAtMillis = System.currentTimeMillis();
+                    pipeline.run(ctx).get();
+                    if (ctx.finalSql == null) {
+                        firstFailure = firstFailure != null ? firstFailure : ctx.status + " " + ctx.failedStage + ": " + ctx.error;
+                        continue;
+                    }
+                    answered++;
+                    ExecutionResult gold = sqlite.execute(item[0], item[1]);
+                    ExecutionResult predicted = lease.engine().sql().execute(item[0], ctx.finalSql);
+                    if (gold.ok() && same.equalAcrossEngines(gold, item[1], predicted)) {
+                        correct++;
+                        if (onBoth.contains(i)) {
+                            correctOnBoth++;
+                        }
+                    }
+                }
+            }
+            int both = (int) java.util.stream.IntStream.range(0, items.size()).filter(onBoth::contains).count();
+            System.out.printf("  %-10s EX %5.1f%% (%d of %d; %d answered)   on 'gold on both': %5.1f%% (%d of %d)   %.1f s%n",
+                    engine.displayName(), 100.0 * correct / items.size(), correct, items.size(), answered,
+                    100.0 * correctOnBoth / Math.max(1, both), correctOnBoth, both, (System.nanoTime() - start) / 1e9);
+            if (firstFailure != null) {
+                System.out.println("    first question without an answer: " + firstFailure);
+            }
+        }
+    }
+
+    private static io.flowsql.sql.DatabaseSchema withId(io.flowsql.sql.DatabaseSchema schema, String id) {
+        return new io.flowsql.sql.DatabaseSchema(id, schema.tables(), schema.foreignKeys());
     }
 
     /** Why a gold query does not give SQLite's result on the other engine. */

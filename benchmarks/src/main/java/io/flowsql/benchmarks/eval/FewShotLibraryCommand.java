@@ -1,5 +1,13 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.llm.OpenAiCompatibleClient;
+import io.flowsql.simulator.LatencyModel;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import java.time.Duration;
+
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotExample;
 import io.flowsql.benchmarks.eval.load.Benchmark;
@@ -51,6 +59,18 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
     @Option(names = "--half", description = "first or second: only the first or second half of the split's databases (by name)")
     String half;
 
+    @Option(names = "--reasoning-llm", description = "Base URL of an OpenAI-compatible server that writes each example's "
+            + "reasoning (question, chain of thought, SQL; API key from LLM_API_KEY); without it (or --reasoning-simulated) "
+            + "the examples carry no reasoning")
+    String reasoningLlm;
+
+    @Option(names = "--reasoning-model", defaultValue = "gpt-4o-mini", description = "The model that writes the reasoning (default ${DEFAULT-VALUE})")
+    String reasoningModel;
+
+    @Option(names = "--reasoning-simulated", description = "Write the reasoning with the project's simulator, in process: a "
+            + "text made from the SQL by rules, marked \"reasoningSimulated\": true in the library (to try the format)")
+    boolean reasoningSimulated;
+
     @Override
     public Integer call() throws Exception {
         if (input.savepoint != null) {
@@ -62,9 +82,35 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
         }
         Benchmark bench = input.benchmark.load();
         List<FewShotExample> examples = build(bench, keep(bench, databases, half));
+        String reasoning = "";
+        if (reasoningSimulated || reasoningLlm != null) {
+            FewShotReasoning.Written written = withReasoning(examples, catalogOf(bench));
+            examples = written.examples();
+            reasoning = String.format(" (%d with a reasoning, %d of them simulated)", written.reasoned(), written.simulated());
+        }
         ExampleLibrary.write(examples, out);
-        System.out.printf("wrote %d examples from %s to %s%n", examples.size(), bench.name(), out);
+        System.out.printf("wrote %d examples from %s to %s%s%n", examples.size(), bench.name(), out, reasoning);
         return 0;
+    }
+
+    /** The examples with a reasoning written by the model at --reasoning-llm, or by the simulator in process. */
+    private FewShotReasoning.Written withReasoning(List<FewShotExample> examples, SchemaCatalog catalog) {
+        SimulatedLlmServer simulator = reasoningSimulated ? SimulatedLlmServer.start(SimulatorConfig.builder()
+                .latency(LatencyModel.ZERO).responders(AgentResponders.all()).recordRequests(false).build()) : null;
+        String url = simulator != null ? simulator.baseUrl() : reasoningLlm;
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(url)
+                .apiKey(simulator != null ? null : System.getenv("LLM_API_KEY")).defaultModel(reasoningModel)
+                .callTimeout(Duration.ofSeconds(120)).build()).build()) {
+            return new FewShotReasoning(client, reasoningModel).write(examples, catalog);
+        } finally {
+            if (simulator != null) {
+                simulator.close();
+            }
+        }
+    }
+
+    private static SchemaCatalog catalogOf(Benchmark bench) {
+        return new SqliteSchemaCatalog(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()));
     }
 
     /** The databases to keep: the named ones, else a half of the sorted database ids, else all. */
@@ -88,7 +134,7 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
 
     /** Examples of the items with gold SQL on the kept databases whose schema is known. */
     public static List<FewShotExample> build(Benchmark bench, Set<String> keep) {
-        SchemaCatalog catalog = new SqliteSchemaCatalog(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()));
+        SchemaCatalog catalog = catalogOf(bench);
         List<String[]> items = new ArrayList<>();
         for (BenchmarkItem item : bench.runnableItems()) {
             if (item.owesSql() && keep.contains(item.dbId())) {

@@ -82,7 +82,7 @@ public final class StageServerBenchmark {
                 JobOptions.LLM_SERVER_SLOTS.key(), "4"));
         Map<String, StageFigures> figures = new LinkedHashMap<>();
         try (EngineLease lease = EngineFactory.shared(EngineWiring.engineConfig(config))) {
-            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
+            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset), lease.runtime().work());
             for (QuestionEvent q : questions) {
                 RequestContext ctx = QuestionMapper.toContext(q, "bench", System.currentTimeMillis());
                 pipeline.run(ctx).get();

@@ -29,7 +29,7 @@ final class SequentialRun {
 
     RunFigures run(String name, String preset, List<QuestionEvent> questions, LongSupplier llmCalls) throws Exception {
         try (EngineLease lease = EngineFactory.shared(engine)) {
-            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset));
+            Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset), lease.runtime().work());
             List<Long> latencies = new ArrayList<>();
             List<Long> floors = new ArrayList<>();
             List<Long> answeredAt = new ArrayList<>();

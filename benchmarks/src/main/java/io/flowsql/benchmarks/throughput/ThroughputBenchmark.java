@@ -134,9 +134,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots)%s%n", s,
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
-        System.out.printf("  effective: job.checkpoint-interval=%s job.buffer-timeout=%s job.state-backend=%s "
+        System.out.printf("  effective: job.checkpoint-interval=%s (idle: %s after %s, unaligned: %s) job.buffer-timeout=%s job.state-backend=%s "
                         + "llm.max-concurrency=%d stage.capacity=%d dialogue.feedback-isolation=%s parallelism=%d%n",
-                config.get(JobOptions.CHECKPOINT_INTERVAL), config.get(JobOptions.BUFFER_TIMEOUT),
+                config.get(JobOptions.CHECKPOINT_INTERVAL), config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE),
+                config.get(JobOptions.IDLE_AFTER), config.get(JobOptions.UNALIGNED_CHECKPOINTS), config.get(JobOptions.BUFFER_TIMEOUT),
                 config.get(JobOptions.STATE_BACKEND), EngineWiring.maxConcurrency(config),
                 config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), parallelism);
     }
@@ -144,7 +145,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     private void runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
                            CpuAccount cpu) throws Exception {
         warmUp(run, llm, preset, s);
+        long warmedUp = System.nanoTime();
         Idle idle = idle(cpu);
+        // a job that waits most of the day: measured again once job.idle-after has passed (idle pacing, if on)
+        long settleNanos = config.get(JobOptions.IDLE_AFTER).plusSeconds(3).toNanos() - (System.nanoTime() - warmedUp);
+        Thread.sleep(Math.max(0, settleNanos / 1_000_000));
+        Idle settled = idle(cpu);
         List<QuestionEvent> measured = BenchmarkQuestions.of(sharedData, preset, questions, preset + "-s" + s + "-stream-");
         TokenCounts tokensBefore = llm.tokenCounts();
         CpuAccount.Snapshot cpuBefore = cpu.snapshot();
@@ -199,6 +205,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         System.out.println(cpuLine(String.format("  CPU per second of the job with no question (ms/s, %d s: checkpoints, "
                 + "heartbeats, idle polls):", idleSeconds), idle.all, idleSeconds));
         System.out.println(cpuLine("    of which the job's threads (ms/s):", idle.job, idleSeconds));
+        System.out.println(cpuLine(String.format("  the same once still for job.idle-after (%s; job.checkpoint-interval-idle=%s), "
+                + "ms/s:", config.get(JobOptions.IDLE_AFTER), config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE)),
+                settled.all, idleSeconds));
+        System.out.println(cpuLine("    of which the job's threads (ms/s):", settled.job, idleSeconds));
         if (sustained != null) {
             System.out.println("  " + sustained.line(s, latencyMillis));
             System.out.println(cpuLine("  CPU per question in the sustained run (ms):", sustained.cpu,

@@ -21,7 +21,10 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The replay's stages come from the registry's opensearch preset: the generation and the stages after it that ask no model. */
+/**
+ * The replay's stages come from the registry's opensearch preset: the generation, the alignment (whose model steps the
+ * simulator answers) and the stages after it that ask no model.
+ */
 class ReplayVoteBenchmarkTest {
 
     @Test

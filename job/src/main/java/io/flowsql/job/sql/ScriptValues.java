@@ -27,8 +27,29 @@ final class ScriptValues {
         values.put("CHECKPOINT_INTERVAL", config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis() + " ms");
         values.put("ASYNC_CAPACITY", Integer.toString(config.get(JobOptions.STAGE_CAPACITY)));
         values.put("ASYNC_TIMEOUT", config.get(JobOptions.SQL_FUNCTION_TIMEOUT).plus(PLANNER_TIMEOUT_MARGIN).toMillis() + " ms");
-        values.put("JOB_PARAMETERS", sqlLiteral(jobParameters(config.explicitValues())));
+        values.put("JOB_PARAMETERS", sqlLiteral(jobParameters(functionParameters(config))));
         return values;
+    }
+
+    /**
+     * What the functions get as job parameters: every explicit option, plus the list of their keys (option families such
+     * as {@code databases.<id>.*} cannot be enumerated by a function). Job parameters are shown in Flink's web UI and in
+     * the printed script, so a secret option is refused here: the endpoint's key goes by {@code llm.api-key-env} or
+     * {@code llm.api-key-file}, read on the TaskManagers.
+     */
+    static Map<String, String> functionParameters(JobConfig config) {
+        Map<String, String> parameters = new TreeMap<>(config.explicitValues());
+        for (Map.Entry<String, String> e : parameters.entrySet()) {
+            if (JobConfig.isSecret(e.getKey()) && !e.getValue().isEmpty()) {
+                throw new IllegalArgumentException(e.getKey() + " is a secret, and the Flink SQL path would show it in the "
+                        + "job's configuration (Flink's web UI, --print): give the endpoint's key by "
+                        + JobOptions.LLM_API_KEY_ENV.key() + " or " + JobOptions.LLM_API_KEY_FILE.key()
+                        + ", read on the TaskManagers");
+            }
+        }
+        parameters.values().removeIf(String::isEmpty);
+        parameters.put(FunctionConfig.OPTION_KEYS, String.join(",", parameters.keySet()));
+        return parameters;
     }
 
     /**

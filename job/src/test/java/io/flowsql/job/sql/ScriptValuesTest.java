@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,9 +36,39 @@ class ScriptValuesTest {
         String literal = set.substring(set.indexOf("= '") + 3, set.length() - 1).replace("''", "'");
         Configuration conf = new Configuration();
         conf.setString(PipelineOptions.GLOBAL_JOB_PARAMETERS.key(), literal);
-        assertThat(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)).isEqualTo(config.explicitValues());
+        Map<String, String> expected = new TreeMap<>(config.explicitValues());
+        expected.put(FunctionConfig.OPTION_KEYS, String.join(",", config.explicitValues().keySet()));
+        assertThat(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)).isEqualTo(expected);
         assertThat(FunctionConfig.from(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)::get).explicitValues())
                 .isEqualTo(config.explicitValues());
+    }
+
+    @Test
+    void declaredDatabasesAndTenantsReachTheFunctionsThroughTheListOfKeys() {
+        JobConfig config = JobConfig.of(Map.of(
+                "databases.sales.url", "jdbc:postgresql://127.0.0.1:5432/sales",
+                "databases.sales.password-env", "SALES_DB_PASSWORD",
+                "tenants.team-a.databases", "sales",
+                JobOptions.LLM_API_KEY_FILE.key(), "/run/secrets/llm-key"));
+        Map<String, String> parameters = ScriptValues.functionParameters(config);
+        JobConfig seen = FunctionConfig.from(parameters::get);
+        assertThat(seen.explicitValues()).isEqualTo(config.explicitValues())
+                .containsEntry("databases.sales.password-env", "SALES_DB_PASSWORD")
+                .containsEntry("tenants.team-a.databases", "sales");
+        assertThat(seen.get(JobOptions.TENANTS)).isEqualTo(config.get(JobOptions.TENANTS));
+        assertThat(seen.get(JobOptions.DATABASES)).isEqualTo(config.get(JobOptions.DATABASES));
+    }
+
+    @Test
+    void aSecretOptionIsRefusedOnTheSqlPathWithoutShowingIt() {
+        String key = "sk-never-shown-4711";
+        JobConfig config = JobConfig.of(Map.of(JobOptions.LLM_API_KEY.key(), key));
+        assertThatThrownBy(() -> ScriptValues.of(config))
+                .hasMessageContaining(JobOptions.LLM_API_KEY.key())
+                .hasMessageContaining(JobOptions.LLM_API_KEY_ENV.key())
+                .hasMessageNotContaining(key);
+        JobConfig byReference = JobConfig.of(Map.of(JobOptions.LLM_API_KEY_ENV.key(), "FLOWSQL_LLM_KEY"));
+        assertThat(FlowSqlScript.bundledFor(byReference).text()).contains("FLOWSQL_LLM_KEY").doesNotContain(key);
     }
 
     @Test

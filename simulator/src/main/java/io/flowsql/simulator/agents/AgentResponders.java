@@ -21,6 +21,9 @@ public final class AgentResponders {
                 Map.entry("opensearch.extract.order", new OpenSearchOrderResponder()),
                 Map.entry("opensearch.generate", new OpenSearchGenerateResponder()),
                 Map.entry("opensearch.adherence", new OpenSearchGenerateResponder()),
+                Map.entry("opensearch.align.style", new OpenSearchAlignResponder()),
+                Map.entry("opensearch.align.function", new OpenSearchAlignResponder()),
+                Map.entry("opensearch.align.agent", new OpenSearchAlignResponder()),
                 Map.entry("opensearch.correct.syntax", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.correct.schema", new OriginalQuestionSqlResponder()),
                 Map.entry("opensearch.correct.failed", new OriginalQuestionSqlResponder()),
@@ -39,6 +42,8 @@ public final class AgentResponders {
                 Map.entry("mmsql.refine.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()),
                 // evaluation: MMSQL's RQS judge
-                Map.entry("eval.rqs", new EvalRqsResponder()));
+                Map.entry("eval.rqs", new EvalRqsResponder()),
+                // evaluation: the reasoning of the few-shot library's examples (eval.sh fewshot-library --reasoning-simulated)
+                Map.entry("eval.fewshot.reasoning", new FewShotReasoningResponder()));
     }
 }

@@ -57,9 +57,19 @@ public class AgentSettings implements Serializable {
 
     // --- OpenSearch-SQL correction
     /** Correction rounds per candidate whose execution shows a problem (opensearch.correct); 0 turns correction off. */
-    public int opensearchCorrectRounds = 2;
+    public int opensearchCorrectRounds = 3;
+    /**
+     * After the rounds, a candidate still failing is generated afresh ({@code regenerate}, the authors' code) or kept
+     * ({@code rounds}, the project's earlier behaviour); a question may choose with {@code options.stage_modes}.
+     */
+    public String opensearchCorrectMode = "regenerate";
 
-    // --- OpenSearch-SQL alignment rules
+    // --- OpenSearch-SQL alignment
+    /**
+     * {@code model}: the model aligns (style, function and agent checks, as the authors' code); {@code rules}: the four
+     * fixed JSqlParser rules below, kept as an ablation. A question may choose with {@code options.stage_modes}.
+     */
+    public String opensearchAlignMode = "model";
     public boolean alignValues = true;
     public boolean alignMaxSubqueryToOrderBy = true;
     public boolean alignNotNullOnOrderBy = true;

@@ -1,5 +1,6 @@
 package io.flowsql.agents.common;
 
+import io.flowsql.sql.DatabaseEngine;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,9 +30,12 @@ public final class PromptFields {
         return NONE;
     }
 
-    /** The shared fields from values in hand (each becomes one line; tests and callers outside a request). */
+    /**
+     * The shared fields from values in hand (each becomes one line; tests and callers outside a request), for a SQLite
+     * database; {@link #withEngine} names another engine.
+     */
     public static PromptFields shared(String dbId, String question, String evidence, String history, String schema) {
-        return none().with("db_id", dbId).with("question", SchemaContext.oneLine(question))
+        return EngineDialectText.fill(none(), DatabaseEngine.SQLITE).with("db_id", dbId).with("question", SchemaContext.oneLine(question))
                 .with("evidence", evidence == null || evidence.isBlank() ? SchemaContext.NO_EVIDENCE : SchemaContext.oneLine(evidence))
                 .with("history", history).with("schema", schema);
     }
@@ -42,6 +46,11 @@ public final class PromptFields {
         Map<String, String> next = new HashMap<>(values);
         next.put(name, value == null ? null : String.valueOf(value));
         return new PromptFields(Collections.unmodifiableMap(next));
+    }
+
+    /** These fields for a database of this engine: its name, dialect rules and functions ({@link EngineDialectText}). */
+    public PromptFields withEngine(DatabaseEngine engine) {
+        return EngineDialectText.fill(this, engine);
     }
 
     /** The same fields asking about another text (a paraphrase, a reading, a sub-question), kept on one line. */

@@ -81,9 +81,10 @@ public final class SchemaContext {
         return views;
     }
 
-    /** The fields every prompt shares: db_id, question, evidence, history and schema; stages add their own with {@link PromptFields#with}. */
+    /** The fields every prompt shares: db_id, question, evidence, history, schema and the database's engine; stages add their own with {@link PromptFields#with}. */
     public PromptFields promptFields(RequestContext ctx) {
-        return PromptFields.shared(ctx.dbId, ctx.question, ctx.evidence, history.render(ctx.history), schemaText(ctx));
+        return PromptFields.shared(ctx.dbId, ctx.question, ctx.evidence, history.render(ctx.history), schemaText(ctx))
+                .withEngine(catalog.engine(ctx.dbId));
     }
 
     /** Labelled prompt lines are single lines (the simulator and models read them so). */

@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.agents.common.EngineDialectText;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.agents.common.ValueText;
@@ -53,7 +54,7 @@ public final class SoftSchemaLinker {
             trace.note = "linking skipped: " + schema.columnCount() + " columns <= " + skipThresholdColumns;
             return CompletableFuture.completedFuture(new LinkedSchema(fullText, List.of(), matched, true));
         }
-        return summarizer.summarize(schema, fullText, trace).thenCompose(summaries -> {
+        return summarizer.summarize(schema, fullText, EngineDialectText.engineOf(fields), trace).thenCompose(summaries -> {
             PromptFields vars = fields
                     .with("schema", fullText)
                     .with("values", ValueText.forPrompt(matched))

@@ -8,6 +8,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
 import java.util.LinkedHashMap;
@@ -31,10 +32,17 @@ public final class TableSummarizer {
         this.call = call;
     }
 
-    /** The summaries of every table of the database (from the cache after the first call that succeeds). */
+    /** The summaries of every table of a SQLite database (from the cache after the first call that succeeds). */
     public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, StageTrace trace) {
+        return summarize(schema, schemaText, DatabaseEngine.SQLITE, trace);
+    }
+
+    /** The summaries of every table of the database, whose prompt names its engine. */
+    public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, DatabaseEngine engine,
+            StageTrace trace) {
         CompletableFuture<Map<String, String>> summaries = cache.computeIfAbsent(schema.dbId(), id -> {
-            ChatRequest request = ChatRequest.of(STEP, prompt.render(PromptFields.none().with("db_id", id).with("schema", schemaText))).withReply(prompt.reply().withStringProperties("",
+            ChatRequest request = ChatRequest.of(STEP, prompt.render(PromptFields.none()
+                    .with("db_id", id).with("schema", schemaText).withEngine(engine))).withReply(prompt.reply().withStringProperties("",
                             schema.tables().stream().map(TableSchema::name).toList(), 200));
             // shared by every request of the database: one request's stage timeout must not cancel it for the others
             Cancellation own = trace == null ? null : trace.cancellation;

@@ -38,13 +38,17 @@ public final class OpenSearchGenerateStage implements Stage {
         this.values = new QuestionValues(values, valueMatches, schemas::schema);
     }
 
-    @Override
-    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        PromptFields fields = schemas.promptFields(ctx)
+    /** The generator's prompt fields for {@code ctx}: the shared ones, the values, the few-shot examples, the extraction. */
+    static PromptFields promptFields(RequestContext ctx, SchemaContext schemas, QuestionValues values, ExampleLibrary library) {
+        return schemas.promptFields(ctx)
                 .with("values", values.text(ctx))
                 .with("examples", FewShotStage.promptText(ctx, library))
                 .with("extraction", Extraction.promptText(ctx));
-        return generator.generate(fields, trace).thenAccept(answers -> {
+    }
+
+    @Override
+    public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
+        return generator.generate(promptFields(ctx, schemas, values, library), trace).thenAccept(answers -> {
             for (int i = 0; i < answers.size(); i++) {
                 ProgressiveAnswer answer = answers.get(i);
                 ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answer.sql()));

@@ -1,5 +1,6 @@
 package io.flowsql.sql.catalog;
 
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 
 /**
@@ -11,6 +12,11 @@ public interface SchemaCatalog {
 
     /** @throws IllegalArgumentException when no database has this id */
     DatabaseSchema schema(String dbId);
+
+    /** The engine behind this database id, whose dialect the prompts name (SQLite, the embedded default, unless declared). */
+    default DatabaseEngine engine(String dbId) {
+        return DatabaseEngine.SQLITE;
+    }
 
     /** Whether a database with this id exists. */
     boolean contains(String dbId);

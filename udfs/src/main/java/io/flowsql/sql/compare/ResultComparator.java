@@ -44,6 +44,21 @@ public final class ResultComparator {
         }
     }
 
+    /**
+     * As {@link #equal(ExecutionResult, String, ExecutionResult)} for results of two different engines (the gold on
+     * SQLite, the prediction on PostgreSQL or DuckDB): values are already the same types ({@code ResultCollector}
+     * reads every engine's numbers, booleans and timestamps as SQLite returns them), and a sorted result may hold its
+     * NULL rows at the other end ({@link NullPlacement}).
+     */
+    public boolean equalAcrossEngines(ExecutionResult gold, String goldSql, ExecutionResult predicted) {
+        boolean ordered = orderMatters(goldSql);
+        if (equal(gold, predicted, ordered)) {
+            return true;
+        }
+        return ordered && predicted != null && predicted.ok()
+                && (equal(gold, NullPlacement.moved(predicted, true), true) || equal(gold, NullPlacement.moved(predicted, false), true));
+    }
+
     /** Whether row order matters for this gold query under this mode. */
     public boolean orderMatters(String goldSql) {
         return mode == ComparisonMode.SPIDER_TEST_SUITE && TopLevelOrderBy.present(goldSql);

@@ -74,7 +74,7 @@ public final class EngineStatementGuard {
                 return lexical;
             }
         }
-        GuardVerdict verdict = base.check(sql, budget);
+        GuardVerdict verdict = base.check(sql, budget, engine);
         if (engine == DatabaseEngine.SQLITE || !verdict.accepted()) {
             return verdict;
         }

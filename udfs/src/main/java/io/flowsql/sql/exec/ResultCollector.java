@@ -61,8 +61,9 @@ final class ResultCollector {
 
     /**
      * Long, Double, String, byte[] or null, whatever the engine returned: exact decimals and big integers become Long
-     * when integral and in range, else Double; booleans 1/0 (as SQLite stores them); dates, times, UUIDs, intervals,
-     * arrays and other engine types their text.
+     * when integral and in range, else Double; booleans 1/0 (as SQLite stores them); dates, times and timestamps the
+     * text SQLite's date functions write ({@link TemporalText}); UUIDs, intervals, arrays and other engine types their
+     * text.
      */
     static Object normalise(Object value) {
         if (value == null || value instanceof Long || value instanceof Double || value instanceof String
@@ -73,7 +74,8 @@ final class ResultCollector {
             return ((Number) value).longValue();
         }
         if (value instanceof Float f) {
-            return f.doubleValue();
+            // its shortest decimal (a real 1.1 is 1.1, not 1.100000023841858)
+            return Double.parseDouble(Float.toString(f));
         }
         if (value instanceof java.math.BigDecimal d) {
             java.math.BigDecimal stripped = d.stripTrailingZeros();
@@ -96,7 +98,7 @@ final class ResultCollector {
                 return String.valueOf(array);
             }
         }
-        return String.valueOf(value);
+        return TemporalText.of(value).orElseGet(() -> String.valueOf(value));
     }
 
     private static final java.math.BigDecimal LONG_MAX = java.math.BigDecimal.valueOf(Long.MAX_VALUE);

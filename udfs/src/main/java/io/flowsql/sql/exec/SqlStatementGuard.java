@@ -2,6 +2,7 @@ package io.flowsql.sql.exec;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.SqlParsing;
 import io.flowsql.sql.StatementBudget;
 import java.util.List;
@@ -95,19 +96,25 @@ public final class SqlStatementGuard {
 
     /** Checks the text within what is left of the statement's budget; never throws for bad input. */
     public GuardVerdict check(String sql, StatementBudget budget) {
+        return check(sql, budget, DatabaseEngine.SQLITE);
+    }
+
+    /** As {@link #check(String, StatementBudget)}, the statement parsed in the engine's dialect ({@link SqlParsing}). */
+    public GuardVerdict check(String sql, StatementBudget budget, DatabaseEngine engine) {
         if (sql == null || sql.isBlank()) {
             return GuardVerdict.refused("empty statement");
         }
         if (sql.length() > maxLength) {
             return GuardVerdict.refused("statement of " + sql.length() + " characters; at most " + maxLength + " are accepted");
         }
-        GuardVerdict known = verdicts.getIfPresent(sql);
+        String key = engine == DatabaseEngine.SQLITE ? sql : engine.id() + '\u0000' + sql;
+        GuardVerdict known = verdicts.getIfPresent(key);
         if (known != null) {
             return known;
         }
-        Decision decision = decide(sql, budget);
+        Decision decision = decide(sql, budget, engine);
         if (decision.textAlone()) {
-            verdicts.put(sql, decision.verdict());
+            verdicts.put(key, decision.verdict());
         }
         return decision.verdict();
     }
@@ -119,7 +126,7 @@ public final class SqlStatementGuard {
         }
     }
 
-    private Decision decide(String sql, StatementBudget budget) {
+    private Decision decide(String sql, StatementBudget budget, DatabaseEngine engine) {
         SqlLexer.Scan scan = SqlLexer.scan(sql);
         if (scan.statements().isEmpty()) {
             return Decision.of(GuardVerdict.refused("no statement, only comments"));
@@ -161,7 +168,7 @@ public final class SqlStatementGuard {
         Matcher write = WRITE_KEYWORD.matcher(code);
         Statements parsed;
         try {
-            parsed = SqlParsing.parseStatements(statement, parseLimit);
+            parsed = SqlParsing.parseStatements(statement, parseLimit, engine);
         } catch (TimeoutException e) {
             // past its limit the parse counts as unknown syntax: SQLite's own check decides
             return new Decision(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement), false);

@@ -30,6 +30,19 @@ import java.sql.SQLException;
  */
 public record DatabaseParts(SafeExecutor sql, SchemaCatalog catalog, CachingValueIndexProvider values) {
 
+    /**
+     * The executor alone (for a tool that runs SQL a person typed, as the job would run it): SQLite only when nothing is
+     * declared, else routing each id to SQLite or to its PostgreSQL/DuckDB pool. Closing it closes the pools.
+     */
+    public static SafeExecutor executor(DatabaseRegistry registry, SqlExecutorConfig config) {
+        SqliteSafeExecutor sqlite = new SqliteSafeExecutor(registry.sqlite(), config);
+        if (registry.declared().isEmpty()) {
+            return sqlite;
+        }
+        JdbcPools pools = new JdbcPools(Credentials.fromEnvironment(), 3 * config.timeoutMillis());
+        return new RoutingSafeExecutor(registry, sqlite, new JdbcSafeExecutor(registry, config, pools));
+    }
+
     public static DatabaseParts build(DatabaseRegistry registry, SqlExecutorConfig config, int cachedDatabases) {
         return build(registry, config, cachedDatabases, java.time.Duration.ZERO);
     }

@@ -2,6 +2,7 @@ package io.flowsql.sql.server;
 
 import io.flowsql.sql.catalog.*;
 
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.registry.DatabaseDeclaration;
 import io.flowsql.sql.registry.DatabaseRegistry;
@@ -68,6 +69,11 @@ public final class JdbcSchemaCatalog implements SchemaCatalog, AutoCloseable {
             schema = current.get(dbId);
             return schema != null ? schema : refresh(d);
         }
+    }
+
+    @Override
+    public DatabaseEngine engine(String dbId) {
+        return registry.engineOf(dbId);
     }
 
     @Override

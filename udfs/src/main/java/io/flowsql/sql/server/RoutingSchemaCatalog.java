@@ -2,6 +2,7 @@ package io.flowsql.sql.server;
 
 import io.flowsql.sql.catalog.*;
 
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.registry.DatabaseRegistry;
 
@@ -21,6 +22,11 @@ public final class RoutingSchemaCatalog implements SchemaCatalog {
     @Override
     public DatabaseSchema schema(String dbId) {
         return registry.declaration(dbId).isPresent() ? jdbc.schema(dbId) : sqlite.schema(dbId);
+    }
+
+    @Override
+    public DatabaseEngine engine(String dbId) {
+        return registry.engineOf(dbId);
     }
 
     @Override

@@ -131,4 +131,21 @@ class FewShotTest {
         assertThat(none.notes).doesNotContainKey(FewShotStage.NOTE);
         assertThat(FewShotStage.promptText(none, library)).isEqualTo("(none)");
     }
+
+    /** An example with a reasoning step shows question, reasoning and SQL in that order (OpenSearch-SQL's question → CoT → SQL). */
+    @Test
+    void anExampleWithAReasoningShowsItBetweenQuestionAndSql() {
+        FewShotExample example = new FewShotExample("lib#1", "concert_singer", "How many singers are from France?",
+                "how many <schema> are from <value>", null, "SELECT count(*) FROM singer WHERE Country = 'France'")
+                .withReasoning("#reason: one number; \"from France\" is a filtering condition.\n#SQL-like: Show count(*) where "
+                        + "singer.Country = 'France'", "sim", true);
+        ExampleLibrary library = new ExampleLibrary(List.of(example));
+        RequestContext ctx = new RequestContext();
+        ctx.notes.put(FewShotStage.NOTE, "lib#1=0.91");
+        String text = FewShotStage.promptText(ctx, library);
+        assertThat(text).containsSubsequence("Example question: How many singers are from France?",
+                "Example reasoning: #reason: one number;", "#SQL-like: Show count(*)",
+                "Example SQL: SELECT count(*) FROM singer WHERE Country = 'France'");
+        assertThat(example.reasoningSimulated()).isTrue();
+    }
 }

@@ -1,6 +1,7 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.AgentSettings;
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ public final class AlignmentRules {
 
     public static ConsistencyAligner fromSettings(AgentSettings settings, SafeExecutor executor, CachingValueIndexProvider values) {
         List<AlignmentRule> rules = new ArrayList<>();
+        // first, so the value rule sees a double-quoted value as the text literal it is (a no-op on SQLite)
+        rules.add(new DialectAlignment(id -> executor == null ? DatabaseEngine.SQLITE : executor.engineOf(id)));
         if (settings.alignNullComparison) {
             rules.add(new NullComparison());
         }

@@ -21,6 +21,11 @@ public final class ConsistencyAligner {
         this.rules = List.copyOf(rules);
     }
 
+    /** An aligner with only the rules of these names (e.g. the dialect rule, which both alignment modes apply). */
+    public ConsistencyAligner only(java.util.Set<String> names) {
+        return new ConsistencyAligner(rules.stream().filter(r -> names.contains(r.name())).toList());
+    }
+
     /** The SQL after alignment and the names of the rules that changed it. */
     public record Aligned(String sql, List<String> appliedRules) {
         public Aligned {

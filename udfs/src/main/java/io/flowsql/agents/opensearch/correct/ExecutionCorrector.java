@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * OpenSearch-SQL's correction from execution results: the problem of an executed candidate is classified
@@ -38,8 +39,11 @@ public final class ExecutionCorrector {
         }
     }
 
-    /** The outcome: the best attempt (executed), the classes met in order, and the rounds asked. */
-    public record Correction(Candidate best, List<ErrorClass> classes, int rounds, boolean fixed) {}
+    /**
+     * The outcome: the best attempt (executed), the classes met in order, the rounds asked, whether it is fixed, and
+     * whether a fresh generation was asked after the rounds.
+     */
+    public record Correction(Candidate best, List<ErrorClass> classes, int rounds, boolean fixed, boolean regenerated) {}
 
     /**
      * @param fields   the shared prompt fields plus {@code values}
@@ -54,19 +58,29 @@ public final class ExecutionCorrector {
     /** As above, for a question of {@code tenant}: each attempt's SQL is checked against the tenant's table list. */
     public CompletableFuture<Correction> correct(PromptFields fields, String question, String dbId, String tenant,
                                                  Candidate start, StageTrace trace) {
-        return round(fields, question, new Target(dbId, tenant), start, start, new ArrayList<>(), 0, trace);
+        return correct(fields, question, dbId, tenant, start, trace, null);
     }
 
-    /** The database a correction runs on and the question's tenant. */
-    private record Target(String dbId, String tenant) {}
+    /**
+     * As above, and when the best attempt still shows a problem after the rounds, {@code regenerate} (when not null)
+     * asks for a fresh query, which is run and taken unless its result is worse (OpenSearch-SQL's code takes it
+     * always); a regeneration that fails or cannot be read keeps the best attempt.
+     */
+    public CompletableFuture<Correction> correct(PromptFields fields, String question, String dbId, String tenant,
+                                                 Candidate start, StageTrace trace,
+                                                 Supplier<CompletableFuture<Optional<String>>> regenerate) {
+        return round(fields, question, new Target(dbId, tenant, regenerate), start, start, new ArrayList<>(), 0, trace);
+    }
+
+    /** The database a correction runs on, the question's tenant, and the fresh generation after the rounds (or null). */
+    private record Target(String dbId, String tenant, Supplier<CompletableFuture<Optional<String>>> regenerate) {}
 
     private CompletableFuture<Correction> round(PromptFields fields, String question, Target target, Candidate current,
                                                 Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
         Optional<ExecutionProblem> problem = ExecutionProblem.of(current, question);
         Candidate better = severity(current, question) < severity(best, question) ? current : best;
         if (problem.isEmpty() || done >= rounds) {
-            return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done,
-                    ExecutionProblem.of(better, question).isEmpty()));
+            return finish(question, target, better, seen, done, trace);
         }
         ErrorClass kind = problem.get().kind();
         seen.add(kind);
@@ -79,13 +93,32 @@ public final class ExecutionCorrector {
                 .thenCompose(revised -> StageSql.offload(trace, () -> {
             // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
             if (revised.isEmpty() || normalize(revised).equals(normalize(current.sql))) {
-                return CompletableFuture.completedFuture(new Correction(better, List.copyOf(seen), done + 1,
-                        ExecutionProblem.of(better, question).isEmpty()));
+                return finish(question, target, better, seen, done + 1, trace);
             }
             Candidate attempt = runner.run(target.dbId(), target.tenant(), new Candidate(current.source, revised),
                     trace == null ? null : trace.cancellation);
             return round(fields, question, target, attempt, better, seen, done + 1, trace);
         }));
+    }
+
+    /** The rounds are over: the best attempt, after a fresh generation when it still shows a problem and one is set. */
+    private CompletableFuture<Correction> finish(String question, Target target, Candidate best, List<ErrorClass> seen,
+                                                 int done, StageTrace trace) {
+        if (target.regenerate() == null || ExecutionProblem.of(best, question).isEmpty() || rounds == 0) {
+            return CompletableFuture.completedFuture(new Correction(best, List.copyOf(seen), done,
+                    ExecutionProblem.of(best, question).isEmpty(), false));
+        }
+        return target.regenerate().get().handle((sql, failed) -> failed == null ? sql : Optional.<String>empty())
+                .thenCompose(sql -> StageSql.offload(trace, () -> {
+                    Candidate chosen = best;
+                    if (sql.isPresent()) {
+                        Candidate fresh = runner.run(target.dbId(), target.tenant(), new Candidate(best.source, sql.get()),
+                                trace == null ? null : trace.cancellation);
+                        chosen = severity(fresh, question) <= severity(best, question) ? fresh : best;
+                    }
+                    return CompletableFuture.completedFuture(new Correction(chosen, List.copyOf(seen), done,
+                            ExecutionProblem.of(chosen, question).isEmpty(), true));
+                }));
     }
 
     /** Makes {@code to} the attempt {@code from}: its SQL and everything its execution recorded. */

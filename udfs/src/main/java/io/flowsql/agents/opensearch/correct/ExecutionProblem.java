@@ -56,17 +56,8 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
         return Optional.empty();
     }
 
-    /** The class of a recorded error text ({@code KIND: message}). */
+    /** The class of a recorded error text ({@code KIND: message}), in any engine's wording ({@link EngineErrors}). */
     static ErrorClass errorClass(String error) {
-        String e = error.toLowerCase(Locale.ROOT);
-        if (e.contains("no such column") || e.contains("no such table") || e.contains("ambiguous column")
-                ) {
-            return ErrorClass.SCHEMA;
-        }
-        if (e.contains("syntax error") || e.contains("incomplete input") || e.contains("unrecognized token")
-                || e.contains("no such function") || e.contains("parse")) {
-            return ErrorClass.SYNTAX;
-        }
-        return ErrorClass.FAILED;
+        return EngineErrors.classify(error);
     }
 }

@@ -1,0 +1,68 @@
+package io.flowsql.agents.opensearch.align.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * OpenSearch-SQL's style alignment (the authors' {@code double_check_style_align}): the form BIRD's gold queries use.
+ * Fixed rewrites: {@code || ' ' ||} in the SELECT list becomes a column list. Problems for the model: a MAX/MIN
+ * subquery compared with {@code =} (use {@code ORDER BY … LIMIT 1}), a subquery with LIMIT compared with {@code =}
+ * (use a JOIN), a MIN/MAX in the SELECT list of a query with {@code LIMIT 1} (redundant), an ascending
+ * {@code ORDER BY … LIMIT} without SUM/COUNT (add {@code IS NOT NULL}: SQLite sorts NULL first), and {@code t.*}
+ * in the SELECT list (name the column, its id).
+ */
+public final class StyleChecks {
+    private static final Pattern CONCAT = Pattern.compile("(?is)^SELECT.*?\\|\\| ' ' \\|\\|.*?FROM");
+    private static final Pattern MAX_SUBQUERY = Pattern.compile("(?i)=\\s*\\(\\s*SELECT\\s+(MAX|MIN)\\s*\\(([^()]*?)\\)\\s+FROM\\s+(\\w+)");
+    private static final Pattern LIMIT_SUBQUERY = Pattern.compile("(?i)=\\s*(\\(\\s*SELECT\\s[^()]*?LIMIT\\s+\\d+\\s*\\))");
+    private static final Pattern SELECT_AGGREGATE = Pattern.compile("(?is)^SELECT[^()]*?\\s((MIN|MAX)\\s*\\([^)]*?\\)).*?LIMIT\\s+1\\b");
+    private static final Pattern ORDER_LIMIT = Pattern.compile("(?is)ORDER BY\\s+(.*?)(?<!DESC )LIMIT\\s+\\d+");
+    private static final Pattern STAR = Pattern.compile("(?is)^SELECT.*?\\s(\\w+\\.\\*).*?FROM");
+
+    private StyleChecks() {}
+
+    public static AlignFindings check(String candidate) {
+        String sql = SqlText.oneLine(candidate);
+        List<String> rewrites = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        if (CONCAT.matcher(sql).find()) {
+            sql = sql.replace("|| ' ' ||", ",");
+            rewrites.add("concat-to-columns");
+        }
+        String plain = SqlText.withoutAliases(sql);
+        Matcher max = MAX_SUBQUERY.matcher(plain);
+        while (max.find()) {
+            String order = max.group(1).equalsIgnoreCase("MAX") ? "DESC" : "ASC";
+            problems.add("`= (SELECT " + max.group(1).toUpperCase() + "(" + max.group(2) + ") FROM " + max.group(3)
+                    + ")`: use `ORDER BY " + max.group(3) + "." + stripTable(max.group(2)) + " " + order
+                    + " LIMIT 1` instead of the nested query");
+        }
+        Matcher limited = LIMIT_SUBQUERY.matcher(plain);
+        while (limited.find()) {
+            problems.add("`= " + limited.group(1) + "`: use a JOIN instead of the nested query");
+        }
+        Matcher aggregate = SELECT_AGGREGATE.matcher(plain);
+        if (aggregate.find()) {
+            problems.add("`" + aggregate.group(1) + "`: the " + aggregate.group(2).toUpperCase()
+                    + " function is redundant with ORDER BY … LIMIT 1; select the column itself");
+        }
+        Matcher ordered = ORDER_LIMIT.matcher(plain);
+        if (ordered.find() && !ordered.group(1).toUpperCase().matches("(?s).*\\b(SUM|COUNT)\\s*\\(.*")) {
+            problems.add("`ORDER BY " + ordered.group(1).strip() + "` with LIMIT: add `WHERE " + ordered.group(1).strip()
+                    .replaceAll("(?i)\\s+ASC$", "") + " IS NOT NULL` (SQLite sorts NULL first)");
+        }
+        Matcher star = STAR.matcher(plain);
+        if (star.find()) {
+            problems.add("`" + star.group(1) + "` in the SELECT list: select the column the question asks for (its id)"
+                    + " instead of every column");
+        }
+        return new AlignFindings(sql, rewrites, problems);
+    }
+
+    private static String stripTable(String column) {
+        int dot = column.lastIndexOf('.');
+        return (dot < 0 ? column : column.substring(dot + 1)).strip();
+    }
+}
