@@ -89,7 +89,7 @@ final class WarehouseOnPostgres {
         }
         long start = System.nanoTime();
         Map<String, AnswerEvent> answers = WarehousePipeline.run(data.toAbsolutePath(), work.toAbsolutePath().resolve("pipeline"),
-                pg.jobOptions(), m.summary().budget(), items, System.getProperty("flowsql.retrieval.preset"),
+                pg.jobOptions(), m.summary().budget(), items, System.getProperty("flowsql.retrieval.preset", "opensearch"),
                 Duration.ofMinutes(Long.getLong("flowsql.retrieval.deadline-minutes", 20)));
         double seconds = (System.nanoTime() - start) / 1e9;
         ResultComparator same = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
