@@ -28,8 +28,10 @@ import java.util.Set;
 
 /**
  * Schema retrieval at warehouse size: every Spider database with a SQLite file becomes one schema namespace of a
- * single in-memory catalog (≈160 namespaces, ≈800 tables, colliding names) with one value index over all their text
- * values, and the Spider dev questions are asked of that one catalog. Per question and in sum it prints the recall of
+ * single catalog (≈160 namespaces, ≈800 tables, colliding names) with one value index over all their text values, and
+ * the Spider dev questions are asked of that one catalog. {@link #main} builds it as one embedded PostgreSQL database
+ * ({@link WarehouseOnPostgres}: catalog read live, then the simulated pipeline's EX); {@link #run}, as the unit test
+ * does, as an in-memory union of the SQLite catalogs ({@link Warehouse}; also {@code -Dflowsql.retrieval.world=memory}). Per question and in sum it prints the recall of
  * the gold query's tables and columns in the retrieved schema, the retrieved schema's tokens against today's prompt
  * (the question's own database's whole schema), and the retrieval time (value lookup + ranking + rendering).
  * The budget is the median of today's whole-schema prompts unless {@code -Dflowsql.retrieval.budget} says otherwise.
@@ -45,34 +47,66 @@ public final class WarehouseRetrievalBenchmark {
                           double p95Millis, double tableRecallAtFourTimes) {}
 
     public static void main(String[] args) throws Exception {
-        run(Paths.get(args.length > 0 ? args[0] : "../shared/data"), Boolean.getBoolean("flowsql.retrieval.full"));
+        Path data = Paths.get(args.length > 0 ? args[0] : "../shared/data");
+        boolean full = Boolean.getBoolean("flowsql.retrieval.full");
+        if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {
+            run(data, full);
+        } else {
+            String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh
+            Path work = Paths.get(System.getProperty("flowsql.retrieval.work",
+                    project == null ? "target/warehouse" : Paths.get(project, "benchmarks", "target", "warehouse").toString()));
+            WarehouseOnPostgres.run(data, full, work);
+        }
     }
 
+    /** What the questions are asked of: the warehouse's catalog, its value index, and the databases it was made of. */
+    record World(String label, DatabaseSchema warehouse, NgramValueIndex index, Map<String, DatabaseSchema> databases,
+                 long loadMillis) {}
+
+    /** The figures on the in-memory union catalog (every Spider database one namespace), as the unit test runs it. */
     public static Summary run(Path data, boolean full) throws Exception {
-        boolean perQuestion = !Boolean.getBoolean("flowsql.retrieval.quiet");
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(locator, io.flowsql.sql.catalog.ValueExamplePolicy.defaults(), 512);
-        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
-
         long start = System.nanoTime();
-        Map<String, DatabaseSchema> databases = new LinkedHashMap<>();
+        Map<String, DatabaseSchema> databases = spiderDatabases(data, catalog);
         Map<String, TextValues> values = new LinkedHashMap<>();
-        for (JsonNode entry : new ObjectMapper().readTree(data.resolve("spider/tables.json").toFile())) {
-            String db = entry.get("db_id").asText();
-            if (locator.sqliteFile(db).isPresent()) {
-                databases.put(db, catalog.schema(db));
-                values.put(db, CachingValueIndexProvider.loadValues(locator, db));
-            }
+        for (String db : databases.keySet()) {
+            values.put(db, CachingValueIndexProvider.loadValues(locator, db));
         }
         DatabaseSchema warehouse = Warehouse.merge("warehouse", databases);
         NgramValueIndex index = new NgramValueIndex(Warehouse.mergeValues(values), LcsValueScorer.defaults());
-        long loadMillis = (System.nanoTime() - start) / 1_000_000;
+        return measure(data, full, new World("in-memory union catalog", warehouse, index, databases,
+                (System.nanoTime() - start) / 1_000_000)).summary();
+    }
+
+    /** Every Spider database with a SQLite file here, read by {@code catalog}, in tables.json order. */
+    static Map<String, DatabaseSchema> spiderDatabases(Path data, SqliteSchemaCatalog catalog) throws java.io.IOException {
+        Map<String, DatabaseSchema> databases = new LinkedHashMap<>();
+        for (JsonNode entry : new ObjectMapper().readTree(data.resolve("spider/tables.json").toFile())) {
+            String db = entry.get("db_id").asText();
+            if (catalog.locator().sqliteFile(db).isPresent()) {
+                databases.put(db, catalog.schema(db));
+            }
+        }
+        return databases;
+    }
+
+    /** The figures and the questions asked, each with the gold query qualified by its database's namespace. */
+    record Measured(Summary summary, List<JsonNode> questions, List<String> qualifiedGold) {}
+
+    static Measured measure(Path data, boolean full, World world) throws Exception {
+        boolean perQuestion = !Boolean.getBoolean("flowsql.retrieval.quiet");
+        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+        DatabaseSchema warehouse = world.warehouse();
+        NgramValueIndex index = world.index();
+        Map<String, DatabaseSchema> databases = world.databases();
         Set<String> distinctNames = new HashSet<>();
         databases.values().forEach(d -> d.tables().forEach(t -> distinctNames.add(t.name().toLowerCase(Locale.ROOT))));
         int wholeTokens = renderer.full(warehouse).tokens();
-        System.out.printf(Locale.ROOT, "warehouse: %d namespaces, %d tables (%d distinct names), %d columns, %d foreign keys, "
-                        + "%d text values; whole schema %d tokens; loaded in %d ms%n", databases.size(), warehouse.tables().size(),
-                distinctNames.size(), warehouse.columnCount(), warehouse.foreignKeys().size(), index.size(), wholeTokens, loadMillis);
+        System.out.printf(Locale.ROOT, "warehouse (%s): %d namespaces, %d tables (%d distinct names), %d columns, %d foreign keys, "
+                        + "%d text values; whole schema %d tokens; loaded in %d ms%n", world.label(), databases.size(),
+                warehouse.tables().size(), distinctNames.size(), warehouse.columnCount(), warehouse.foreignKeys().size(),
+                index.size(), wholeTokens, world.loadMillis());
 
         List<JsonNode> questions = new ArrayList<>();
         JsonNode dev = new ObjectMapper().readTree(data.resolve("spider/dev.json").toFile());
@@ -102,11 +136,13 @@ public final class WarehouseRetrievalBenchmark {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         Totals sum = new Totals();
         String example = null;
+        List<String> qualifiedGold = new ArrayList<>();
         for (int i = 0; i < questions.size(); i++) {
             JsonNode q = questions.get(i);
             String db = q.get("db_id").asText();
             String sql = q.get("query").asText();
             GoldSchemaUse gold = GoldSchemaUse.of(sql, databases.get(db));
+            qualifiedGold.add(GoldSchemaUse.qualified(sql, PostgresWarehouse.schemaOf(db), gold.tables()));
             long t0 = System.nanoTime();
             long c0 = threads.getCurrentThreadCpuTime();
             List<ValueMatch> found = index.find(q.get("question").asText(), VALUE_MATCHES);
@@ -155,8 +191,8 @@ public final class WarehouseRetrievalBenchmark {
         System.out.printf(Locale.ROOT, "  retrieval CPU time of the thread (what a loaded machine does not inflate): p50 %.2f ms, "
                 + "p95 %.2f ms%n", percentile(cpu, 50) / 1000.0, percentile(cpu, 95) / 1000.0);
         System.out.println("  a gold query qualified by namespace: " + example);
-        return new Summary(n, sum.tableRecall / n, sum.columnRecall / n, budget, median, percentile(latency, 95) / 1000.0,
-                sweepRecall[sweep.length - 1] / n);
+        return new Measured(new Summary(n, sum.tableRecall / n, sum.columnRecall / n, budget, median,
+                percentile(latency, 95) / 1000.0, sweepRecall[sweep.length - 1] / n), questions, qualifiedGold);
     }
 
     /** Sums over the questions. */
@@ -178,7 +214,7 @@ public final class WarehouseRetrievalBenchmark {
         }
     }
 
-    private static double percentile(long[] values, double p) {
+    static double percentile(long[] values, double p) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
         int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;

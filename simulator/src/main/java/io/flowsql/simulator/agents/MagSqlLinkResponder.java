@@ -19,6 +19,8 @@ import java.util.stream.Collectors;
  */
 public final class MagSqlLinkResponder implements Responder {
     private static final Pattern TABLE = Pattern.compile("(?m)^#\\s*Table:\\s*([A-Za-z0-9_]+)");
+    /** A table a retrieval shows in brief: {@code # Table: t [a, b (primary key), c]}. */
+    private static final Pattern BRIEF_TABLE = Pattern.compile("^#\\s*Table:\\s*([A-Za-z0-9_.]+)\\s*\\[(.*)]\\s*$");
     private static final Pattern COLUMN = Pattern.compile("(?m)^\\s*\\(([^,()]+),");
     private static final int PER_ENTITY = 3;
 
@@ -46,11 +48,25 @@ public final class MagSqlLinkResponder implements Responder {
         return Optional.of(List.of("```json\n{\"entities\": [" + String.join(",\n  ", entities) + "]}\n```"));
     }
 
-    /** "table.column" to column name, from the renderer's "# Table: t" blocks of "(column, TYPE, ...)" lines. */
+    /**
+     * "table.column" to column name, from the renderer's "# Table: t" blocks of "(column, TYPE, ...)" lines and its
+     * one-line brief tables.
+     */
     static Map<String, String> columns(String schema) {
         Map<String, String> out = new LinkedHashMap<>();
         String table = null;
         for (String line : schema.split("\\R")) {
+            Matcher brief = BRIEF_TABLE.matcher(line);
+            if (brief.find()) {
+                table = null;
+                for (String column : brief.group(2).split(",")) {
+                    String name = column.replace("(primary key)", "").strip();
+                    if (!name.isEmpty()) {
+                        out.put(brief.group(1) + "." + name, name);
+                    }
+                }
+                continue;
+            }
             Matcher t = TABLE.matcher(line);
             if (t.find()) {
                 table = t.group(1);

@@ -1,5 +1,6 @@
 package io.flowsql.sql.render;
 
+import io.flowsql.sql.BriefTables;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
@@ -101,6 +102,12 @@ public final class SchemaRenderer {
         StringBuilder out = new StringBuilder();
         Set<String> names = tables.stream().map(t -> t.name().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         for (TableSchema table : tables) {
+            if (BriefTables.isBrief(table)) {  // a retrieval's less likely table: one line
+                out.append("# Table: ").append(table.name()).append(" [").append(table.columns().stream().filter(shown)
+                        .map(c -> c.primaryKey() ? c.name() + " (primary key)" : c.name()).collect(Collectors.joining(", ")))
+                        .append("]\n");
+                continue;
+            }
             out.append("# Table: ").append(table.name());
             if (!table.description().isEmpty()) {
                 out.append(" (").append(table.description()).append(')');

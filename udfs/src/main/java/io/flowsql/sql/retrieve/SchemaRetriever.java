@@ -8,7 +8,6 @@ import io.flowsql.sql.TableSchema;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,7 +30,7 @@ public final class SchemaRetriever {
     static final double NEIGHBOUR_WEIGHT = 0.4;
     static final double NAMESPACE_WEIGHT = 0.3;
     /** Share of the budget the best tables take in full; the tables after them are shown in brief. */
-    static final double DETAILED_SHARE = 0.5;
+    static final double DETAILED_SHARE = 0.25;
 
     private final SchemaRenderer renderer;
     private final TokenCounter tokens;
@@ -39,6 +38,8 @@ public final class SchemaRetriever {
     private final int budget;
     /** Tokens of a schema's whole rendering and of each of its tables alone, computed once per schema object. */
     private final Cache<DatabaseSchema, Costs> costs = Caffeine.newBuilder().weakKeys().build();
+    /** Each schema's namespaces as BM25 documents, built once per schema object. */
+    private final Cache<DatabaseSchema, NamespaceBm25> documents = Caffeine.newBuilder().weakKeys().build();
 
     public SchemaRetriever(RelevanceScorer scorer, int budget) {
         if (budget <= 0) {
@@ -70,19 +71,14 @@ public final class SchemaRetriever {
         if (cost.whole <= budget) {
             return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of());
         }
-        double[] score = ranked(visible, scorer.score(visible, query));
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingInt(i -> i));
+        Relevance relevance = scorer.score(visible, query);
+        double[] score = ranked(visible, relevance, false);
+        List<Integer> order = NamespaceOrder.of(visible, score, ranked(visible, relevance, true), documents.get(visible, NamespaceBm25::new).score(query),
+                NamespaceBm25.valueHits(query.values()));
         List<Integer> kept = new ArrayList<>();
         Set<Integer> brief = new HashSet<>();
         int used = 0;
         for (int i : order) {
-            if (score[i] <= 0 && !kept.isEmpty()) {
-                break;
-            }
             // the best tables in full while they take at most DETAILED_SHARE of the budget, the rest in brief
             boolean detailed = used + cost.table[i] <= budget * DETAILED_SHARE;
             int c = detailed ? cost.table[i] : cost.brief[i];
@@ -95,7 +91,7 @@ public final class SchemaRetriever {
             }
         }
         if (kept.isEmpty() && n > 0) {
-            kept.add(order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
+            kept.add(order.isEmpty() ? 0 : order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
         }
         DatabaseSchema bounded = subset(visible, kept, brief);
         int t = renderer.full(bounded).tokens();
@@ -109,7 +105,7 @@ public final class SchemaRetriever {
     }
 
     /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
-    private static double[] ranked(DatabaseSchema schema, Relevance relevance) {
+    private static double[] ranked(DatabaseSchema schema, Relevance relevance, boolean ownAndNeighbours) {
         List<TableSchema> tables = schema.tables();
         Map<String, Integer> index = new HashMap<>();
         double[] base = new double[tables.size()];
@@ -129,7 +125,7 @@ public final class SchemaRetriever {
                 score[b] += NEIGHBOUR_WEIGHT * base[a];
             }
         }
-        for (int i = 0; i < tables.size(); i++) {
+        for (int i = 0; i < tables.size() && !ownAndNeighbours; i++) {
             String ns = namespace(tables.get(i).name());
             if (!ns.isEmpty()) {
                 score[i] += NAMESPACE_WEIGHT * namespaceBest.get(ns);

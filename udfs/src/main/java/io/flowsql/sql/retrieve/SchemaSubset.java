@@ -1,5 +1,6 @@
 package io.flowsql.sql.retrieve;
 
+import io.flowsql.sql.BriefTables;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ForeignKey;
@@ -46,10 +47,13 @@ public final class SchemaSubset {
                 .map(t -> brief.contains(t.name().toLowerCase(Locale.ROOT)) ? brief(t) : t).toList(), kept.foreignKeys());
     }
 
-    /** A table as a retrieval shows its less likely tables: column names, types and keys, no descriptions or examples. */
+    /**
+     * A table as a retrieval shows its less likely tables: column names and keys on one line ({@link BriefTables}),
+     * no types, descriptions or examples.
+     */
     public static TableSchema brief(TableSchema table) {
-        return new TableSchema(table.name(), "", table.columns().stream().map(c -> new ColumnSchema(c.table(), c.name(),
-                c.type(), "", false, c.primaryKey(), List.of())).toList(), table.primaryKey());
+        return BriefTables.mark(new TableSchema(table.name(), "", table.columns().stream().map(c -> new ColumnSchema(c.table(), c.name(),
+                c.type(), "", false, c.primaryKey(), List.of())).toList(), table.primaryKey()));
     }
 
     private static Set<String> lower(Collection<String> names) {

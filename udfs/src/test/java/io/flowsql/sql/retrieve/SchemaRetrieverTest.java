@@ -14,6 +14,8 @@ import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.SpiderData;
 import io.flowsql.sql.TableSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
+import io.flowsql.sql.render.SchemaRenderer;
+import io.flowsql.sql.render.TokenCounter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -77,6 +79,44 @@ class SchemaRetrieverTest {
         assertFalse(kept.contains("pets.Pets"), kept.toString());
         assertEquals(2, got.schema().foreignKeys().size());
         assertTrue(got.describe(250).contains("concert_singer.singer"));
+    }
+
+    @Test
+    void theNamespaceWhoseRareWordsTheQuestionUsesComesFirstAndOthersMatchedTablesBeforeItsUnmatchedOnes() {
+        List<TableSchema> tables = new ArrayList<>();
+        // "documents" is in every namespace; "template" only in one, so it tells which database is meant
+        for (String ns : List.of("archive", "billing", "records_mgmt", "legal", "hr")) {
+            tables.add(table(ns + ".Documents", "Document_ID", "Document_Name", "Document_Description"));
+            tables.add(table(ns + ".Staff", "Staff_ID", "first_name", "last_name", "email", "phone", "office"));
+            tables.add(table(ns + ".Budget", "Budget_ID", "amount", "fiscal_year", "department", "owner", "approved"));
+        }
+        tables.add(table("records_mgmt.Templates", "Template_ID", "Template_Type_Code", "Version_Number"));
+        DatabaseSchema schema = new DatabaseSchema("warehouse", tables, List.of());
+        SchemaRetriever retriever = SchemaRetriever.lexical(120);
+
+        RetrievedSchema got = retriever.retrieve(schema,
+                RetrievalQuery.of("Which documents use a template with version number 2?", null, List.of()));
+        List<String> kept = got.tableNames();
+        assertTrue(kept.contains("records_mgmt.Templates") && kept.contains("records_mgmt.Documents"), kept.toString());
+        // the other namespaces' Documents (matched) come before any unmatched table of the best namespace
+        for (String ns : List.of("archive", "billing", "legal", "hr")) {
+            assertTrue(kept.contains(ns + ".Documents"), kept.toString());
+        }
+        assertTrue(got.briefTables().contains("hr.Documents"), got.briefTables().toString());
+        assertTrue(got.tokens() <= 120, "tokens " + got.tokens());
+        assertFalse(kept.contains("hr.Budget"), kept.toString());
+    }
+
+    @Test
+    void briefTablesRenderOnOneLineAndTheCatalogsOwnTableStillInFull() {
+        TableSchema pets = table("pets_1.Pets", "PetID", "PetType", "pet_age");
+        TableSchema brief = SchemaSubset.brief(pets);
+        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+        String briefText = renderer.full(new DatabaseSchema("w", List.of(brief), List.of())).text();
+        assertEquals("# Table: pets_1.Pets [PetID, PetType, pet_age]\n", briefText);
+        String fullText = renderer.full(new DatabaseSchema("w", List.of(pets), List.of())).text();
+        assertTrue(fullText.contains("(PetType, TEXT, nullable)"), fullText);
+        assertFalse(io.flowsql.sql.BriefTables.isBrief(pets));
     }
 
     @Test
