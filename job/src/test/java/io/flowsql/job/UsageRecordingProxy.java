@@ -31,6 +31,20 @@ final class UsageRecordingProxy implements AutoCloseable {
     final AtomicLong promptTokens = new AtomicLong();
     final AtomicLong completionTokens = new AtomicLong();
     final AtomicLong answers = new AtomicLong();
+    /** Answered requests by the start of their first message and their prompt tokens, to find calls a trace missed. */
+    final java.util.concurrent.ConcurrentMap<String, Integer> byPrompt = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    private static String promptHead(byte[] body) {
+        try {
+            JsonNode request = JSON.readTree(body);
+            JsonNode messages = request.path("messages");
+            String head = messages.isArray() && messages.size() > 0 ? messages.get(0).path("content").asText()
+                    : "embeddings of " + request.path("input").size();
+            return head.substring(0, Math.min(60, head.length())).replace('\n', ' ');
+        } catch (IOException e) {
+            return "?";
+        }
+    }
 
     /** @param target the server's origin, e.g. http://127.0.0.1:8080 */
     UsageRecordingProxy(String target) throws IOException {
@@ -65,6 +79,7 @@ final class UsageRecordingProxy implements AutoCloseable {
             }
             if (response.statusCode() == 200) {
                 JsonNode usage = JSON.readTree(response.body()).path("usage");
+                byPrompt.merge(promptHead(body) + " | " + usage.path("prompt_tokens").asLong(), 1, Integer::sum);
                 promptTokens.addAndGet(usage.path("prompt_tokens").asLong());
                 completionTokens.addAndGet(usage.path("completion_tokens").asLong());
                 answers.incrementAndGet();
