@@ -47,7 +47,6 @@ final class ScriptValues {
                         + ", read on the TaskManagers");
             }
         }
-        parameters.values().removeIf(String::isEmpty);
         parameters.put(FunctionConfig.OPTION_KEYS, String.join(",", parameters.keySet()));
         return parameters;
     }
