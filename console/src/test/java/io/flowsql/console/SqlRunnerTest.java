@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,9 +26,8 @@ class SqlRunnerTest {
             s.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, region VARCHAR, amount DOUBLE)");
             s.execute("INSERT INTO orders VALUES (1, 'north', 10.5), (2, 'south', 4.0), (3, 'north', 1.5)");
         }
-        long before = Files.size(file);
         Files.createDirectories(dir.resolve("sqlite"));
-        DatabaseRegistry registry = DatabaseRegistry.fromSettings(new DatabaseLocator(java.util.List.of(dir.resolve("sqlite")), java.util.List.of()),
+        DatabaseRegistry registry = DatabaseRegistry.fromSettings(new DatabaseLocator(List.of(dir.resolve("sqlite")), List.of()),
                 Map.of("sales.url", "jdbc:duckdb:" + file));
         try (SqlRunner runner = new SqlRunner(registry, SqlExecutorConfig.defaults())) {
             ObjectNode ok = runner.run("sales", "SELECT region, sum(amount) AS total FROM orders GROUP BY region ORDER BY region");
@@ -44,6 +44,5 @@ class SqlRunnerTest {
             rs.next();
             assertThat(rs.getInt(1)).as("rows after the refused DELETE").isEqualTo(3);
         }
-        assertThat(before).isPositive();
     }
 }

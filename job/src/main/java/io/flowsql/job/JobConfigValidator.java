@@ -1,5 +1,7 @@
 package io.flowsql.job;
 
+import io.flowsql.agents.opensearch.OpenSearchAlignStage;
+import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.engine.StageRegistry;
 import org.apache.flink.configuration.ConfigOption;
 
@@ -213,11 +215,11 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
         EngineWiring.access(config);  // a malformed tenants.* key or tenant.from-dialogue-id pattern fails here
-        oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, java.util.List.of("model", "rules"));
-        oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, java.util.List.of("regenerate", "rounds"));
+        oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, List.of(OpenSearchAlignStage.MODEL, OpenSearchAlignStage.RULES));
+        oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, List.of(OpenSearchCorrectStage.REGENERATE, OpenSearchCorrectStage.ROUNDS));
     }
 
-    private void oneOf(ConfigOption<String> option, java.util.List<String> allowed) {
+    private void oneOf(ConfigOption<String> option, List<String> allowed) {
         if (!allowed.contains(get(option))) {
             throw new IllegalArgumentException(option.key() + " must be one of " + String.join(", ", allowed) + ", not '"
                     + get(option) + "'");

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -131,7 +132,7 @@ class SessionClusterHygieneIT {
     /** The TaskManager's threads by name (digits folded), without the JVM's own. */
     private static Map<String, Integer> threadNames(long pid) throws Exception {
         Matcher m = Pattern.compile("^\"([^\"]+)\"", Pattern.MULTILINE).matcher(jcmd(pid, "Thread.print"));
-        java.util.TreeMap<String, Integer> counts = new java.util.TreeMap<>();
+        Map<String, Integer> counts = new TreeMap<>();
         while (m.find()) {
             String name = m.group(1).replaceAll("[0-9]+", "#");
             if (!name.startsWith("GC ") && !name.startsWith("C1 ") && !name.startsWith("C2 ")) {

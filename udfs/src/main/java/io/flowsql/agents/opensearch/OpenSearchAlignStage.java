@@ -54,7 +54,7 @@ public final class OpenSearchAlignStage implements Stage {
     public OpenSearchAlignStage(ConsistencyAligner rules, ModelAligner model, SchemaCatalog catalog, SchemaContext schemas,
                                 QuestionValues values, String defaultMode) {
         this.rules = rules;
-        this.dialect = rules == null ? null : rules.only(java.util.Set.of(DialectAlignment.NAME));
+        this.dialect = rules == null ? null : rules.only(Set.of(DialectAlignment.NAME));
         this.model = model;
         this.catalog = catalog;
         this.schemas = schemas;

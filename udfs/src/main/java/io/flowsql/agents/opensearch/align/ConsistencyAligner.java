@@ -6,6 +6,7 @@ import io.flowsql.pipeline.Cancellation;
 import io.flowsql.sql.DatabaseSchema;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /** Applies the switched-on alignment rules in order; a rule that fails is skipped, so alignment can only improve a candidate's form, never lose it. */
@@ -22,7 +23,7 @@ public final class ConsistencyAligner {
     }
 
     /** An aligner with only the rules of these names (e.g. the dialect rule, which both alignment modes apply). */
-    public ConsistencyAligner only(java.util.Set<String> names) {
+    public ConsistencyAligner only(Set<String> names) {
         return new ConsistencyAligner(rules.stream().filter(r -> names.contains(r.name())).toList());
     }
 
