@@ -45,7 +45,9 @@ final class CpuAccount {
 
     private static final Pattern BROKER_NAMES = Pattern.compile(
             "(?i).*(data-plane|request-handler|broker|raft|quorum|controller|reaper|txnmarker|replica|log-cleaner|"
-                    + "group-coordinator|transaction|kafka-scheduler|metadata|share-coordinator|feature).*");
+                    + "group-coordinator|transaction|kafka-scheduler|metadata|share-coordinator|feature)"
+                    // the broker's purgatory timers ("executor-Fetch", "executor-Produce"), started on first use
+                    + ".*|executor-[A-Z].*");
     private static final long TICK_NANOS = 10_000_000L;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -150,7 +152,7 @@ final class CpuAccount {
         if (name.startsWith("flowsql-")) {
             return STAGE_WORK;
         }
-        if (name.startsWith("kafka-") || name.contains("Fetcher") || name.contains("executor-Fetch")) {
+        if (name.startsWith("kafka-") || name.contains("Fetcher")) {
             return KAFKA_CLIENTS;
         }
         if (name.startsWith("AsyncOperations") || name.contains("Checkpoint") || name.startsWith("pool-")) {
