@@ -23,7 +23,7 @@ public final class TargetChoice {
             + "without it the databases are loaded into a PostgreSQL started here or into DuckDB files under --target-work")
     Path targetDatabases;
 
-    @Option(names = "--target-work", defaultValue = "eval-target", description = "Folder for the loaded copies "
+    @Option(names = "--target-work", defaultValue = "work/eval-target", description = "Folder for the loaded copies "
             + "(DuckDB files, PostgreSQL's data directory and its reader's secret); default ${DEFAULT-VALUE}")
     Path work;
 
