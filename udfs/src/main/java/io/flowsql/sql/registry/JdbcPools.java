@@ -29,7 +29,7 @@ public final class JdbcPools implements AutoCloseable {
 
     /** How long a database that refused a login is failed at once before the pool tries again. */
     public static final long UNAVAILABLE_MILLIS = 10_000;
-    static final long POLL_MILLIS = 500;
+    static final long POLL_MILLIS = 1_000;
     static final int CONNECT_SECONDS = 5;
 
     private final Credentials credentials;
@@ -94,6 +94,8 @@ public final class JdbcPools implements AutoCloseable {
         c.setMinimumIdle(0);
         // waited for in slices: between two, a connection attempt that failed meanwhile ends the wait (LoginBreaker)
         c.setConnectionTimeout(Math.min(POLL_MILLIS, connectionWaitMillis));
+        // a live connection's check at borrow time may take as long as one slice (Hikari caps it there anyway)
+        c.setValidationTimeout(Math.min(POLL_MILLIS, connectionWaitMillis));
         c.setInitializationFailTimeout(-1);
         c.setAutoCommit(false);
         if (d.engine() == DatabaseEngine.POSTGRESQL) {
