@@ -127,6 +127,22 @@ final class CpuAccount {
         return parts;
     }
 
+    /**
+     * The job's busiest threads between two snapshots, busiest first, as "name: nanoseconds" (what an idle job still
+     * runs, by thread, so a reader can tell the TaskManager's threads from the JobManager's).
+     */
+    List<Map.Entry<String, Long>> busiestJobThreads(Snapshot start, Snapshot end, int count) {
+        Map<String, Long> byName = new HashMap<>();
+        for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
+            String name = end.names.get(e.getKey());
+            if (JOB.equals(partOf(e.getKey(), name))) {
+                byName.merge(name, e.getValue() - start.perThread.getOrDefault(e.getKey(), 0L), Long::sum);
+            }
+        }
+        return byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(count)
+                .toList();
+    }
+
     private static String jobPartOf(String name) {
         if (name.startsWith("flowsql-llm") || name.startsWith("AsyncHttpClient")) {
             return LLM_CLIENT;
