@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -120,6 +121,21 @@ public final class AccessPolicies implements Serializable {
             return t -> false;
         }
         return tenants.get(tenant).tables(dbId);
+    }
+
+    /**
+     * What SQL run for a question of {@code tenant} on {@code dbId} must be checked against: empty when nothing is to
+     * check (no policy, or the tenant may read the whole database), else the tables it may read (none at all when it
+     * may not ask the database, or when no tenant is known under a policy).
+     */
+    public Optional<Predicate<String>> gate(String tenant, String dbId) {
+        if (!enforced()) {
+            return Optional.empty();
+        }
+        if (!allowsDatabase(tenant, dbId)) {
+            return Optional.of(t -> false);
+        }
+        return restrictsTables(tenant, dbId) ? Optional.of(tables(tenant, dbId)) : Optional.empty();
     }
 
     /** Whether {@code tenant} sees only part of {@code dbId}. */
