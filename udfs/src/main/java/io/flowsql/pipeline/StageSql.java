@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  *       ({@link TableGate}); a statement reading a table the tenant may not use does not run and fails as the database
  *       would fail a missing table ({@code invalid_sql: table X is not available}, naming only what the SQL named), so
  *       an agent corrects it as any other error and the question goes on;</li>
+ *   <li>with a role for the tenant on that database ({@code tenants.<t>.roles.<db>}) the statement runs as that role
+ *       (PostgreSQL: {@code SET LOCAL ROLE}), so the database's grants and row-level security apply too;</li>
  *   <li>the statement's budget is registered with the stage's cancellation, so the stage's timeout stops the running
  *       statement and frees its connection at once, instead of leaving it to run to the executor's own time limit.</li>
  * </ul>
@@ -78,7 +80,8 @@ public final class StageSql {
                 return ExecutionResult.failed(new SqlError(SqlError.Kind.INVALID_SQL, refusal.get()), 0);
             }
         }
-        return executor.execute(scope.dbId(), sql, budget);
+        String role = access.role(scope.tenant(), scope.dbId());
+        return executor.execute(scope.dbId(), sql, budget, role);
     }
 
     /** A fresh budget under the executor's limit that the scope's cancellation (when set) cancels. */
