@@ -70,6 +70,11 @@ class TenantsAndRetrievalITCase {
                 "Show location and name for all stadiums with a capacity between 5000 and 10000.");
         hiddenTable.options = new io.flowsql.events.QuestionOptions();
         hiddenTable.options.strategy = "sqlfix";
+        // MAG-SQL's linker on the warehouse: its columns are "ns.table.column" (the simulator read "ns" as the table)
+        QuestionEvent linked = new QuestionEvent("warehouse-mag", "team-a/3", "warehouse",
+                "What is the total number of singers from France?");
+        linked.options = new io.flowsql.events.QuestionOptions();
+        linked.options.strategy = "mag-sql";
 
         SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                 .responders(AgentResponders.all())
@@ -89,13 +94,18 @@ class TenantsAndRetrievalITCase {
                     "tenants.team-c.databases", "concert_singer",
                     "tenants.team-c.tables.concert_singer", "singer"));
             try (JobCluster.RunningJob job = JobCluster.start("tenants-it", config)) {
-                topics.sendQuestions(List.of(permitted, forbidden, declared, warehouse, hiddenTable));
+                topics.sendQuestions(List.of(permitted, forbidden, declared, warehouse, hiddenTable, linked));
                 List<ConsumerRecord<byte[], byte[]>> records =
-                        topics.committed(JobTopics.ANSWERS, 5, Duration.ofSeconds(180), Duration.ofSeconds(2));
+                        topics.committed(JobTopics.ANSWERS, 6, Duration.ofSeconds(180), Duration.ofSeconds(2));
                 List<AnswerEvent> answers = new ArrayList<>();
                 records.forEach(r -> answers.add(EventJson.parseAnswer(r.value())));
                 assertThat(answers).extracting(a -> a.requestId)
-                        .containsExactlyInAnyOrder("permitted", "forbidden", "declared", "warehouse", "hidden");
+                        .containsExactlyInAnyOrder("permitted", "forbidden", "declared", "warehouse", "hidden", "warehouse-mag");
+                AnswerEvent mag = answer(answers, "warehouse-mag");
+                assertThat(mag.trace).filteredOn(t -> t.stage.equals("magsql.link")).singleElement()
+                        .satisfies(t -> assertThat(t.outcome).as("magsql.link: %s", mag.error).isEqualTo("completed"));
+                assertThat(mag.trace).filteredOn(t -> t.stage.equals("magsql.generate")).singleElement()
+                        .satisfies(t -> assertThat(t.outcome).isEqualTo("completed"));
 
                 // the hidden table's SQL never ran: no stadium row in the answer or any prompt, and the model was told
                 List<String> stadiumNames = List.of("Stark's Park", "Somerset Park", "Bayview Stadium", "Hampden Park",
