@@ -2,7 +2,10 @@ package io.flowsql.job;
 
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
+import io.flowsql.access.AccessPolicies;
 import io.flowsql.engine.StageRegistry;
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.registry.DatabaseRegistry;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.time.Duration;
@@ -214,9 +217,25 @@ final class JobConfigValidator {
         if (!(temperature >= 0 && temperature <= 2)) {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
-        EngineWiring.access(config);  // a malformed tenants.* key or tenant.from-dialogue-id pattern fails here
+        AccessPolicies access = EngineWiring.access(config);  // a malformed tenants.* key or pattern fails here
+        rolesOnPostgres(access);
         oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, List.of(OpenSearchAlignStage.MODEL, OpenSearchAlignStage.RULES));
         oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, List.of(OpenSearchCorrectStage.REGENERATE, OpenSearchCorrectStage.ROUNDS));
+    }
+
+    /** A tenant's database role ({@code tenants.<t>.roles.<db>}) is set per statement on a declared PostgreSQL database only. */
+    private void rolesOnPostgres(AccessPolicies access) {
+        if (access.databasesWithRoles().isEmpty()) {
+            return;
+        }
+        DatabaseRegistry registry = JobDatabases.registry(config);
+        for (String db : access.databasesWithRoles()) {
+            if (registry.declaration(db).map(d -> d.engine() != DatabaseEngine.POSTGRESQL).orElse(true)) {
+                throw new IllegalArgumentException(JobOptions.TENANTS.prefix() + "<tenant>." + AccessPolicies.ROLES + db
+                        + ": a database role is set per statement on a declared PostgreSQL database (databases." + db
+                        + ".url=jdbc:postgresql:...), and " + db + " is not one");
+            }
+        }
     }
 
     private void oneOf(ConfigOption<String> option, List<String> allowed) {

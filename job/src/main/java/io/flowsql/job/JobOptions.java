@@ -447,12 +447,15 @@ public final class JobOptions {
                     + "files, pool-size, timeout, max-rows, max-bytes, refresh-interval, values.* (docs/DATABASE.md).");
 
     /**
-     * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all) and {@code tenants.<tenant>.tables.<db>=t1,ns.*};
-     * none set = every question may ask every database (docs/DATABASE.md).
+     * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all), {@code tenants.<tenant>.tables.<db>=t1,ns.*}
+     * and {@code tenants.<tenant>.roles.<db>=role} (PostgreSQL role set per statement); none set = every question may ask
+     * every database (docs/DATABASE.md).
      */
-    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.", "<tenant>.databases, tenants.<tenant>.tables.<db>",
+    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.",
+            "<tenant>.databases, tenants.<tenant>.tables.<db>, tenants.<tenant>.roles.<db>",
             String.class, "Which databases (and tables) a tenant may ask; once any tenant is set, a question of no "
-                    + "or an unknown tenant is refused (error_kind forbidden).");
+                    + "or an unknown tenant is refused (error_kind forbidden). roles.<db>: the PostgreSQL role its SQL "
+                    + "runs as (SET LOCAL ROLE per statement).");
 
     /** Prefix of the Kafka client pass-through ({@link #KAFKA_CLIENT}). */
     public static final String KAFKA_CLIENT_PREFIX = KAFKA_CLIENT.prefix();

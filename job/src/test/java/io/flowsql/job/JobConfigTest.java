@@ -90,6 +90,22 @@ class JobConfigTest {
     }
 
     @Test
+    void aTenantRoleIsAnIdentifierOnADeclaredPostgresqlDatabase() {
+        JobConfig pg = JobConfig.of(Map.of("databases.dw.url", "jdbc:postgresql://localhost:5432/dw",
+                "tenants.a.databases", "dw", "tenants.a.roles.dw", "team_a"));
+        assertThat(pg.get(JobOptions.TENANTS)).containsEntry("a.roles.dw", "team_a");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("databases.dw.url", "jdbc:postgresql://localhost:5432/dw",
+                "tenants.a.databases", "dw", "tenants.a.roles.dw", "team-a; RESET ROLE")))
+                .hasMessageContaining("tenants.a.roles.dw").hasMessageContaining("not a role name");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("tenants.a.databases", "concert_singer",
+                "tenants.a.roles.concert_singer", "team_a")))
+                .hasMessageContaining("tenants.<tenant>.roles.concert_singer").hasMessageContaining("PostgreSQL");
+        assertThatThrownBy(() -> JobConfig.of(Map.of("databases.lake.url", "jdbc:duckdb:/tmp/lake.duckdb",
+                "tenants.a.databases", "lake", "tenants.a.roles.lake", "team_a")))
+                .hasMessageContaining("tenants.<tenant>.roles.lake");
+    }
+
+    @Test
     void valuesAreReadByFlinkInEveryFormatTheDocsUse() {
         JobConfig config = JobConfig.of(Map.of("job.checkpoint-interval", "750 ms", "stage.timeout", "PT7M",
                 "llm.retry-window", "2min", "journal.retention", "3d", "data.database-roots", "/a;/b",

@@ -64,6 +64,17 @@ class TenantsAndRetrievalITCase {
         declared.tenant = "team-b";
         QuestionEvent warehouse = new QuestionEvent("warehouse", "team-a/2", "warehouse",
                 "What is the average, minimum, and maximum age of all singers from France?");
+        // team-c may read concert_singer's singer table only; the gold SQL reads stadium. sqlfix's reviewer and refiner
+        // run SQL inside their stages: it must be gated there too, not only where candidates run.
+        QuestionEvent hiddenTable = new QuestionEvent("hidden", "team-c/1", "concert_singer",
+                "Show location and name for all stadiums with a capacity between 5000 and 10000.");
+        hiddenTable.options = new io.flowsql.events.QuestionOptions();
+        hiddenTable.options.strategy = "sqlfix";
+        // MAG-SQL's linker on the warehouse: its columns are "ns.table.column" (the simulator read "ns" as the table)
+        QuestionEvent linked = new QuestionEvent("warehouse-mag", "team-a/3", "warehouse",
+                "What is the total number of singers from France?");
+        linked.options = new io.flowsql.events.QuestionOptions();
+        linked.options.strategy = "mag-sql";
 
         SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                 .responders(AgentResponders.all())
@@ -79,15 +90,36 @@ class TenantsAndRetrievalITCase {
                     JobOptions.SCHEMA_TOKEN_BUDGET.key(), "700",
                     JobOptions.TENANT_FROM_DIALOGUE_ID.key(), "^([a-z-]+)/",
                     "tenants.team-a.databases", "concert_singer,warehouse",
-                    "tenants.team-b.databases", "car_1"));
+                    "tenants.team-b.databases", "car_1",
+                    "tenants.team-c.databases", "concert_singer",
+                    "tenants.team-c.tables.concert_singer", "singer"));
             try (JobCluster.RunningJob job = JobCluster.start("tenants-it", config)) {
-                topics.sendQuestions(List.of(permitted, forbidden, declared, warehouse));
+                topics.sendQuestions(List.of(permitted, forbidden, declared, warehouse, hiddenTable, linked));
                 List<ConsumerRecord<byte[], byte[]>> records =
-                        topics.committed(JobTopics.ANSWERS, 4, Duration.ofSeconds(180), Duration.ofSeconds(2));
+                        topics.committed(JobTopics.ANSWERS, 6, Duration.ofSeconds(180), Duration.ofSeconds(2));
                 List<AnswerEvent> answers = new ArrayList<>();
                 records.forEach(r -> answers.add(EventJson.parseAnswer(r.value())));
                 assertThat(answers).extracting(a -> a.requestId)
-                        .containsExactlyInAnyOrder("permitted", "forbidden", "declared", "warehouse");
+                        .containsExactlyInAnyOrder("permitted", "forbidden", "declared", "warehouse", "hidden", "warehouse-mag");
+                AnswerEvent mag = answer(answers, "warehouse-mag");
+                assertThat(mag.trace).filteredOn(t -> t.stage.equals("magsql.link")).singleElement()
+                        .satisfies(t -> assertThat(t.outcome).as("magsql.link: %s", mag.error).isEqualTo("completed"));
+                assertThat(mag.trace).filteredOn(t -> t.stage.equals("magsql.generate")).singleElement()
+                        .satisfies(t -> assertThat(t.outcome).isEqualTo("completed"));
+
+                // the hidden table's SQL never ran: no stadium row in the answer or any prompt, and the model was told
+                List<String> stadiumNames = List.of("Stark's Park", "Somerset Park", "Bayview Stadium", "Hampden Park",
+                        "Forthbank Stadium", "Gayfield Park", "Recreation Park", "Balmoor", "Glebe Park");
+                String hiddenAnswer = records.stream().map(r -> new String(r.value(), java.nio.charset.StandardCharsets.UTF_8))
+                        .filter(v -> v.contains("\"hidden\"")).findFirst().orElseThrow();
+                assertThat(answer(answers, "hidden").status).isNotEqualTo("answered");
+                List<String> hiddenPrompts = prompts(llm.requests(), hiddenTable.question);
+                assertThat(hiddenPrompts).isNotEmpty();
+                assertThat(String.join("\n", hiddenPrompts)).contains("table stadium is not available");
+                for (String name : stadiumNames) {
+                    assertThat(hiddenAnswer).doesNotContain(name);
+                    assertThat(hiddenPrompts).allSatisfy(p -> assertThat(p).doesNotContain(name));
+                }
 
                 AnswerEvent ok = answer(answers, "permitted");
                 assertThat(ok.status).isEqualTo("answered");

@@ -19,8 +19,15 @@ public final class TenantPolicy implements Serializable {
 
     private final Set<String> databases;
     private final Map<String, List<String>> tablesByDatabase;
+    /** The database role per database its SQL runs as (none: the login role). */
+    private final Map<String, String> roleByDatabase;
 
     public TenantPolicy(Set<String> databases, Map<String, List<String>> tablesByDatabase) {
+        this(databases, tablesByDatabase, Map.of());
+    }
+
+    public TenantPolicy(Set<String> databases, Map<String, List<String>> tablesByDatabase, Map<String, String> roleByDatabase) {
+        this.roleByDatabase = new TreeMap<>(roleByDatabase);
         this.databases = Set.copyOf(databases);
         Map<String, List<String>> tables = new TreeMap<>();
         tablesByDatabase.forEach((db, list) -> tables.put(db, list.stream().map(t -> t.toLowerCase(Locale.ROOT)).toList()));
@@ -46,6 +53,15 @@ public final class TenantPolicy implements Serializable {
             }
             return false;
         };
+    }
+
+    /** The role this tenant's SQL runs as on {@code dbId}, or null. */
+    public String role(String dbId) {
+        return roleByDatabase.get(dbId);
+    }
+
+    Set<String> databasesWithRoles() {
+        return roleByDatabase.keySet();
     }
 
     /** Whether some tables of {@code dbId} are hidden from this tenant. */

@@ -14,6 +14,7 @@ import io.flowsql.journal.StageJournal;
 import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.compare.ComparisonMode;
 
 import java.nio.file.Path;
@@ -31,6 +32,8 @@ public final class StageParts {
     final SchemaContext schema;
     final AgentCall call;
     final CandidateRunner runner;
+    /** Where stages run model-written SQL themselves: the engine's executor behind the job's access policies. */
+    final StageSql sql;
     final Function<RequestContext, PromptFields> frames;
     final RepairMemory repairs;
     final ExampleLibrary examples;
@@ -56,6 +59,7 @@ public final class StageParts {
         this.call = new AgentCall(engine.llm(), journal, replies);
         this.retriever = new EmbeddingRetriever(engine.llm());
         this.runner = runner;
+        this.sql = new StageSql(engine.sql(), settings.access);
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);

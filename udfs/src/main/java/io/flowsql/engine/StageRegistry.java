@@ -91,7 +91,7 @@ public final class StageRegistry {
             of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
                     .prompts("magsql/decompose").in(MAG_SQL),
             of("magsql.generate", LLM, p -> new MagSqlGenerateStage(new SubSqlGenerator(p.call),
-                    new SubSqlRefiner(p.call, p.engine.sql()), p.schema, MagSqlRules.from(p.settings)))
+                    new SubSqlRefiner(p.call, p.sql), p.schema, MagSqlRules.from(p.settings)))
                     .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine", "magsql/refine_nested")
                     .in(MAG_SQL),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
@@ -114,7 +114,7 @@ public final class StageRegistry {
                     .prompts("opensearch/adherence").in(OPENSEARCH),
             // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
             of("opensearch.align", LLM, p -> new OpenSearchAlignStage(
-                    AlignmentRules.fromSettings(p.settings, p.engine.sql(), p.engine.values()),
+                    AlignmentRules.fromSettings(p.settings, p.sql, p.engine.values()),
                     new ModelAligner(p.call, p.retriever), p.engine.catalog(), p.schema, p.questionValues(),
                     p.settings.opensearchAlignMode))
                     .prompts(ModelAligner.PROMPTS.toArray(String[]::new))
@@ -133,19 +133,19 @@ public final class StageRegistry {
             of("mmsql.refine", LLM, p -> new RefineStage(p.call, p.schema, p.runner, p.corrector()))
                     .prompts("mmsql/generate").in(MMSQL),
             of("opensearch.vote", LOCAL, p -> new OpenSearchVoteStage()).in(OPENSEARCH),
-            of("sqlfix.review", LLM, p -> new SqlReviewStage(new SqlReviewer(p.call), p.engine.sql(), p.frames))
+            of("sqlfix.review", LLM, p -> new SqlReviewStage(new SqlReviewer(p.call), p.sql, p.frames))
                     .prompts("sqlfix/review").in(SQLFIX),
             of("sqlfix.craft", LLM, p -> new QueryCrafterStage(new QueryCrafter(p.call), p.frames, p.settings.sqlfixCrafterK))
                     .prompts("sqlfix/craft-paraphrase", "sqlfix/craft-generate").in(SQLFIX),
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
-                    new SqlRefiner(p.call, p.engine.sql(), p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
+                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
             // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.
             of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call),
                     new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
-                    p.engine.sql(), p.frames, MmsqlRules.from(p.settings)))
+                    p.sql, p.frames, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/readings").in(MMSQL),
             of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
 

@@ -10,9 +10,7 @@ import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import io.flowsql.access.AccessPolicies;
-import io.flowsql.access.TableGate;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Executes one candidate through the safe executor and records what the vote and the answer need
@@ -22,10 +20,9 @@ import java.util.Optional;
 public final class CandidateRunner {
     public static final int DEFAULT_PREVIEW_ROWS = 10;
 
-    private final SafeExecutor executor;
+    private final StageSql sql;
     private final ComparisonMode comparison;
     private final int previewRows;
-    private final AccessPolicies access;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
     public CandidateRunner(SafeExecutor executor) {
@@ -42,8 +39,7 @@ public final class CandidateRunner {
 
     /** @param access whose table lists a candidate's SQL is checked against before it runs ({@link #run(String, String, Candidate, Cancellation)}) */
     public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows, AccessPolicies access) {
-        this.access = Objects.requireNonNull(access, "access");
-        this.executor = Objects.requireNonNull(executor, "executor");
+        this.sql = new StageSql(executor, access);
         this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;
     }
@@ -67,7 +63,8 @@ public final class CandidateRunner {
 
     /**
      * As {@link #run(String, Candidate, Cancellation)}, for a question of {@code tenant}: SQL reading a table the
-     * tenant's table list hides is not run (the candidate fails with {@link TableGate#REFUSAL}).
+     * tenant's table list hides is not run ({@link StageSql}: the candidate fails with {@code invalid_sql: table X is not
+     * available}).
      */
     public Candidate run(String dbId, String tenant, Candidate candidate, Cancellation cancellation) {
         if (candidate.sql == null || candidate.sql.isBlank()) {
@@ -75,18 +72,9 @@ public final class CandidateRunner {
             candidate.error = "no SQL";
             return candidate;
         }
-        if (access.restrictsTables(tenant, dbId)) {
-            Optional<String> refusal = TableGate.refusal(candidate.sql, access.tables(tenant, dbId));
-            if (refusal.isPresent()) {
-                candidate.executed = true;
-                candidate.error = new SqlError(SqlError.Kind.REFUSED, refusal.get()).toString();
-                candidate.rowCount = 0;
-                candidate.resultFingerprint = null;
-                return candidate;
-            }
-        }
-        StatementBudget budget = StageSql.budgetFor(executor, cancellation);
-        ExecutionResult result = StageSql.failFast(executor.execute(dbId, candidate.sql, budget));
+        StageSql.Scope scope = new StageSql.Scope(dbId, tenant, cancellation);
+        StatementBudget budget = sql.budget(scope);
+        ExecutionResult result = sql.execute(scope, candidate.sql, budget);
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();
         candidate.previewColumns = new ArrayList<>(result.columns());

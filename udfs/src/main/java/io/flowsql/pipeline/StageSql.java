@@ -1,22 +1,113 @@
 package io.flowsql.pipeline;
 
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.TableGate;
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.exec.SafeExecutor;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
-import io.flowsql.sql.StatementBudget;
-import io.flowsql.sql.exec.SafeExecutor;
 
 /**
- * Model SQL that a stage runs itself (a reviewer's or refiner's check): the statement's budget is registered with the
- * stage's {@link Cancellation}, so the stage's timeout stops the running SQLite statement and frees its connection at
- * once, instead of leaving it to run to the executor's own time limit.
+ * The one way a stage runs model-written SQL (a candidate, a reviewer's or refiner's check, a sub-SQL, a reading, an
+ * alignment probe): the engine's executor behind the job's access policies. Every statement is run for a
+ * {@link Scope} — the question's database, its tenant and the stage's {@link Cancellation} — so there is no way to run
+ * one without naming whose question it serves:
+ * <ul>
+ *   <li>under a table-level policy ({@code tenants.<t>.tables.<db>}) the statement's tables are checked first
+ *       ({@link TableGate}); a statement reading a table the tenant may not use does not run and fails as the database
+ *       would fail a missing table ({@code invalid_sql: table X is not available}, naming only what the SQL named), so
+ *       an agent corrects it as any other error and the question goes on;</li>
+ *   <li>with a role for the tenant on that database ({@code tenants.<t>.roles.<db>}) the statement runs as that role
+ *       (PostgreSQL: {@code SET LOCAL ROLE}), so the database's grants and row-level security apply too;</li>
+ *   <li>a database that refused the login or cannot be reached fails the question at once
+ *       ({@link DatabaseUnavailable}: {@code database_unavailable});</li>
+ *   <li>the statement's budget is registered with the stage's cancellation, so the stage's timeout stops the running
+ *       statement and frees its connection at once, instead of leaving it to run to the executor's own time limit.</li>
+ * </ul>
+ * Stages hold a {@code StageSql}, never the executor itself.
  */
 public final class StageSql {
-    private StageSql() {}
+    private final SafeExecutor executor;
+    private final AccessPolicies access;
+
+    public StageSql(SafeExecutor executor, AccessPolicies access) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.access = Objects.requireNonNull(access, "access");
+    }
+
+    /** Without any access policy (tools, replays, tests): only the budget and the cancellation apply. */
+    public static StageSql open(SafeExecutor executor) {
+        return new StageSql(executor, AccessPolicies.allowAll());
+    }
+
+    /** Whose question a statement serves: its database, its tenant (null: none) and the stage's cancellation (null: none). */
+    public record Scope(String dbId, String tenant, Cancellation cancellation) {
+        /** The request's database and tenant, stopped by the stage's cancellation. */
+        public static Scope of(RequestContext ctx, StageTrace trace) {
+            return of(ctx.dbId, ctx.tenant, trace);
+        }
+
+        /** A question's database and tenant, stopped by the stage's cancellation. */
+        public static Scope of(String dbId, String tenant, StageTrace trace) {
+            return new Scope(dbId, tenant, trace == null ? null : trace.cancellation);
+        }
+
+        public boolean cancelled() {
+            return cancellation != null && cancellation.isCancelled();
+        }
+    }
+
+    /** Runs {@code sql} for {@code scope} under a fresh budget that the scope's cancellation cancels. */
+    public ExecutionResult execute(Scope scope, String sql) {
+        return execute(scope, sql, budget(scope));
+    }
+
+    /**
+     * Runs {@code sql} for {@code scope} within {@code budget}, which the caller keeps for the steps after it (comparing
+     * the result); a statement the scope's tenant may not run fails without reaching the database.
+     */
+    public ExecutionResult execute(Scope scope, String sql, StatementBudget budget) {
+        Optional<Predicate<String>> allowed = access.gate(scope.tenant(), scope.dbId());
+        if (allowed.isPresent() && sql != null) {
+            Optional<String> refusal = TableGate.feedback(sql, allowed.get());
+            if (refusal.isPresent()) {
+                return ExecutionResult.failed(new SqlError(SqlError.Kind.INVALID_SQL, refusal.get()), 0);
+            }
+        }
+        String role = access.role(scope.tenant(), scope.dbId());
+        return failFast(executor.execute(scope.dbId(), sql, budget, role));
+    }
+
+    /**
+     * The result, unless it says the database is unavailable (it refused the login or cannot be reached): then
+     * {@link DatabaseUnavailable} with its message, so the question fails at once ({@code database_unavailable})
+     * rather than carrying on with SQL that cannot run anywhere.
+     */
+    public static ExecutionResult failFast(ExecutionResult result) {
+        if (!result.ok() && result.error().kind() == SqlError.Kind.DATABASE_UNAVAILABLE) {
+            throw new DatabaseUnavailable(result.error().message());
+        }
+        return result;
+    }
+
+    /** A fresh budget under the executor's limit that the scope's cancellation (when set) cancels. */
+    public StatementBudget budget(Scope scope) {
+        return budgetFor(executor, scope.cancellation());
+    }
+
+    /** The engine behind a database id (for dialect rules). */
+    public DatabaseEngine engineOf(String dbId) {
+        return executor.engineOf(dbId);
+    }
 
     /**
      * Runs {@code blocking} (SQL, value probes, anything that may wait) on the pool the stage was started on
@@ -40,31 +131,8 @@ public final class StageSql {
         }
     }
 
-    /** Runs {@code sql} on {@code dbId} under a fresh budget that the stage's cancellation (if any) cancels. */
-    public static ExecutionResult execute(SafeExecutor executor, String dbId, String sql, StageTrace trace) {
-        return execute(executor, dbId, sql, trace == null ? null : trace.cancellation);
-    }
-
-    /**
-     * Runs {@code sql} on {@code dbId} under a fresh budget that {@code cancellation} (when not null) cancels.
-     * @throws DatabaseUnavailable when the database refused the login or cannot be reached: the question fails at once
-     *     ({@code database_unavailable}) rather than carrying on with SQL that cannot run anywhere
-     */
-    public static ExecutionResult execute(SafeExecutor executor, String dbId, String sql,
-                                          Cancellation cancellation) {
-        return failFast(executor.execute(dbId, sql, budgetFor(executor, cancellation)));
-    }
-
-    /** The result, unless it says the database is unavailable: then {@link DatabaseUnavailable} with its message. */
-    public static ExecutionResult failFast(ExecutionResult result) {
-        if (!result.ok() && result.error().kind() == SqlError.Kind.DATABASE_UNAVAILABLE) {
-            throw new DatabaseUnavailable(result.error().message());
-        }
-        return result;
-    }
-
     /** A fresh budget under the executor's limit that {@code cancellation} (when not null) cancels. */
-    public static StatementBudget budgetFor(SafeExecutor executor, Cancellation cancellation) {
+    private static StatementBudget budgetFor(SafeExecutor executor, Cancellation cancellation) {
         StatementBudget budget = executor.newBudget();
         if (cancellation != null) {
             cancellation.onCancel(budget::cancel);

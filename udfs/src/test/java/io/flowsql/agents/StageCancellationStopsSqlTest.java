@@ -1,5 +1,6 @@
 package io.flowsql.agents;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentCall;
@@ -131,14 +132,14 @@ class StageCancellationStopsSqlTest {
             s.execute("CREATE VIEW v AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x AS name FROM n");
         }
         DatabaseLocator locator = new DatabaseLocator(List.of(root), List.of());
-        ValueAlignment alignment = new ValueAlignment(oneConnection(locator),
+        ValueAlignment alignment = new ValueAlignment(StageSql.open(oneConnection(locator)),
                 CachingValueIndexProvider.ngram(locator, LcsValueScorer.defaults(), 1));
         DatabaseSchema schema = new DatabaseSchema("endless", List.of(new TableSchema("v", "",
                 List.of(new ColumnSchema("v", "name", "TEXT", "", true, false, List.of())), List.of())), List.of());
         Cancellation cancellation = new Cancellation();
 
         CompletableFuture<Optional<String>> running = CompletableFuture.supplyAsync(
-                () -> alignment.apply("SELECT name FROM v WHERE name = 'abc'", schema, cancellation), pool);
+                () -> alignment.apply("SELECT name FROM v WHERE name = 'abc'", schema, new StageSql.Scope("endless", null, cancellation)), pool);
         Thread.sleep(300);
         assertThat(running).as("the probe is still running when the stage times out").isNotDone();
         cancellation.cancel();

@@ -54,7 +54,7 @@ class CancelledStatementTest {
         StageTrace trace = new StageTrace("sqlfix.review");
         trace.cancellation = new Cancellation();
         CompletableFuture<ExecutionResult> running = CompletableFuture.supplyAsync(
-                () -> StageSql.execute(executor, DB, ENDLESS, trace), callers);
+                () -> StageSql.open(executor).execute(StageSql.Scope.of(DB, null, trace), ENDLESS), callers);
         Thread.sleep(200);
         assertThat(running).as("the statement is still running when the stage times out").isNotDone();
         trace.cancellation.cancel();

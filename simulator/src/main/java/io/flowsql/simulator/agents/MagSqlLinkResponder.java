@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * mentions become entities, each with three ranked columns of the prompt's schema, as a ```json object.
  */
 public final class MagSqlLinkResponder implements Responder {
-    private static final Pattern TABLE = Pattern.compile("(?m)^#\\s*Table:\\s*([A-Za-z0-9_]+)");
+    /** A table in full: {@code # Table: t}, or schema-qualified in a warehouse, {@code # Table: ns.t}. */
+    private static final Pattern TABLE = Pattern.compile("(?m)^#\\s*Table:\\s*([A-Za-z0-9_.]+)");
     /** A table a retrieval shows in brief: {@code # Table: t [a, b (primary key), c]}. */
     private static final Pattern BRIEF_TABLE = Pattern.compile("^#\\s*Table:\\s*([A-Za-z0-9_.]+)\\s*\\[(.*)]\\s*$");
     private static final Pattern COLUMN = Pattern.compile("(?m)^\\s*\\(([^,()]+),");

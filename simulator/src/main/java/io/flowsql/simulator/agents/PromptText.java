@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
 /** Reads the parts of an agent prompt the SQLFixAgent and MMSQL responders need (the SQL under review, the schema's table names), so each responder stays a few lines. */
 final class PromptText {
     private static final Pattern SQL_FENCE = Pattern.compile("```sql\\s*\\R(.*?)```", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
+    /** A table's name, schema-qualified in a warehouse ({@code ns.table}: the whole name, not the schema). */
     private static final Pattern TABLE = Pattern.compile(
-            "(?im)(?:create\\s+table\\s+[`\"\\[]?|^#?\\s*table\\s*:?\\s*[`\"]?)([A-Za-z_][A-Za-z0-9_]*)");
+            "(?im)(?:create\\s+table\\s+[`\"\\[]?|^#?\\s*table\\s*:?\\s*[`\"]?)([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*)");
 
     private static final Pattern COUNTING = Pattern.compile("\\b(how many|number of|count)\\b");
     private static final Pattern TABLE_LINE = Pattern.compile("^#\\s*Table:\\s*[`\"]?([A-Za-z_][A-Za-z0-9_ ]*?)[`\"]?\\s*$");

@@ -23,4 +23,24 @@ class MagSqlLinkResponderTest {
                 List.copyOf(columns.keySet()));
         assertEquals("PetID", columns.get("pets_1.Pets.PetID"));
     }
+
+    /** A warehouse's tables are schema-qualified: the whole "ns.table" is the table, not "ns" (the full preset failed on it). */
+    @Test
+    void schemaQualifiedTablesInFullKeepTheirSchema() {
+        String schema = """
+                # Table: concert_singer.singer
+                [
+                  (Singer_ID, INTEGER, primary key),
+                  (Name, TEXT, examples: ['Joe Sharp']),
+                ]
+                # Table: concert_singer.stadium
+                [
+                  (Stadium_ID, INTEGER, primary key),
+                ]
+                """;
+        Map<String, String> columns = MagSqlLinkResponder.columns(schema);
+        assertEquals(List.of("concert_singer.singer.Singer_ID", "concert_singer.singer.Name",
+                "concert_singer.stadium.Stadium_ID"), List.copyOf(columns.keySet()));
+        assertEquals("Name", columns.get("concert_singer.singer.Name"));
+    }
 }

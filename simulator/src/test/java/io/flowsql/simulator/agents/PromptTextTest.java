@@ -35,4 +35,17 @@ class PromptTextTest {
         assertThat(PromptText.plausibleSql("Show all singers.", SCHEMA)).isEqualTo("SELECT * FROM singer");
         assertThat(PromptText.plausibleSql("List every stadium.", SCHEMA)).isEqualTo("SELECT * FROM stadium");
     }
+
+    @Test
+    void schemaQualifiedTableNamesAreReadWhole() {
+        String warehouse = """
+                # Table: concert_singer.singer
+                [
+                  (Singer_ID, INT, primary key),
+                ]
+                # Table: pets_1.Pets [PetID (primary key), PetType]
+                """;
+        assertThat(PromptText.tables(warehouse)).containsExactly("concert_singer.singer", "pets_1.Pets");
+        assertThat(PromptText.tables(SCHEMA)).containsExactly("stadium", "singer");
+    }
 }

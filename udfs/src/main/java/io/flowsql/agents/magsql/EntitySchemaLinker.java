@@ -75,10 +75,13 @@ public final class EntitySchemaLinker {
         return links.isEmpty() ? Optional.empty() : Optional.of(links);
     }
 
-    /** "table.column" (quotes and backticks allowed) to the schema's column with its original spelling. */
+    /**
+     * "table.column" (quotes and backticks allowed) to the schema's column with its original spelling; the table may be
+     * schema-qualified ("ns.table.column", a warehouse's tables), so the column is what follows the last dot.
+     */
     static Optional<ColumnRef> resolve(String name, DatabaseSchema schema) {
         String cleaned = name.replace("`", "").replace("\"", "").strip();
-        int dot = cleaned.indexOf('.');
+        int dot = cleaned.lastIndexOf('.');
         if (dot <= 0) {
             return Optional.empty();
         }

@@ -38,7 +38,7 @@ public final class MagSqlGenerateStage implements Stage {
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
         PromptFields fields = schemas.promptFields(ctx);
         SubSqlRefiner.Frame start = new SubSqlRefiner.Frame(fields, schemas.views().full(schemas.schema(ctx)),
-                ValueText.forPrompt(ctx.matchedValues), rules.forRequest(ctx));
+                ValueText.forPrompt(ctx.matchedValues), rules.forRequest(ctx), ctx.tenant);
         List<String> subQuestions = ctx.subQuestions.isEmpty() ? List.of(ctx.question) : List.copyOf(ctx.subQuestions);
         int[] counts = {0, 0};
         CompletableFuture<SubSqlRefiner.Refined> chain = generator.first(fields, subQuestions.get(0), trace)

@@ -9,7 +9,6 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -29,26 +28,28 @@ public final class SubSqlRefiner {
             + " and quote names that need it)";
 
     private final AgentCall call;
-    private final SafeExecutor executor;
+    private final StageSql database;
     private final PromptPair prompt = PromptPair.load("magsql/refine");
     private final PromptPair nested = PromptPair.load("magsql/refine_nested");
 
-    public SubSqlRefiner(AgentCall call, SafeExecutor executor) {
+    public SubSqlRefiner(AgentCall call, StageSql database) {
         this.call = call;
-        this.executor = executor;
+        this.database = database;
     }
 
     /**
      * What a refinement works with: the prompt fields (the schema the step saw), the full schema text for the
-     * fallback, the database values found for the question (for the nested-query prompt) and the request's rules.
+     * fallback, the database values found for the question (for the nested-query prompt), the request's rules and its
+     * tenant (whose access policy the sub-SQL runs under: {@link StageSql}; null = none, which a policy refuses).
      */
-    public record Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules, boolean fellBack) {
-        public Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules) {
-            this(fields, fullSchema, values, rules, false);
+    public record Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules, String tenant,
+                        boolean fellBack) {
+        public Frame(PromptFields fields, String fullSchema, String values, MagSqlRules rules, String tenant) {
+            this(fields, fullSchema, values, rules, tenant, false);
         }
 
         Frame withFullSchema() {
-            return new Frame(fields.with("schema", fullSchema), fullSchema, values, rules, true);
+            return new Frame(fields.with("schema", fullSchema), fullSchema, values, rules, tenant, true);
         }
     }
 
@@ -71,7 +72,7 @@ public final class SubSqlRefiner {
 
     private CompletableFuture<Refined> roundHere(Frame frame, String subQuestion, String sql, int done, StageTrace trace) {
         String dbId = String.valueOf(frame.fields().get("db_id"));
-        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
+        ExecutionResult result = database.execute(StageSql.Scope.of(dbId, frame.tenant(), trace), sql);
         Optional<ResultProblem> problem = ResultProblem.of(result, frame.rules().refineOnAnyNull());
         if (problem.isEmpty() || done >= frame.rules().refineRounds()) {
             return CompletableFuture.completedFuture(

@@ -9,7 +9,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,15 +27,15 @@ public final class ReadingsStage implements Stage {
 
     private final ReadingSqlGenerator generator;
     private final ReadingSolver solver;
-    private final SafeExecutor executor;
+    private final StageSql database;
     private final Function<RequestContext, PromptFields> frames;
     private final MmsqlRules rules;
 
-    public ReadingsStage(ReadingSqlGenerator generator, ReadingSolver solver, SafeExecutor executor,
+    public ReadingsStage(ReadingSqlGenerator generator, ReadingSolver solver, StageSql database,
                          Function<RequestContext, PromptFields> frames, MmsqlRules rules) {
         this.generator = generator;
         this.solver = solver;
-        this.executor = executor;
+        this.database = database;
         this.frames = frames;
         this.rules = rules;
     }
@@ -85,18 +84,18 @@ public final class ReadingsStage implements Stage {
     private CompletableFuture<Void> generated(RequestContext ctx, PromptFields frame, Interpretation reading, StageTrace trace) {
         return generator.sqlFor(frame, reading.reading, trace)
                 .handle((sql, error) -> StageSql.offload(trace, () -> {
-                    settle(ctx.dbId, reading, sql, error, trace);
+                    settle(ctx, reading, sql, error, trace);
                     return CompletableFuture.<Void>completedFuture(null);
                 })).thenCompose(f -> f);
     }
 
-    private void settle(String dbId, Interpretation reading, String sql, Throwable error, StageTrace trace) {
+    private void settle(RequestContext ctx, Interpretation reading, String sql, Throwable error, StageTrace trace) {
         if (error != null) {
             reading.error = String.valueOf(error.getMessage());
             return;
         }
         reading.sql = sql;
-        ExecutionResult result = StageSql.execute(executor, dbId, sql, trace);
+        ExecutionResult result = database.execute(StageSql.Scope.of(ctx, trace), sql);
         if (!result.ok()) {
             reading.error = result.error().toString();
         }

@@ -81,7 +81,7 @@ public final class OpenSearchAlignStage implements Stage {
         DatabaseSchema schema = catalog.schema(ctx.dbId);
         int changed = 0;
         for (Candidate candidate : pending(ctx)) {
-            ConsistencyAligner.Aligned aligned = rules.align(candidate.sql, schema, trace.cancellation);
+            ConsistencyAligner.Aligned aligned = rules.align(candidate.sql, schema, StageSql.Scope.of(ctx, trace));
             if (aligned.changed()) {
                 candidate.sql = aligned.sql();
                 ctx.notes.put("align." + candidate.source, String.join(",", aligned.appliedRules()));
@@ -101,7 +101,7 @@ public final class OpenSearchAlignStage implements Stage {
         PromptFields fields = schemas.promptFields(ctx).with("values", valueText);
         if (dialect != null) {
             for (Candidate candidate : pending(ctx)) {
-                ConsistencyAligner.Aligned aligned = dialect.align(candidate.sql, schema, trace.cancellation);
+                ConsistencyAligner.Aligned aligned = dialect.align(candidate.sql, schema, StageSql.Scope.of(ctx, trace));
                 if (aligned.changed()) {
                     candidate.sql = aligned.sql();
                     ctx.notes.put("align." + candidate.source, String.join(",", aligned.appliedRules()));

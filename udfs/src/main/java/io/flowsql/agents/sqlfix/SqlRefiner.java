@@ -11,7 +11,6 @@ import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SafeExecutor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,36 +31,40 @@ public final class SqlRefiner {
     private static final int SIMILAR_REPAIRS = 3;
 
     private final AgentCall call;
-    private final SafeExecutor executor;
+    private final StageSql database;
     private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
 
-    public SqlRefiner(AgentCall call, SafeExecutor executor, RepairMemory repairs, int maxAttempts) {
+    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }
         this.call = call;
-        this.executor = executor;
+        this.database = database;
         this.repairs = repairs;
         this.maxAttempts = maxAttempts;
         this.prompt = PromptPair.load("sqlfix/refine");
     }
 
-    /** The refined SQL, or empty when every attempt failed or returned nothing. */
-    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String flaggedSql, List<String> reasons,
-                                                          List<Candidate> candidates, FailureMemory failures,
-                                                          StageTrace trace) {
-        return refine(frame, flaggedSql, reasons, candidates, failures, List.of(), trace);
+    /**
+     * The refined SQL, or empty when every attempt failed or returned nothing. Each attempt runs on the frame's database
+     * for a question of {@code tenant} (null: none), under its access policy ({@link StageSql}).
+     */
+    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String tenant, String flaggedSql,
+                                                          List<String> reasons, List<Candidate> candidates,
+                                                          FailureMemory failures, StageTrace trace) {
+        return refine(frame, tenant, flaggedSql, reasons, candidates, failures, List.of(), trace);
     }
 
     /**
      * As above, with the request's live repairs (from the feedback topic) ranked together with the remembered ones;
      * the trace names the live repairs shown by their feedback ids.
      */
-    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String flaggedSql, List<String> reasons,
-                                                          List<Candidate> candidates, FailureMemory failures,
-                                                          List<LiveFeedback.Repair> live, StageTrace trace) {
+    public CompletableFuture<Optional<Refinement>> refine(PromptFields frame, String tenant, String flaggedSql,
+                                                          List<String> reasons, List<Candidate> candidates,
+                                                          FailureMemory failures, List<LiveFeedback.Repair> live,
+                                                          StageTrace trace) {
         Map<RepairRecord, String> liveIds = new java.util.IdentityHashMap<>();
         List<RepairRecord> liveRecords = new java.util.ArrayList<>();
         for (LiveFeedback.Repair r : live) {
@@ -72,31 +75,34 @@ public final class SqlRefiner {
         List<RepairRecord> shown = repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
         LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
         String similar = renderRepairs(shown);
-        return attempt(1, frame, flaggedSql, reasons, renderCandidates(candidates), similar, failures, trace);
+        return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, renderCandidates(candidates), similar,
+                failures), trace);
     }
 
-    private CompletableFuture<Optional<Refinement>> attempt(int number, PromptFields frame, String flaggedSql,
-                                                            List<String> reasons, String candidates, String similar,
-                                                            FailureMemory failures, StageTrace trace) {
-        PromptFields vars = frame
-                .with("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql)
-                .with("reasons", String.join("; ", reasons))
-                .with("candidates", candidates)
-                .with("failures", failures.render())
-                .with("repairs", similar);
+    /** What every attempt of one refinement shares. */
+    private record Attempts(PromptFields frame, String tenant, String flaggedSql, List<String> reasons, String candidates,
+                            String similar, FailureMemory failures) {}
+
+    private CompletableFuture<Optional<Refinement>> attempt(int number, Attempts a, StageTrace trace) {
+        PromptFields vars = a.frame()
+                .with("sql", a.flaggedSql() == null ? "(no SQL was produced)" : a.flaggedSql())
+                .with("reasons", String.join("; ", a.reasons()))
+                .with("candidates", a.candidates())
+                .with("failures", a.failures().render())
+                .with("repairs", a.similar());
         ChatRequest request = prompt.request(vars).withSampling(0.0, null);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> StageSql.offload(trace, () -> {
-            ExecutionResult result = StageSql.execute(executor, frame.dbId(), answer.sql(), trace);
+            ExecutionResult result = database.execute(StageSql.Scope.of(a.frame().dbId(), a.tenant(), trace), answer.sql());
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
-                remember(frame, flaggedSql, done);
+                remember(a.frame(), a.flaggedSql(), done);
                 return CompletableFuture.completedFuture(Optional.of(done));
             }
             String why = result.ok() ? "no rows" : result.error().toString();
-            failures.add(new FailedAttempt(ATTEMPT_SOURCE + number, answer.sql(), why));
+            a.failures().add(new FailedAttempt(ATTEMPT_SOURCE + number, answer.sql(), why));
             trace.note = "attempt " + number + " failed: " + SchemaContext.oneLine(why);
             return number < maxAttempts
-                    ? attempt(number + 1, frame, flaggedSql, reasons, candidates, similar, failures, trace)
+                    ? attempt(number + 1, a, trace)
                     : CompletableFuture.completedFuture(Optional.<Refinement>empty());
         }));
     }

@@ -36,7 +36,7 @@ public final class SqlRefinerStage implements Stage {
         List<Candidate> crafted = ctx.candidates.stream()
                 .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
         FailureMemory failures = FailureMemory.of(ctx);
-        return refiner.refine(frames.apply(ctx), ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
+        return refiner.refine(frames.apply(ctx), ctx.tenant, ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
                         crafted, failures, LiveFeedback.repairs(ctx), trace)
                 .thenAccept(refined -> {
                     failures.saveTo(ctx);

@@ -8,7 +8,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -21,12 +20,12 @@ import java.util.function.Function;
  */
 public final class SqlReviewStage implements Stage {
     private final SqlReviewer reviewer;
-    private final SafeExecutor executor;
+    private final StageSql database;
     private final Function<RequestContext, PromptFields> frames;
 
-    public SqlReviewStage(SqlReviewer reviewer, SafeExecutor executor, Function<RequestContext, PromptFields> frames) {
+    public SqlReviewStage(SqlReviewer reviewer, StageSql database, Function<RequestContext, PromptFields> frames) {
         this.reviewer = reviewer;
-        this.executor = executor;
+        this.database = database;
         this.frames = frames;
     }
 
@@ -50,7 +49,7 @@ public final class SqlReviewStage implements Stage {
     private ExecutionResult executionOf(RequestContext ctx, String sql, StageTrace trace) {
         return ctx.candidates.stream().filter(c -> c.executed && sql.equals(c.sql)).findFirst()
                 .map(CandidateRunner::recorded)
-                .orElseGet(() -> StageSql.execute(executor, ctx.dbId, sql, trace));
+                .orElseGet(() -> database.execute(StageSql.Scope.of(ctx, trace), sql));
     }
 
     /** The final SQL when set, else the candidate with most votes, else the first one that ran without error. */

@@ -1,5 +1,7 @@
 package io.flowsql.sql.exec;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
@@ -33,6 +35,7 @@ import java.util.concurrent.TimeUnit;
  * ALL} on PostgreSQL) so nothing a statement did to its session reaches the next one. Never throws for bad SQL.
  */
 public final class JdbcSafeExecutor implements SafeExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcSafeExecutor.class);
 
     private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
 
@@ -90,12 +93,28 @@ public final class JdbcSafeExecutor implements SafeExecutor {
 
     @Override
     public ExecutionResult execute(String dbId, String sql, StatementBudget budget) {
+        return execute(dbId, sql, budget, null);
+    }
+
+    /**
+     * On PostgreSQL, {@code role} (when not null) is set with {@code SET LOCAL ROLE} inside the statement's read-only
+     * transaction, so the database's own grants and row-level security for that role apply to the statement; the
+     * transaction's end resets it (and {@code DISCARD ALL} on release), so the pooled connection goes back as its
+     * login role. The guard refuses model-written {@code SET}/{@code RESET} and {@code set_config}, so the SQL cannot
+     * switch back. A role on another engine is refused.
+     */
+    @Override
+    public ExecutionResult execute(String dbId, String sql, StatementBudget budget, String role) {
         long start = System.nanoTime();
         Optional<DatabaseDeclaration> declared = registry.declaration(dbId);
         if (declared.isEmpty()) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.UNKNOWN_DATABASE, "no database named " + dbId), micros(start));
         }
         DatabaseDeclaration d = declared.get();
+        if (role != null && d.engine() != DatabaseEngine.POSTGRESQL) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, "database roles are set on PostgreSQL only"),
+                    micros(start));
+        }
         GuardVerdict verdict = guard.check(d.engine(), sql, budget);
         if (budget.cancelled()) {
             return ExecutionResult.failed(cancelled(), micros(start));
@@ -121,7 +140,7 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         }
         boolean healthy = true;
         try {
-            return run(d, limits, connection, verdict.statement(), budget, start);
+            return run(d, limits, connection, verdict.statement(), role, budget, start);
         } catch (RuntimeException e) {
             healthy = false;
             return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, Secrets.scrub(String.valueOf(e.getMessage()))),
@@ -132,7 +151,7 @@ public final class JdbcSafeExecutor implements SafeExecutor {
     }
 
     private ExecutionResult run(DatabaseDeclaration d, SqlExecutorConfig limits, Connection connection, String sql,
-            StatementBudget budget, long start) {
+            String role, StatementBudget budget, long start) {
         if (budget.expired()) {
             return ExecutionResult.failed(budget.cancelled() ? cancelled() : timeout(budget), micros(start));
         }
@@ -147,6 +166,10 @@ public final class JdbcSafeExecutor implements SafeExecutor {
                     s.execute("SET LOCAL statement_timeout = " + ms);
                     s.execute("SET LOCAL lock_timeout = " + ms);
                     s.execute("SET LOCAL idle_in_transaction_session_timeout = " + Math.max(ms, 1000));
+                }
+                if (role != null && !setRole(connection, role)) {
+                    return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME,
+                            "the database role configured for this question could not be set"), micros(start));
                 }
             }
             ResultCollector collector = new ResultCollector(limits.maxRows(), limits.maxBytes());
@@ -175,6 +198,25 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         } catch (SQLException e) {
             return ExecutionResult.failed(classify(d.engine(), e, prepared, budget), micros(start));
         }
+    }
+
+    /** {@code SET LOCAL ROLE}; false (the reason logged, not shown to the model) when the database refuses it. */
+    private static boolean setRole(Connection connection, String role) {
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET LOCAL ROLE " + quotedRole(role));
+            return true;
+        } catch (SQLException e) {
+            LOG.warn("SET LOCAL ROLE {} failed: {}", role, Secrets.scrub(String.valueOf(e.getMessage())));
+            return false;
+        }
+    }
+
+    /** A role name as a quoted identifier; only plain identifiers get here (the options are checked at start). */
+    private static String quotedRole(String role) {
+        if (!role.matches("[A-Za-z_][A-Za-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("not a role name: " + role);
+        }
+        return '"' + role + '"';
     }
 
     private static void cancelQuietly(Statement statement) {

@@ -34,6 +34,12 @@ public final class RoutingSafeExecutor implements SafeExecutor {
     }
 
     @Override
+    public ExecutionResult execute(String dbId, String sql, StatementBudget budget, String role) {
+        return registry.declaration(dbId).isPresent() ? jdbc.execute(dbId, sql, budget, role)
+                : sqlite.execute(dbId, sql, budget, role);
+    }
+
+    @Override
     public void close() {
         try {
             sqlite.close();

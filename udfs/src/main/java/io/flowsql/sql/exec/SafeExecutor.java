@@ -25,6 +25,19 @@ public interface SafeExecutor extends AutoCloseable {
     /** Runs the statement within a budget the caller keeps for the steps after it (comparing the result). */
     ExecutionResult execute(String dbId, String sql, StatementBudget budget);
 
+    /**
+     * As {@link #execute(String, String, StatementBudget)}, run as the database role {@code role} (null: the
+     * connection's own): only an engine with roles can (PostgreSQL, {@link JdbcSafeExecutor}); any other refuses the
+     * statement rather than run it with more rights than asked.
+     */
+    default ExecutionResult execute(String dbId, String sql, StatementBudget budget, String role) {
+        if (role == null) {
+            return execute(dbId, sql, budget);
+        }
+        return ExecutionResult.failed(new io.flowsql.sql.SqlError(io.flowsql.sql.SqlError.Kind.REFUSED,
+                "database roles are set on PostgreSQL only"), 0);
+    }
+
     /** The engine behind this database id (SQLite for an unknown id: the embedded default). */
     default DatabaseEngine engineOf(String dbId) {
         return DatabaseEngine.SQLITE;

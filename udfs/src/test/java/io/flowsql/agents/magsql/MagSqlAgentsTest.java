@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.SpiderAgentParts;
@@ -90,7 +91,7 @@ class MagSqlAgentsTest {
         RequestContext ctx = request("concert_singer", "What are the names of singers from France who are older than 40?");
         ctx.subQuestions.add("What are the names of singers from France?");
         ctx.subQuestions.add(ctx.question);
-        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, SpiderAgentParts.EXECUTOR),
+        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, StageSql.open(SpiderAgentParts.EXECUTOR)),
                 SpiderAgentParts.SCHEMAS, MagSqlRules.from(io.flowsql.agents.common.AgentSettings.defaults()))
                 .applyAs("magsql.generate", ctx).join();
 
@@ -112,7 +113,7 @@ class MagSqlAgentsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.respondsInOrder(
                 "#SQL: SELECT Name FROM singer WHERE Country = 'Atlantis'",
                 "#SQL: SELECT Name FROM singer WHERE Country = 'Mars'");
-        SubSqlRefiner refiner = new SubSqlRefiner(new AgentCall(llm), SpiderAgentParts.EXECUTOR);
+        SubSqlRefiner refiner = new SubSqlRefiner(new AgentCall(llm), StageSql.open(SpiderAgentParts.EXECUTOR));
         SubSqlRefiner.Refined refined = refiner.refine(MagSqlRulesTest.frame(request("concert_singer", "Singers from Atlantis?"),
                         MagSqlRules.from(io.flowsql.agents.common.AgentSettings.defaults())),
                 "Singers from Atlantis?", "SELECT Name FROM singer WHERE Country = 'atlantis'", new io.flowsql.pipeline.StageTrace("x")).join();

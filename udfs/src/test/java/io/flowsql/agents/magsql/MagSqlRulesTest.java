@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.SpiderAgentParts;
@@ -34,12 +35,12 @@ class MagSqlRulesTest {
     static SubSqlRefiner.Frame frame(RequestContext ctx, MagSqlRules rules) {
         return new SubSqlRefiner.Frame(SpiderAgentParts.SCHEMAS.promptFields(ctx),
                 SpiderAgentParts.VIEWS.full(SpiderAgentParts.SCHEMAS.schema(ctx)),
-                ValueText.forPrompt(ctx.matchedValues), rules.forRequest(ctx));
+                ValueText.forPrompt(ctx.matchedValues), rules.forRequest(ctx), ctx.tenant);
     }
 
     private static SubSqlRefiner.Refined refine(ScriptedLlmClient llm, MagSqlRules rules, String sql) {
         RequestContext ctx = request("concert_singer", "Which singers?");
-        return new SubSqlRefiner(new AgentCall(llm), SpiderAgentParts.EXECUTOR)
+        return new SubSqlRefiner(new AgentCall(llm), StageSql.open(SpiderAgentParts.EXECUTOR))
                 .refine(frame(ctx, rules), "Which singers?", sql, new StageTrace("magsql.generate")).join();
     }
 
@@ -127,7 +128,7 @@ class MagSqlRulesTest {
 
     private static void generate(ScriptedLlmClient llm, RequestContext ctx) {
         AgentCall call = new AgentCall(llm);
-        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, SpiderAgentParts.EXECUTOR),
+        new MagSqlGenerateStage(new SubSqlGenerator(call), new SubSqlRefiner(call, StageSql.open(SpiderAgentParts.EXECUTOR)),
                 SpiderAgentParts.SCHEMAS, ORIGINAL).applyAs("magsql.generate", ctx).join();
     }
 
@@ -138,7 +139,7 @@ class MagSqlRulesTest {
         RequestContext ctx = request("concert_singer", "Who is the oldest singer who sang?");
         ctx.matchedValues.add("singer.Country = 'France'");
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL: SELECT Name FROM singer ORDER BY Age DESC LIMIT 1");
-        new SubSqlRefiner(new AgentCall(llm), SpiderAgentParts.EXECUTOR)
+        new SubSqlRefiner(new AgentCall(llm), StageSql.open(SpiderAgentParts.EXECUTOR))
                 .refine(frame(ctx, ORIGINAL), ctx.question, nested, new StageTrace("magsql.generate")).join();
         assertThat(llm.requests()).extracting(ChatRequest::stage).containsExactly("magsql.generate.refine.nested");
         assertThat(llm.requests().get(0).messages().get(1).content()).contains("singer.Country = 'France'");
@@ -146,7 +147,7 @@ class MagSqlRulesTest {
         RequestContext off = request("concert_singer", "Who is the oldest singer who sang?");
         off.disabledStages.add(MagSqlRules.NESTED_HINT);
         ScriptedLlmClient plain = ScriptedLlmClient.alwaysResponds("#SQL: SELECT Name FROM singer ORDER BY Age DESC LIMIT 1");
-        new SubSqlRefiner(new AgentCall(plain), SpiderAgentParts.EXECUTOR)
+        new SubSqlRefiner(new AgentCall(plain), StageSql.open(SpiderAgentParts.EXECUTOR))
                 .refine(frame(off, ORIGINAL), off.question, nested, new StageTrace("magsql.generate")).join();
         assertThat(plain.requests()).extracting(ChatRequest::stage).containsExactly("magsql.generate.refine");
 

@@ -1,5 +1,6 @@
 package io.flowsql.agents.mmsql;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentCall;
@@ -58,7 +59,7 @@ class MmsqlAgentsTest {
 
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(SpiderData.locator(), SqlExecutorConfig.defaults())) {
             // our earlier way: one generator call per reading, the readings only (MmsqlAsAuthorsTest: the authors' way)
-            ReadingsStage readings = new ReadingsStage(new ReadingSqlGenerator(call), null, executor, MmsqlAgentsTest::frame,
+            ReadingsStage readings = new ReadingsStage(new ReadingSqlGenerator(call), null, StageSql.open(executor), MmsqlAgentsTest::frame,
                     new MmsqlRules(true, true, false, false));
             assertThat(readings.appliesTo(ctx)).isTrue();
             readings.applyAs("mmsql.readings", ctx).join();

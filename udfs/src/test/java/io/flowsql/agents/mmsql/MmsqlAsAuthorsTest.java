@@ -1,5 +1,6 @@
 package io.flowsql.agents.mmsql;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.SpiderAgentParts;
@@ -91,7 +92,7 @@ class MmsqlAsAuthorsTest {
         CandidateRunner runner = new CandidateRunner(SpiderAgentParts.EXECUTOR);
         ReadingSolver solver = new ReadingSolver(call, SpiderAgentParts.SCHEMAS, runner, new ExecutionCorrector(call, runner, 2),
                 "mmsql.decompose", "mmsql.refine");
-        new ReadingsStage(new ReadingSqlGenerator(call), solver, SpiderAgentParts.EXECUTOR,
+        new ReadingsStage(new ReadingSqlGenerator(call), solver, StageSql.open(SpiderAgentParts.EXECUTOR),
                 c -> SpiderAgentParts.SCHEMAS.promptFields(c), DEFAULTS).applyAs("mmsql.readings", ctx).join();
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentCall;
@@ -165,7 +166,7 @@ class EngineDialectTest {
     void theModelAlignmentModeAppliesTheDialectRuleFirstToo() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#reason: unused\n#SQL:\n```sql\nSELECT 1\n```");
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
-                AlignmentRules.fromSettings(AgentSettings.defaults(), parts.sql(), parts.values()),
+                AlignmentRules.fromSettings(AgentSettings.defaults(), StageSql.open(parts.sql()), parts.values()),
                 new ModelAligner(new AgentCall(llm), null), parts.catalog(), schemas,
                 new QuestionValues(parts.values(), 6), OpenSearchAlignStage.MODEL);
         for (String db : List.of(PG, DUCK)) {

@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.SpiderAgentParts;
@@ -169,7 +170,7 @@ class ModelAlignmentTest {
     void theStageRunsByTheModelByDefaultAndByTheRulesWhenTheQuestionAsks() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(FIXED);
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
-                AlignmentRules.fromSettings(AgentSettings.defaults(), SpiderAgentParts.EXECUTOR, SpiderAgentParts.VALUES),
+                AlignmentRules.fromSettings(AgentSettings.defaults(), StageSql.open(SpiderAgentParts.EXECUTOR), SpiderAgentParts.VALUES),
                 new ModelAligner(new AgentCall(llm), null), SpiderAgentParts.CATALOG, SpiderAgentParts.SCHEMAS,
                 new QuestionValues(SpiderAgentParts.VALUES, 6), OpenSearchAlignStage.MODEL);
 

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -111,8 +112,8 @@ class SqlFixAgentsTest {
         crafted.rowCount = 1;
         FailureMemory failures = FailureMemory.empty();
         String flagged = "SELECT count(*) FROM singer WHERE age < 40";
-        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), executor, memory, 3)
-                .refine(frame(), flagged, List.of("reversed"), List.of(crafted), failures, new StageTrace("t")).join();
+        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), StageSql.open(executor), memory, 3)
+                .refine(frame(), null, flagged, List.of("reversed"), List.of(crafted), failures, new StageTrace("t")).join();
         assertThat(refined).isPresent();
         assertThat(refined.get().sql()).isEqualTo("SELECT count(*) FROM singer WHERE age > 40");
         assertThat(refined.get().choice()).isEqualTo("sqlfix.craft#1");
@@ -127,8 +128,8 @@ class SqlFixAgentsTest {
     @Test
     void refinerGivesUpAfterItsAttempts() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#choice: repair\n```sql\nSELECT nope FROM singer\n```");
-        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), executor, RepairMemory.inMemory(), 2)
-                .refine(frame(), "SELECT 1", List.of("r"), List.of(), FailureMemory.empty(), new StageTrace("t")).join();
+        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), StageSql.open(executor), RepairMemory.inMemory(), 2)
+                .refine(frame(), null, "SELECT 1", List.of("r"), List.of(), FailureMemory.empty(), new StageTrace("t")).join();
         assertThat(refined).isEmpty();
         assertThat(llm.requests()).hasSize(2);
     }

@@ -147,7 +147,8 @@ class RefusedLoginTest {
         AtomicBoolean nextRan = new AtomicBoolean();
         try (JdbcSafeExecutor jdbc = new JdbcSafeExecutor(new DatabaseRegistry(SpiderData.locator(), List.of(down)), config,
                 new JdbcPools(new Credentials(Map.of()), 3 * config.timeoutMillis()))) {
-            Stage.Local runsSql = (ctx, trace) -> StageSql.execute(jdbc, ctx.dbId, "SELECT 1", trace);
+            StageSql sql = StageSql.open(jdbc);
+            Stage.Local runsSql = (ctx, trace) -> sql.execute(StageSql.Scope.of(ctx, trace), "SELECT 1");
             Stage.Local next = (ctx, trace) -> nextRan.set(true);
             RequestContext ctx = new RequestContext();
             ctx.requestId = "down-1";

@@ -1,6 +1,6 @@
 package io.flowsql.agents.opensearch.align;
 
-import io.flowsql.pipeline.Cancellation;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.DatabaseSchema;
 import java.util.Optional;
 
@@ -14,10 +14,11 @@ public interface AlignmentRule {
     Optional<String> apply(String sql, DatabaseSchema schema);
 
     /**
-     * As {@link #apply(String, DatabaseSchema)} within a stage whose {@code cancellation} (when not null) stops the
-     * SQL the rule runs; a rule that runs none ignores it. A cancelled rule leaves the SQL alone.
+     * As {@link #apply(String, DatabaseSchema)} for one question: the SQL the rule runs runs for {@code scope} (the
+     * question's tenant and the stage's cancellation; null: no tenant, no cancellation), under its access policy
+     * ({@link StageSql}); a rule that runs none ignores it. A cancelled rule leaves the SQL alone.
      */
-    default Optional<String> apply(String sql, DatabaseSchema schema, Cancellation cancellation) {
+    default Optional<String> apply(String sql, DatabaseSchema schema, StageSql.Scope scope) {
         return apply(sql, schema);
     }
 }

@@ -2,7 +2,7 @@ package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.sql.DatabaseEngine;
-import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,15 +11,16 @@ import java.util.List;
 public final class AlignmentRules {
     private AlignmentRules() {}
 
-    public static ConsistencyAligner fromSettings(AgentSettings settings, SafeExecutor executor, CachingValueIndexProvider values) {
+    /** @param database where the value rule's probes run (for each question's scope: its access policy applies) */
+    public static ConsistencyAligner fromSettings(AgentSettings settings, StageSql database, CachingValueIndexProvider values) {
         List<AlignmentRule> rules = new ArrayList<>();
         // first, so the value rule sees a double-quoted value as the text literal it is (a no-op on SQLite)
-        rules.add(new DialectAlignment(id -> executor == null ? DatabaseEngine.SQLITE : executor.engineOf(id)));
+        rules.add(new DialectAlignment(id -> database == null ? DatabaseEngine.SQLITE : database.engineOf(id)));
         if (settings.alignNullComparison) {
             rules.add(new NullComparison());
         }
         if (settings.alignValues) {
-            rules.add(new ValueAlignment(executor, values));
+            rules.add(new ValueAlignment(database, values));
         }
         if (settings.alignMaxSubqueryToOrderBy) {
             rules.add(new MaxSubqueryToOrderBy());

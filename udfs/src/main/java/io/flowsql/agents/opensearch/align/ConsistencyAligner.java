@@ -2,7 +2,7 @@ package io.flowsql.agents.opensearch.align;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.flowsql.pipeline.Cancellation;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.DatabaseUnavailable;
 import java.util.ArrayList;
@@ -44,36 +44,37 @@ public final class ConsistencyAligner {
     }
 
     /**
-     * As {@link #align(String, DatabaseSchema)} within a stage whose {@code cancellation} (when not null) stops the
-     * rules' SQL probes; once it is cancelled the remaining rules are skipped and the outcome is not remembered (a
-     * probe cut short says nothing about the database).
+     * As {@link #align(String, DatabaseSchema)} for one question ({@code scope}: its tenant, whose access policy the
+     * rules' SQL probes run under, and the stage's cancellation, which stops them; null: neither). Once it is cancelled
+     * the remaining rules are skipped and the outcome is not remembered (a probe cut short says nothing about the
+     * database). Outcomes are remembered per tenant: a probe one tenant may run, another may not.
      */
-    public Aligned align(String sql, DatabaseSchema schema, Cancellation cancellation) {
+    public Aligned align(String sql, DatabaseSchema schema, StageSql.Scope scope) {
         if (sql == null) {
-            return alignOnce(null, schema, cancellation);
+            return alignOnce(null, schema, scope);
         }
-        String key = schema.dbId() + '\u0000' + sql;
+        String key = schema.dbId() + '\u0000' + (scope == null ? "" : scope.tenant()) + '\u0000' + sql;
         Aligned known = results.getIfPresent(key);
         if (known != null) {
             return known;
         }
-        Aligned aligned = alignOnce(sql, schema, cancellation);
-        if (cancellation == null || !cancellation.isCancelled()) {
+        Aligned aligned = alignOnce(sql, schema, scope);
+        if (scope == null || !scope.cancelled()) {
             results.put(key, aligned);
         }
         return aligned;
     }
 
-    private Aligned alignOnce(String sql, DatabaseSchema schema, Cancellation cancellation) {
+    private Aligned alignOnce(String sql, DatabaseSchema schema, StageSql.Scope scope) {
         String current = sql;
         List<String> applied = new ArrayList<>();
         for (AlignmentRule rule : rules) {
-            if (cancellation != null && cancellation.isCancelled()) {
+            if (scope != null && scope.cancelled()) {
                 break;
             }
             Optional<String> rewritten;
             try {
-                rewritten = rule.apply(current, schema, cancellation);
+                rewritten = rule.apply(current, schema, scope);
             } catch (DatabaseUnavailable e) {
                 throw e; // the question fails here (database_unavailable), not only the rule
             } catch (RuntimeException e) {

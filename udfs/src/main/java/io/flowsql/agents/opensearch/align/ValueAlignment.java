@@ -1,13 +1,11 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.ValueText;
-import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,16 +23,16 @@ public final class ValueAlignment implements AlignmentRule {
     private static final JaroWinklerSimilarity SIMILARITY = new JaroWinklerSimilarity();
     private static final int DISTINCT_VALUE_CAP = 5000;
 
-    private final SafeExecutor executor;
+    private final StageSql database;
     private final CachingValueIndexProvider values;
     private final double minSimilarity;
 
-    public ValueAlignment(SafeExecutor executor, CachingValueIndexProvider values) {
-        this(executor, values, 0.85);
+    public ValueAlignment(StageSql database, CachingValueIndexProvider values) {
+        this(database, values, 0.85);
     }
 
-    public ValueAlignment(SafeExecutor executor, CachingValueIndexProvider values, double minSimilarity) {
-        this.executor = executor;
+    public ValueAlignment(StageSql database, CachingValueIndexProvider values, double minSimilarity) {
+        this.database = database;
         this.values = values;
         this.minSimilarity = minSimilarity;
     }
@@ -49,22 +47,26 @@ public final class ValueAlignment implements AlignmentRule {
         return apply(sql, schema, null);
     }
 
-    /** The probes (does the literal exist, which values are close) are stopped by {@code cancellation}. */
+    /**
+     * The probes (does the literal exist, which values are close) run for {@code scope} (null: no tenant and no
+     * cancellation): under its tenant's access policy, stopped by its cancellation. A refused probe counts as "the
+     * literal exists" (nothing is changed), so a table the tenant may not use is never read for a replacement.
+     */
     @Override
-    public Optional<String> apply(String sql, DatabaseSchema schema, Cancellation cancellation) {
+    public Optional<String> apply(String sql, DatabaseSchema schema, StageSql.Scope scope) {
+        StageSql.Scope question = scope != null ? scope : new StageSql.Scope(schema.dbId(), null, null);
         return SqlAst.parse(sql).flatMap(select -> {
             ComparedLiterals found = ComparedLiterals.of(select);
             String aligned = sql;
             for (ComparedLiterals.Comparison comparison : found.comparisons()) {
-                if (cancellation != null && cancellation.isCancelled()) {
+                if (question.cancelled()) {
                     return Optional.empty();
                 }
                 Optional<ColumnSchema> column = resolve(comparison, found.aliases(), schema);
-                if (column.isEmpty() || exists(schema.dbId(), column.get(), comparison.text(), cancellation)) {
+                if (column.isEmpty() || exists(question, column.get(), comparison.text())) {
                     continue;
                 }
-                Optional<String> replacement = closestExisting(schema.dbId(), column.get(), comparison.text(),
-                        cancellation);
+                Optional<String> replacement = closestExisting(question, column.get(), comparison.text());
                 if (replacement.isPresent()) {
                     aligned = aligned.replace(comparison.token(), ValueText.quoted(replacement.get()));
                 }
@@ -78,16 +80,15 @@ public final class ValueAlignment implements AlignmentRule {
         return SqlAst.resolve(comparison.column(), aliases, schema);
     }
 
-    private boolean exists(String dbId, ColumnSchema column, String literal, Cancellation cancellation) {
-        ExecutionResult result = StageSql.execute(executor, dbId, "SELECT 1 FROM " + ident(column.table()) + " WHERE "
-                + ident(column.name()) + " = " + ValueText.quoted(literal) + " LIMIT 1", cancellation);
+    private boolean exists(StageSql.Scope question, ColumnSchema column, String literal) {
+        ExecutionResult result = database.execute(question, "SELECT 1 FROM " + ident(column.table()) + " WHERE "
+                + ident(column.name()) + " = " + ValueText.quoted(literal) + " LIMIT 1");
         return !result.ok() || !result.rows().isEmpty();
     }
 
-    private Optional<String> closestExisting(String dbId, ColumnSchema column, String literal,
-                                             Cancellation cancellation) {
+    private Optional<String> closestExisting(StageSql.Scope question, ColumnSchema column, String literal) {
         List<String> pool = new ArrayList<>();
-        for (ValueMatch match : values.forDatabase(dbId).find(literal, 20)) {
+        for (ValueMatch match : values.forDatabase(question.dbId()).find(literal, 20)) {
             if (match.table().equalsIgnoreCase(column.table()) && match.column().equalsIgnoreCase(column.name())) {
                 pool.add(match.value());
             }
@@ -96,9 +97,8 @@ public final class ValueAlignment implements AlignmentRule {
         if (best.isPresent()) {
             return best;
         }
-        ExecutionResult distinct = StageSql.execute(executor, dbId, "SELECT DISTINCT " + ident(column.name()) + " FROM "
-                + ident(column.table()) + " WHERE " + ident(column.name()) + " IS NOT NULL LIMIT " + DISTINCT_VALUE_CAP,
-                cancellation);
+        ExecutionResult distinct = database.execute(question, "SELECT DISTINCT " + ident(column.name()) + " FROM "
+                + ident(column.table()) + " WHERE " + ident(column.name()) + " IS NOT NULL LIMIT " + DISTINCT_VALUE_CAP);
         if (!distinct.ok()) {
             return Optional.empty();
         }

@@ -27,6 +27,8 @@ final class EngineErrors {
                     + "|explicit cast is required|cannot mix values of type|conversion error: could not convert"));
     private static final List<Pattern> SCHEMA = List.of(
             Pattern.compile("no such column|no such table|ambiguous column"),
+            // a table the question's access policy hides (io.flowsql.pipeline.StageSql), read as a missing one
+            Pattern.compile("\\btable \\S+ is not available"),
             // PostgreSQL
             Pattern.compile("(column|relation) \".*\" does not exist|column reference \".*\" is ambiguous"
                     + "|missing from-clause entry|schema \".*\" does not exist"),
