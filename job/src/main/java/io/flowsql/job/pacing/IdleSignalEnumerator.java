@@ -22,6 +22,7 @@ final class IdleSignalEnumerator implements SplitEnumerator<NoSplit, Boolean> {
     private final Duration pollInterval;
     private final IdleDetector detector;
     private TopicEndOffsets offsets;
+    private String lastFailure;
 
     IdleSignalEnumerator(SplitEnumeratorContext<NoSplit> context, Supplier<TopicEndOffsets> offsetsFactory,
                          Duration pollInterval, Duration idleAfter) {
@@ -38,6 +39,12 @@ final class IdleSignalEnumerator implements SplitEnumerator<NoSplit, Boolean> {
     }
 
     private void observed(OptionalLong total, Throwable error) {
+        String failure = error != null ? error.getMessage() : total.isEmpty() ? "interrupted" : null;
+        if (failure != null && !failure.equals(lastFailure)) {
+            // logged once per kind of failure: an unreadable broker keeps the short interval (counted as busy)
+            LOG.warn("idle signal: cannot read the end offsets of {}, so the job counts as busy: {}", offsets, failure);
+        }
+        lastFailure = failure;
         detector.observe(error == null ? total : OptionalLong.empty(), System.nanoTime()).ifPresent(idle -> {
             LOG.info("job {}: checkpoints at the {} interval", idle ? "idle" : "busy again", idle ? "idle" : "normal");
             context.setIsProcessingBacklog(idle);

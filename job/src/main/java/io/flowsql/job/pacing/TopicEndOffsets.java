@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The sum of the end offsets of a few topics, read with Kafka's admin client, every call bounded by a timeout. Writes,
- * transaction markers and new partitions all move the sum; reads do not. Empty when the broker does not answer in time.
+ * transaction markers and new partitions all move the sum; reads do not. A read that fails or does not finish in time
+ * throws, with the broker's reason.
  */
 final class TopicEndOffsets implements AutoCloseable {
     private final Admin admin;
@@ -56,7 +57,7 @@ final class TopicEndOffsets implements AutoCloseable {
                     + partitions.size());
         } catch (ExecutionException | TimeoutException e) {
             partitions = List.of(); // described again next time (a topic created or changed meanwhile)
-            return OptionalLong.empty();
+            throw new IllegalStateException(e instanceof ExecutionException ? String.valueOf(e.getCause()) : e.toString(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return OptionalLong.empty();
@@ -80,6 +81,11 @@ final class TopicEndOffsets implements AutoCloseable {
             throw new ExecutionException(new IllegalStateException("none of " + topics + " exists"));
         }
         return found;
+    }
+
+    @Override
+    public String toString() {
+        return String.valueOf(topics);
     }
 
     @Override
