@@ -10,11 +10,14 @@ import java.lang.reflect.Field;
  * the life of a TaskManager. The driver's static initializer (duckdb_jdbc 2.0) hands {@code
  * FlightRecorder.addPeriodicEvent} a hook of its own classes; the JVM-wide JFR registry holds it, and only the same hook
  * object, which the driver keeps nowhere, could remove it. On a session cluster each job loads the driver in its own
- * class loader, so each ended job would leave its loader, its classes' metaspace (about 26 MB) and DuckDB's native
- * library behind (a heap dump of the TaskManager: {@code class jdk.jfr.internal.RequestEngine .static entries ->
- * RequestEngine$RequestHook.hook -> org.duckdb.DuckDBMemoryMonitor$$Lambda -> ChildFirstClassLoader}). The hook only
- * serves DuckDB's opt-in JFR memory events ({@code jdbc_jfr_memory_monitor}), which the engine never turns on: marking
- * the monitor as already initialized before the driver class initializes skips the registration.
+ * class loader, so an ended job whose loader initialized the driver (also without opening a DuckDB database, e.g. in
+ * DriverManager's JVM-wide driver scan) would leave its loader and its classes' metaspace (about 26 MB) behind (a heap
+ * dump of the TaskManager: {@code class jdk.jfr.internal.RequestEngine .static entries ->
+ * RequestEngine$RequestHook.hook -> org.duckdb.DuckDBMemoryMonitor$$Lambda -> ChildFirstClassLoader}). A job that opens
+ * a DuckDB database keeps its loader anyway, through the JNI references of DuckDB's native library (docs/OPERATIONS.md,
+ * "A stopped job leaves nothing behind"). The hook only serves DuckDB's opt-in JFR memory events ({@code
+ * jdbc_jfr_memory_monitor}), which the engine never turns on: marking the monitor as already initialized before the
+ * driver class initializes skips the registration.
  */
 final class DuckDbJfrHook {
     private static final Logger LOG = LoggerFactory.getLogger(DuckDbJfrHook.class);
