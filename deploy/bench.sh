@@ -12,6 +12,7 @@
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
 #   deploy/bench.sh live-learning [--databases 4 --per-db 6 --state-events 1000]          (docs/AGENTS.md)
 #   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
+#   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/ARCHITECTURE.md, idle cost)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -27,7 +28,8 @@ case "${1:-}" in
   slow-sql)    MAIN=io.flowsql.benchmarks.sql.SlowSqlRepliesBenchmark ;;
   live-learning) MAIN=io.flowsql.benchmarks.learning.LiveLearningBenchmark ;;
   sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path [args...]" >&2; exit 2 ;;
+  idle-cluster) MAIN=io.flowsql.benchmarks.throughput.IdleClusterBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path|idle-cluster [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

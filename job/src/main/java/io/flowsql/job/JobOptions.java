@@ -93,10 +93,11 @@ public final class JobOptions {
             .withDescription("Unaligned checkpoints (Flink's execution.checkpointing.unaligned.enabled): barriers overtake "
                     + "buffered records under backpressure; measured in docs/ARCHITECTURE.md (idle cost and checkpoints).");
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOptions.key("job.buffer-timeout")
-            .durationType().defaultValue(Duration.ofMillis(10))
+            .durationType().defaultValue(Duration.ZERO)
             .withDescription("Longest a record waits in a network buffer between operators before it is sent (Flink's "
-                    + "execution.buffer-timeout.interval, default there 100 ms); a question crosses about five such hops, "
-                    + "so this bounds what they add to its latency (measured: docs/ARCHITECTURE.md#measured).");
+                    + "execution.buffer-timeout.interval, default there 100 ms). 0 = each record is sent as it is written, "
+                    + "with no flusher thread waking every subtask while the job is idle: a question is one record per "
+                    + "hop, so batching saves nothing at this job's rates (measured: docs/ARCHITECTURE.md, idle cost).");
     public static final ConfigOption<StateBackendChoice> STATE_BACKEND = ConfigOptions.key("job.state-backend")
             .enumType(StateBackendChoice.class).defaultValue(StateBackendChoice.CLUSTER)
             .withDescription("Where keyed state lives: cluster (the Flink configuration's state.backend.type: RocksDB in the "

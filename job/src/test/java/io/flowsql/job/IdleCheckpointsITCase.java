@@ -48,6 +48,8 @@ class IdleCheckpointsITCase {
                 long idleCheckpoints = completed(job) - idleFrom;
                 assertThat(idleCheckpoints).as("checkpoints in 10 idle seconds (1 s interval when busy, 45 s idle)")
                         .isLessThanOrEqualTo(1);
+                assertThat(outputFlushers()).as("threads that wake every buffer timeout whether or not a record waits "
+                        + "(job.buffer-timeout=0 flushes each record as it is written)").isEmpty();
 
                 QuestionEvent later = new QuestionEvent("after-idle", "after-idle", "concert_singer", first.get(0).question);
                 long sent = System.nanoTime();
@@ -61,6 +63,11 @@ class IdleCheckpointsITCase {
                         .anyMatch(a -> "after-idle".equals(a.requestId));
             }
         }
+    }
+
+    private static List<String> outputFlushers() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(name -> name.startsWith("OutputFlusher")).toList();
     }
 
     private static long completed(JobCluster.RunningJob job) throws Exception {

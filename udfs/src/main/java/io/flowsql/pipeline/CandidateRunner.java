@@ -86,7 +86,7 @@ public final class CandidateRunner {
             }
         }
         StatementBudget budget = StageSql.budgetFor(executor, cancellation);
-        ExecutionResult result = executor.execute(dbId, candidate.sql, budget);
+        ExecutionResult result = StageSql.failFast(executor.execute(dbId, candidate.sql, budget));
         candidate.executed = true;
         candidate.elapsedMicros = result.elapsedMicros();
         candidate.previewColumns = new ArrayList<>(result.columns());

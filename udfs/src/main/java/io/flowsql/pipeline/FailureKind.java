@@ -14,6 +14,11 @@ public enum FailureKind {
     UNSERVED,
     /** The question's tenant may not ask this database (or its SQL names a table outside the tenant's policy); status refused. */
     FORBIDDEN,
+    /**
+     * The question's declared database refused the login or cannot be reached ({@link io.flowsql.sql.DatabaseUnavailable}):
+     * failed at once, without waiting for a connection at every step.
+     */
+    DATABASE_UNAVAILABLE,
     /** Anything else: an unexpected exception, or the engine refusing work while it closes. */
     INTERNAL;
 

@@ -2,6 +2,7 @@ package io.flowsql.pipeline;
 
 import io.flowsql.journal.JournalScope;
 import io.flowsql.llm.LlmException;
+import io.flowsql.sql.DatabaseUnavailable;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,7 +52,7 @@ public record NamedStage(String name, Stage stage) {
                 if (cause instanceof LlmException llm) {
                     trace.modelError = llm.kind();
                 }
-                ctx.fail(name, cause instanceof LlmException ? FailureKind.MODEL : FailureKind.INTERNAL, reason(cause));
+                ctx.fail(name, kindOf(cause), reason(cause));
             }
             boolean failedHere = ctx.hasStatus(AnswerStatus.FAILED) && name.equals(ctx.failedStage);
             trace.outcome = failedHere ? StageOutcome.FAILED
@@ -86,9 +87,30 @@ public record NamedStage(String name, Stage stage) {
         return t;
     }
 
+    private static FailureKind kindOf(Throwable cause) {
+        if (cause instanceof LlmException) {
+            return FailureKind.MODEL;
+        }
+        return unavailable(cause) != null ? FailureKind.DATABASE_UNAVAILABLE : FailureKind.INTERNAL;
+    }
+
+    /** The {@link DatabaseUnavailable} behind a failure (a stage may have wrapped it), or null. */
+    private static DatabaseUnavailable unavailable(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof DatabaseUnavailable u) {
+                return u;
+            }
+        }
+        return null;
+    }
+
     private static String reason(Throwable cause) {
         if (cause instanceof LlmException llm) {
             return llm.getMessage();
+        }
+        DatabaseUnavailable u = unavailable(cause);
+        if (u != null) {
+            return u.getMessage();
         }
         String message = cause.getMessage();
         return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);

@@ -1,6 +1,8 @@
 package io.flowsql.pipeline;
 
+import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -43,10 +45,22 @@ public final class StageSql {
         return execute(executor, dbId, sql, trace == null ? null : trace.cancellation);
     }
 
-    /** Runs {@code sql} on {@code dbId} under a fresh budget that {@code cancellation} (when not null) cancels. */
+    /**
+     * Runs {@code sql} on {@code dbId} under a fresh budget that {@code cancellation} (when not null) cancels.
+     * @throws DatabaseUnavailable when the database refused the login or cannot be reached: the question fails at once
+     *     ({@code database_unavailable}) rather than carrying on with SQL that cannot run anywhere
+     */
     public static ExecutionResult execute(SafeExecutor executor, String dbId, String sql,
                                           Cancellation cancellation) {
-        return executor.execute(dbId, sql, budgetFor(executor, cancellation));
+        return failFast(executor.execute(dbId, sql, budgetFor(executor, cancellation)));
+    }
+
+    /** The result, unless it says the database is unavailable: then {@link DatabaseUnavailable} with its message. */
+    public static ExecutionResult failFast(ExecutionResult result) {
+        if (!result.ok() && result.error().kind() == SqlError.Kind.DATABASE_UNAVAILABLE) {
+            throw new DatabaseUnavailable(result.error().message());
+        }
+        return result;
     }
 
     /** A fresh budget under the executor's limit that {@code cancellation} (when not null) cancels. */

@@ -13,7 +13,9 @@ public record SqlError(Kind kind, String message) {
         /** Failed while running. */
         RUNTIME,
         /** No database with that id. */
-        UNKNOWN_DATABASE
+        UNKNOWN_DATABASE,
+        /** A declared database that refused the login or cannot be reached ({@link DatabaseUnavailable}). */
+        DATABASE_UNAVAILABLE
     }
 
     @Override

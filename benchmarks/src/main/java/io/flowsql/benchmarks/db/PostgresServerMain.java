@@ -5,12 +5,9 @@ import io.flowsql.sql.load.SqliteToServerLoader;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -40,30 +37,17 @@ public final class PostgresServerMain {
                 // stopping anyway
             }
         }));
-        byte[] random = new byte[18];
-        new SecureRandom().nextBytes(random);
-        String password = HexFormat.of().formatHex(random);
-        Path secret = work.resolve("reader.secret");
-        Files.deleteIfExists(secret);
-        Files.createFile(secret, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(secret, password);
         List<String> options = new ArrayList<>();
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
         try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
-            s.execute("CREATE ROLE flowsql_reader LOGIN PASSWORD '" + password + "' NOSUPERUSER NOCREATEDB NOCREATEROLE");
-            s.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
-            s.execute("REVOKE TEMPORARY ON DATABASE postgres FROM PUBLIC");
+            Path secret = ReaderRole.create(s, work);
             SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
             for (String db : dbs) {
                 Path file = shared.resolve("spider/database").resolve(db).resolve(db + ".sqlite");
                 SqliteToServerLoader.Loaded loaded = loader.load(db, file, admin, db);
-                s.execute("GRANT USAGE ON SCHEMA \"" + db + "\" TO flowsql_reader");
-                s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA \"" + db + "\" TO flowsql_reader");
+                ReaderRole.grant(s, db);
                 System.out.println("loaded " + loaded);
-                options.add("databases." + db + ".url=" + url);
-                options.add("databases." + db + ".user=flowsql_reader");
-                options.add("databases." + db + ".password-file=" + secret);
-                options.add("databases." + db + ".schemas=" + db);
+                ReaderRole.options(db, url, secret).forEach((key, value) -> options.add(key + "=" + value));
             }
         }
         Files.write(work.resolve("databases.properties"), options);

@@ -7,6 +7,7 @@ import io.flowsql.benchmarks.eval.run.GoldHistory;
 import io.flowsql.benchmarks.eval.run.KafkaBenchmarkRunner;
 import io.flowsql.benchmarks.eval.run.LocalStack;
 import io.flowsql.benchmarks.eval.score.PredictionFormat;
+import io.flowsql.benchmarks.eval.target.TargetDatabases;
 import io.flowsql.job.JobOptions;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
 import io.flowsql.sql.compare.ComparisonMode;
@@ -35,6 +36,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ReportChoice report;
+
+    @Mixin
+    TargetChoice target;
 
     @Option(names = "--limit", defaultValue = "0", description = "Only the first N runnable questions (0 = all)")
     int limit;
@@ -99,17 +103,36 @@ public final class RunCommand implements Callable<Integer> {
         if (limit > 0) {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
+        if (!target.onSqlite() && !local && target.targetDatabases == null) {
+            throw new IllegalArgumentException("--target " + target.target + " with a running job needs --target-databases: "
+                    + "the databases.<db>.* options the job was started with (e.g. work/postgres/databases.properties)");
+        }
+        try (TargetDatabases copies = target.onSqlite() ? null
+                : target.open(bench, Math.max(parallelism, ScoreCommand.defaultParallelism()))) {
+            return runAndScore(bench, gold, copies);
+        }
+    }
+
+    private int runAndScore(Benchmark bench, GoldHistory gold, TargetDatabases copies) throws Exception {
         String run = EvalRunId.choose(runId, answers);
         System.out.printf("run id: %s (resume with --run-id %s --answers %s)%n", run, run, answers);
+        if (copies != null) {
+            System.out.printf("asked on %s: %d databases declared under their benchmark ids%n",
+                    copies.engine().displayName(), copies.declared().size());
+        }
         long started = System.nanoTime();
         KafkaBenchmarkRunner.RunResult result;
         if (local) {
             String llm = System.getenv("LLM_BASE_URL");
             String model = System.getenv().getOrDefault("LLM_MODEL", "simulated-oracle");
             Path oracleFile = choice.questionsFile();
+            Map<String, String> options = localJobOptions();
+            if (copies != null) {
+                options.putAll(copies.jobOptions());
+            }
             try (LocalStack stack = LocalStack.start(choice.data.toAbsolutePath(), bench.databaseRoot().toAbsolutePath(), llm,
                     model, List.of(oracleFile), SqlErrorInjector.uniform(simulatedErrorRate, simulatedSeed), parallelism,
-                    localJobOptions())) {
+                    options)) {
                 result = runner(stack.bootstrapServers(), run, gold).run(bench, answers, deadline);
                 if (stack.simulated()) {
                     System.out.printf("simulated LLM requests: %d%n", stack.simulatedLlmRequests());
@@ -121,13 +144,19 @@ public final class RunCommand implements Callable<Integer> {
         int unanswered = result.unanswered();
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
-        EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
-                ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
-                report.priceCompletion).withProtocol(history.equals("gold")
-                ? "gold history (each turn sent with the gold questions, types and SQL of the turns before it)"
-                : "own history (each turn answered after the system's own earlier answers)");
-        int status = ReportChoice.finish(summary, report.out);
+        int status;
+        if (copies != null) {
+            status = ScoreCommand.onTarget(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
+                    report.semanticsFor(choice.benchmark), copies, 30_000, 64L << 20, ScoreCommand.defaultParallelism(), report);
+        } else {
+            EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers),
+                    answers.toString(), ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
+                    ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
+                    report.priceCompletion).withProtocol(history.equals("gold")
+                    ? "gold history (each turn sent with the gold questions, types and SQL of the turns before it)"
+                    : "own history (each turn answered after the system's own earlier answers)");
+            status = ReportChoice.finish(summary, report.out);
+        }
         return status != 0 ? status : unanswered == 0 ? 0 : 2;
     }
 

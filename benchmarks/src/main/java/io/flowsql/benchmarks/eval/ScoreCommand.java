@@ -15,6 +15,8 @@ import io.flowsql.benchmarks.eval.score.PredictionFormat;
 import io.flowsql.benchmarks.eval.score.Scorer;
 import io.flowsql.benchmarks.eval.semantics.MmsqlAccsExec;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
+import io.flowsql.benchmarks.eval.target.TargetDatabases;
+import io.flowsql.benchmarks.eval.target.TargetScore;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
@@ -39,6 +41,13 @@ public final class ScoreCommand implements Callable<Integer> {
 
     @Mixin
     ReportChoice report;
+
+    @Mixin
+    TargetChoice target;
+
+    @Option(names = "--limit", defaultValue = "0", description = "Only the first N questions whose database exists here "
+            + "(0 = all); a file matched by position still holds one line per question")
+    int limit;
 
     @Option(names = "--predictions", required = true, description = "The prediction file")
     Path predictions;
@@ -89,7 +98,17 @@ public final class ScoreCommand implements Callable<Integer> {
             return 0;
         }
         List<Prediction> read = aligned(bench, fmt.read(predictions), predictions.toString(), onlyRunnable);
+        if (limit > 0) {
+            bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
+        }
         Semantics semantics = report.semanticsFor(choice.benchmark);
+        if (!target.onSqlite()) {
+            if (vesRuns > 0 || rqsJudge != null) {
+                throw new IllegalArgumentException("--ves-runs and --rqs-judge score on SQLite only (not with --target)");
+            }
+            return onTarget(bench, read, predictions.toString(), semantics, target, timeoutMillis, maxResultBytes, parallel,
+                    report);
+        }
         List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
                 semantics, vesRuns);
         EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
@@ -128,6 +147,36 @@ public final class ScoreCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Scores on the target engine: its copies of the databases loaded (or taken from the file a running server wrote),
+     * predictions run there and gold on SQLite, with the same budgets as on SQLite; writes the reports, prints the EX
+     * on the engine and the dialect gap beside it, and writes {@code target-engine.json}.
+     */
+    static int onTarget(Benchmark bench, List<Prediction> read, String source, Semantics semantics, TargetChoice target,
+                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report) {
+        try (TargetDatabases copies = target.open(bench, parallel)) {
+            return onTarget(bench, read, source, semantics, copies, timeoutMillis, maxResultBytes, parallel, report);
+        }
+    }
+
+    /** As above, on copies already open (a run's, whose job was asked on them). */
+    static int onTarget(Benchmark bench, List<Prediction> read, String source, Semantics semantics, TargetDatabases copies,
+                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report) {
+        TargetScore scored;
+        try (SqliteSafeExecutor sqlite = executorFor(bench, timeoutMillis, maxResultBytes, parallel);
+                ProgressBar bar = new ProgressBar("score " + bench.name() + " on " + copies.engine().displayName(),
+                        bench.runnableItems().size())) {
+            scored = TargetScore.score(bench, read, semantics, copies, sqlite, sqlite.config(), parallel, bar::stepTo);
+        }
+        EvaluationSummary summary = EvaluationSummary.of(bench, source, semantics.id(), semantics.description()
+                + "; predictions on " + copies.engine().displayName() + ", gold on SQLite", scored.outcomes(),
+                report.pricePrompt, report.priceCompletion);
+        int status = ReportChoice.finish(summary, report.out);
+        scored.lines().forEach(System.out::println);
+        System.out.println("wrote " + scored.write(report.out));
+        return status;
     }
 
     /**

@@ -45,7 +45,9 @@ final class CpuAccount {
 
     private static final Pattern BROKER_NAMES = Pattern.compile(
             "(?i).*(data-plane|request-handler|broker|raft|quorum|controller|reaper|txnmarker|replica|log-cleaner|"
-                    + "group-coordinator|transaction|kafka-scheduler|metadata|share-coordinator|feature).*");
+                    + "group-coordinator|transaction|kafka-scheduler|metadata|share-coordinator|feature)"
+                    // the broker's purgatory timers ("executor-Fetch", "executor-Produce"), started on first use
+                    + ".*|executor-[A-Z].*");
     private static final long TICK_NANOS = 10_000_000L;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -127,6 +129,22 @@ final class CpuAccount {
         return parts;
     }
 
+    /**
+     * The job's busiest threads between two snapshots, busiest first, as "name: nanoseconds" (what an idle job still
+     * runs, by thread, so a reader can tell the TaskManager's threads from the JobManager's).
+     */
+    List<Map.Entry<String, Long>> busiestJobThreads(Snapshot start, Snapshot end, int count) {
+        Map<String, Long> byName = new HashMap<>();
+        for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
+            String name = end.names.get(e.getKey());
+            if (JOB.equals(partOf(e.getKey(), name))) {
+                byName.merge(name, e.getValue() - start.perThread.getOrDefault(e.getKey(), 0L), Long::sum);
+            }
+        }
+        return byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(count)
+                .toList();
+    }
+
     private static String jobPartOf(String name) {
         if (name.startsWith("flowsql-llm") || name.startsWith("AsyncHttpClient")) {
             return LLM_CLIENT;
@@ -134,7 +152,7 @@ final class CpuAccount {
         if (name.startsWith("flowsql-")) {
             return STAGE_WORK;
         }
-        if (name.startsWith("kafka-") || name.contains("Fetcher") || name.contains("executor-Fetch")) {
+        if (name.startsWith("kafka-") || name.contains("Fetcher")) {
             return KAFKA_CLIENTS;
         }
         if (name.startsWith("AsyncOperations") || name.contains("Checkpoint") || name.startsWith("pool-")) {

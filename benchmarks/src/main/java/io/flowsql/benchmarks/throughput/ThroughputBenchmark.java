@@ -209,6 +209,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 + "ms/s:", config.get(JobOptions.IDLE_AFTER), config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE)),
                 settled.all, idleSeconds));
         System.out.println(cpuLine("    of which the job's threads (ms/s):", settled.job, idleSeconds));
+        System.out.println("    its busiest threads (ms/s): " + String.join(", ", settled.busiest.stream()
+                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() / 1e6 / idleSeconds)).toList()));
         if (sustained != null) {
             System.out.println("  " + sustained.line(s, latencyMillis));
             System.out.println(cpuLine("  CPU per question in the sustained run (ms):", sustained.cpu,
@@ -227,11 +229,11 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         CpuAccount.Snapshot before = cpu.snapshot();
         Thread.sleep(idleSeconds * 1000L);
         CpuAccount.Snapshot after = cpu.snapshot();
-        return new Idle(cpu.between(before, after), cpu.jobBetween(before, after));
+        return new Idle(cpu.between(before, after), cpu.jobBetween(before, after), cpu.busiestJobThreads(before, after, 12));
     }
 
-    /** The CPU of an idle stretch, by part of the process and by part of the job. */
-    private record Idle(Map<String, Long> all, Map<String, Long> job) {}
+    /** The CPU of an idle stretch, by part of the process, by part of the job and by the job's busiest threads. */
+    private record Idle(Map<String, Long> all, Map<String, Long> job, List<Map.Entry<String, Long>> busiest) {}
 
     private static String cpuLine(String title, Map<String, Long> cpuUsed, int questions) {
         StringBuilder split = new StringBuilder(title);

@@ -1,6 +1,7 @@
 package io.flowsql.sql.exec;
 
 import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;
@@ -107,6 +108,8 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         long waitStart = System.nanoTime();
         try {
             connection = pools.connection(d);
+        } catch (DatabaseUnavailable e) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.DATABASE_UNAVAILABLE, e.getMessage()), micros(start));
         } catch (SQLTransientConnectionException e) {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT, "no free connection to " + dbId + " within "
                     + CONNECTION_WAIT_IN_TIMEOUTS * limits.timeoutMillis() + " ms"), micros(start));

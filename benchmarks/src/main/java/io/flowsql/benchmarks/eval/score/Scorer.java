@@ -30,8 +30,11 @@ import java.util.function.IntConsumer;
  * for its parse, execution, encoding and comparison, and questions are scored on a bounded pool (results kept in
  * benchmark order), so one runaway holds one thread for one budget; anything a question cannot survive (an unreadable
  * line, a refusal, a budget, even running out of memory) scores it wrong with the reason.
+ * <p>The gold may run on another executor than the predictions ({@link #Scorer(SafeExecutor, SafeExecutor, Semantics,
+ * int)}): Spider's gold on SQLite, the predictions on the PostgreSQL or DuckDB copy of the same database.</p>
  */
 public final class Scorer {
+    private final SafeExecutor goldExecutor;
     private final SafeExecutor executor;
     private final Semantics semantics;
     private final EfficiencyTimer timer;
@@ -47,10 +50,24 @@ public final class Scorer {
      * @param parallelism questions scored at once (the executor needs as many connections per database)
      */
     public Scorer(SafeExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
+        this(executor, executor, semantics, timer, parallelism);
+    }
+
+    /**
+     * Gold SQL on {@code goldExecutor}, predicted SQL on {@code predictionExecutor} (each statement within its own
+     * executor's budget); no VES timing.
+     */
+    public Scorer(SafeExecutor goldExecutor, SafeExecutor predictionExecutor, Semantics semantics, int parallelism) {
+        this(goldExecutor, predictionExecutor, semantics, null, parallelism);
+    }
+
+    private Scorer(SafeExecutor goldExecutor, SafeExecutor predictionExecutor, Semantics semantics, EfficiencyTimer timer,
+                   int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1");
         }
-        this.executor = executor;
+        this.goldExecutor = goldExecutor;
+        this.executor = predictionExecutor;
         this.semantics = semantics;
         this.timer = timer;
         this.parallelism = parallelism;
@@ -137,7 +154,7 @@ public final class Scorer {
                     false, Double.NaN, stages);
         }
         String goldSql = semantics.executedGold(item.goldSql());
-        ExecutionResult gold = executor.execute(item.dbId(), goldSql);
+        ExecutionResult gold = goldExecutor.execute(item.dbId(), goldSql);
         if (!gold.ok() && semantics.goldErrorExcludes()) {
             return new ItemOutcome(item, predSql, predType, gold.error().toString(), null, false, Double.NaN, stages);
         }

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.pipeline.Cancellation;
 import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.DatabaseUnavailable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -73,6 +74,8 @@ public final class ConsistencyAligner {
             Optional<String> rewritten;
             try {
                 rewritten = rule.apply(current, schema, cancellation);
+            } catch (DatabaseUnavailable e) {
+                throw e; // the question fails here (database_unavailable), not only the rule
             } catch (RuntimeException e) {
                 rewritten = Optional.empty();
             }
