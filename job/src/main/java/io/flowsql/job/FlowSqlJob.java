@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -121,7 +122,8 @@ public final class FlowSqlJob implements Callable<Integer> {
     /**
      * Checkpointing (exactly-once answers are committed at checkpoints), parallelism, max parallelism (the number of
      * key groups: fixed for the life of the state), generic types off (every record and state type has a Flink
-     * serializer, no Kryo fallback that could not evolve) and checkpoint storage; warns when the checkpoints would
+     * serializer, no Kryo fallback that could not evolve), no periodic watermarks (the job uses no event time) and
+     * checkpoint storage; warns when the checkpoints would
      * live only in the JobManager's memory.
      */
     public static void configure(StreamExecutionEnvironment env, JobConfig config) {
@@ -138,6 +140,8 @@ public final class FlowSqlJob implements Callable<Integer> {
         env.setMaxParallelism(config.get(JobOptions.MAX_PARALLELISM));
         env.setBufferTimeout(config.get(JobOptions.BUFFER_TIMEOUT).toMillis());
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        // no event time anywhere: without this every source subtask wakes 5 times a second to emit a watermark
+        conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ZERO);
         stateBackend(conf, config.get(JobOptions.STATE_BACKEND));
         String dir = config.get(JobOptions.CHECKPOINT_DIR);
         if (!dir.isBlank()) {

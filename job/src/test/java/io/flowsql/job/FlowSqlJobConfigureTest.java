@@ -83,6 +83,12 @@ class FlowSqlJobConfigureTest {
         assertThat(heap.getConfiguration().get(StateBackendOptions.STATE_BACKEND)).isEqualTo("hashmap");
     }
 
+    /** The job uses no event time, so no source subtask wakes every 200 ms (Flink's default) to emit a watermark. */
+    @Test
+    void sourcesEmitNoPeriodicWatermarks() {
+        assertThat(configured(JobConfig.defaults()).getConfig().getAutoWatermarkInterval()).isZero();
+    }
+
     @Test
     void everyRecordIsSentAsItIsWrittenUnlessABufferTimeoutIsGiven() {
         assertThat(configured(JobConfig.defaults()).getBufferTimeout()).as("flush after every record: no flusher thread")

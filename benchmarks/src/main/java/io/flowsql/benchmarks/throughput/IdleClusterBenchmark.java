@@ -45,7 +45,10 @@ public final class IdleClusterBenchmark implements Callable<Integer> {
     @Option(names = "--questions", description = "questions answered before the idle window (default ${DEFAULT-VALUE})")
     int questions = 8;
     @Option(names = "--seconds", description = "length of the idle window (default ${DEFAULT-VALUE})")
-    int seconds = 30;
+    int seconds = 60;
+    @Option(names = "--settle-seconds", description = "wait after job.idle-after before the window, for the JIT to "
+            + "finish compiling what the questions ran (default ${DEFAULT-VALUE})")
+    int settleSeconds = 60;
     @Option(names = {"-D", "--job-option"}, description = "a job option key=value that differs from the job's default (repeatable)")
     Map<String, String> overrides = new LinkedHashMap<>();
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
@@ -97,10 +100,13 @@ public final class IdleClusterBenchmark implements Callable<Integer> {
                 System.out.println("  " + run.run("questions before the idle window",
                         BenchmarkQuestions.of(data, preset, questions, "idle-warmup-"), llm::requestCount,
                         Duration.ofMinutes(5)).line(16, 50));
-                Thread.sleep(config.get(JobOptions.IDLE_AFTER).plusSeconds(5).toMillis());
+                Thread.sleep(config.get(JobOptions.IDLE_AFTER).plusSeconds(settleSeconds).toMillis());
                 List<ProcessCpu> processes = processes(cluster);
+                long checkpointsBefore = completedCheckpoints(cluster, job);
                 processes.forEach(ProcessCpu::begin);
                 Thread.sleep(seconds * 1000L);
+                System.out.printf("  %d s still (from %d s after job.idle-after), %d checkpoints completed in it:%n",
+                        seconds, settleSeconds, completedCheckpoints(cluster, job) - checkpointsBefore);
                 for (ProcessCpu process : processes) {
                     System.out.println("  " + process.line(seconds));
                 }
@@ -109,6 +115,10 @@ public final class IdleClusterBenchmark implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private static long completedCheckpoints(ScriptedFlinkCluster cluster, String job) {
+        return cluster.get("/jobs/" + job + "/checkpoints").path("counts").path("completed").asLong();
     }
 
     private List<ProcessCpu> processes(ScriptedFlinkCluster cluster) {

