@@ -7,6 +7,7 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Collections;
+import java.util.List;
 
 /**
  * What a job's classes leave in the JVM's own statics, released when the last engine of the job closes, so a
@@ -34,7 +35,7 @@ final class LoaderRelease {
         if (threads > 0) {
             LOG.info("{} shared TaskManager thread(s) held this job's class loader as their context class loader: released", threads);
         }
-        for (Driver driver : Collections.list(DriverManager.getDrivers())) {
+        for (Driver driver : registeredDrivers(ours.getParent())) {
             // the engine opens every connection through the driver class itself (SQLite, DuckDB, HikariCP given the
             // PostgreSQL driver's class name), never through DriverManager, so a restart of the job's tasks needs none
             if (driver.getClass().getClassLoader() == ours) {
@@ -45,6 +46,24 @@ final class LoaderRelease {
                     LOG.warn("could not deregister JDBC driver {}: {}", driver.getClass().getName(), e.toString());
                 }
             }
+        }
+    }
+
+    /**
+     * The drivers DriverManager lists to this class, asked with {@code contextLoader} as the thread's context class
+     * loader. The first use of DriverManager in a JVM loads and initializes every driver that the context class loader
+     * lists as a service: asked with the job's loader, that is every driver in the job jar, DuckDB's among them, whose
+     * static initializer registers a JFR hook nothing can remove (what kept the first job's loader of every TaskManager
+     * alive: {@code RequestEngine.entries -> RequestHook.hook -> DuckDBMemoryMonitor$$Lambda -> ChildFirstClassLoader}).
+     */
+    static List<Driver> registeredDrivers(ClassLoader contextLoader) {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(contextLoader);
+        try {
+            return Collections.list(DriverManager.getDrivers());
+        } finally {
+            thread.setContextClassLoader(previous);
         }
     }
 

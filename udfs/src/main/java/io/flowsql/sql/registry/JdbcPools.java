@@ -88,6 +88,9 @@ public final class JdbcPools implements AutoCloseable {
     }
 
     private HikariDataSource open(DatabaseDeclaration d) {
+        // before DuckDB's driver can initialize in this job's loader: here, or in a JVM-wide driver scan that Hikari's
+        // DriverManager look-up may start with this loader as the context class loader
+        DuckDbJfrHook.prevent();
         HikariConfig c = new HikariConfig();
         c.setPoolName("flowsql-" + d.id());
         c.setMaximumPoolSize(d.poolSize());
