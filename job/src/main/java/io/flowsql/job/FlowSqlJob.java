@@ -130,6 +130,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         env.enableCheckpointing(config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis());
         Configuration conf = new Configuration();
         conf.set(CheckpointingOptions.ENABLE_UNALIGNED, config.get(JobOptions.UNALIGNED_CHECKPOINTS));
+        conf.set(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS, config.get(JobOptions.CHECKPOINT_MIN_PAUSE));
         if (IdlePacing.enabled(config)) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL_DURING_BACKLOG, config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE));
         }

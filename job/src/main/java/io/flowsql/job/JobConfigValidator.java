@@ -83,6 +83,11 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ") must exceed "
                     + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + checkpoint + "), or open transactions expire before they are committed");
         }
+        Duration minPause = get(JobOptions.CHECKPOINT_MIN_PAUSE);
+        if (minPause.isNegative() || minPause.compareTo(checkpoint) > 0) {
+            throw new IllegalArgumentException(JobOptions.CHECKPOINT_MIN_PAUSE.key() + " (" + minPause + ") must be "
+                    + "between 0 and " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + checkpoint + ")");
+        }
         Duration idle = get(JobOptions.CHECKPOINT_INTERVAL_IDLE);
         if (idle.isNegative() || txTimeout.compareTo(idle) <= 0) {
             throw new IllegalArgumentException(JobOptions.CHECKPOINT_INTERVAL_IDLE.key() + " (" + idle + ") must be 0 or "

@@ -74,6 +74,12 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofMillis(500))
             .withDescription("Checkpoint interval; answers become visible to read_committed readers at each checkpoint (chosen from "
                     + "measurements: docs/ARCHITECTURE.md#measured).");
+    public static final ConfigOption<Duration> CHECKPOINT_MIN_PAUSE = ConfigOptions.key("job.checkpoint-min-pause")
+            .durationType().defaultValue(Duration.ofMillis(100))
+            .withDescription("Least time from one checkpoint's end to the next one's start (Flink's "
+                    + "execution.checkpointing.min-pause; at most job.checkpoint-interval). Above 0, checkpoints slower "
+                    + "than the interval do not pile up requests that then run back to back, which would also keep an "
+                    + "idle job checkpointing at the short interval (docs/ARCHITECTURE.md, idle cost).");
     public static final ConfigOption<String> CHECKPOINT_DIR = ConfigOptions.key("job.checkpoint-dir")
             .stringType().defaultValue("")
             .withDescription("Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");

@@ -83,6 +83,18 @@ class FlowSqlJobConfigureTest {
         assertThat(heap.getConfiguration().get(StateBackendOptions.STATE_BACKEND)).isEqualTo("hashmap");
     }
 
+    /**
+     * A pause after each checkpoint: without it Flink queues a periodic request for every interval a slow checkpoint
+     * overran and runs them back to back afterwards, which kept an idle job on a loaded cluster checkpointing every
+     * 3 s after it had switched to the idle interval.
+     */
+    @Test
+    void checkpointsSlowerThanTheIntervalDoNotQueueUp() {
+        assertThat(configured(JobConfig.defaults()).getCheckpointConfig().getMinPauseBetweenCheckpoints()).isEqualTo(100);
+        assertThatThrownBy(() -> configured(JobConfig.of(Map.of(JobOptions.CHECKPOINT_MIN_PAUSE.key(), "2s"))))
+                .hasMessageContaining("job.checkpoint-min-pause");
+    }
+
     /** The job uses no event time, so no source subtask wakes every 200 ms (Flink's default) to emit a watermark. */
     @Test
     void sourcesEmitNoPeriodicWatermarks() {
