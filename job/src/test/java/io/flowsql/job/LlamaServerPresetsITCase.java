@@ -53,6 +53,9 @@ class LlamaServerPresetsITCase {
                     JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
                     JobOptions.LLM_CONTEXT_TOKENS.key(), "4096",
                     JobOptions.LLM_SERVER_SLOTS.key(), "4",
+                    // a call may wait behind others on a CPU server shared with the build: one CI run under a load of
+                    // ~15 saw two 120 s attempts of one call go unanswered (the test is about stages and usage, not speed)
+                    JobOptions.LLM_TIMEOUT.key(), "240s",
                     JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",
                     JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2",
                     JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));
