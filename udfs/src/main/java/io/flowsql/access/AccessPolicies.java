@@ -1,5 +1,7 @@
 package io.flowsql.access;
 
+import io.flowsql.sql.RoleName;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,8 +31,6 @@ public final class AccessPolicies implements Serializable {
     public static final String DATABASES = "databases";
     public static final String TABLES = "tables.";
     public static final String ROLES = "roles.";
-    /** A role name as the job accepts it: an unquoted SQL identifier (set as a quoted one, so its case is kept). */
-    private static final Pattern ROLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final String SHAPES = "expected tenants.<tenant>.databases, tenants.<tenant>.tables.<db> or "
             + "tenants.<tenant>.roles.<db>";
 
@@ -74,7 +74,7 @@ public final class AccessPolicies implements Serializable {
                 tables.computeIfAbsent(tenant, t -> new TreeMap<>()).put(rest.substring(TABLES.length()), list(value));
             } else if (rest.startsWith(ROLES) && rest.length() > ROLES.length()) {
                 String role = value.trim();
-                if (!ROLE_NAME.matcher(role).matches()) {
+                if (!RoleName.valid(role)) {
                     throw new IllegalArgumentException("tenants." + key + ": '" + role + "' is not a role name (letters, "
                             + "digits and _, not starting with a digit, at most 63)");
                 }

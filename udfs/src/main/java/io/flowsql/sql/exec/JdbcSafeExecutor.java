@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
+import io.flowsql.sql.RoleName;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;
@@ -203,7 +204,7 @@ public final class JdbcSafeExecutor implements SafeExecutor {
     /** {@code SET LOCAL ROLE}; false (the reason logged, not shown to the model) when the database refuses it. */
     private static boolean setRole(Connection connection, String role) {
         try (Statement s = connection.createStatement()) {
-            s.execute("SET LOCAL ROLE " + quotedRole(role));
+            s.execute("SET LOCAL ROLE " + RoleName.quoted(role));
             return true;
         } catch (SQLException e) {
             LOG.warn("SET LOCAL ROLE {} failed: {}", role, Secrets.scrub(String.valueOf(e.getMessage())));
@@ -211,13 +212,6 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         }
     }
 
-    /** A role name as a quoted identifier; only plain identifiers get here (the options are checked at start). */
-    private static String quotedRole(String role) {
-        if (!role.matches("[A-Za-z_][A-Za-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("not a role name: " + role);
-        }
-        return '"' + role + '"';
-    }
 
     private static void cancelQuietly(Statement statement) {
         try {

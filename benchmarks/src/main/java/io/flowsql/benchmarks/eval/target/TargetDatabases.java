@@ -12,6 +12,7 @@ import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeSet;
 
 /**
@@ -108,14 +110,11 @@ public final class TargetDatabases implements AutoCloseable {
      */
     public static TargetDatabases declaredIn(Path file, DatabaseEngine engine, Collection<String> dbIds) {
         Map<String, String> options = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(file)) {
-                String l = line.strip();
-                int eq = l.indexOf('=');
-                if (!l.isEmpty() && !l.startsWith("#") && eq > 0 && l.startsWith("databases.")) {
-                    options.put(l.substring(0, eq).strip(), l.substring(eq + 1).strip());
-                }
-            }
+        Properties given = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            given.load(in);
+            new TreeSet<>(given.stringPropertyNames()).stream().filter(k -> k.startsWith("databases."))
+                    .forEach(k -> options.put(k, given.getProperty(k).strip()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
