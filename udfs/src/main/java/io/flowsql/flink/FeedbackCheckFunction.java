@@ -15,8 +15,9 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 /**
  * Runs the SQL of each pair and correction through {@link FeedbackChecker} on the TaskManager engine's work pool
- * (the task thread only hands it over): SQL that the guard refuses or that fails on its database marks the feedback
- * refused ({@code feedback_refused}). Feedback already refused, retractions and verdicts that teach nothing pass
+ * (the task thread only hands it over), for the feedback's tenant under the job's access policies: SQL that the
+ * gate or the guard refuses or that fails on its database marks the feedback refused ({@code feedback_refused}), and
+ * so does any record stamped more than {@code LiveLibraryLimits.CLOCK_SKEW} ahead of the clock. Feedback already refused, retractions and verdicts that teach nothing pass
  * untouched. The operator's timeout refuses the feedback too: nothing unchecked is learned.
  */
 public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, FeedbackEvent> {
@@ -33,16 +34,20 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
     @Override
     public void open(OpenContext openContext) {
         lease = EngineFactory.shared(engine);
-        checker = new FeedbackChecker(lease.engine().sql());
+        checker = new FeedbackChecker(lease.engine().sql(), engine.access());
     }
 
     @Override
     public void asyncInvoke(FeedbackEvent feedback, ResultFuture<FeedbackEvent> result) {
+        if (feedback.refusal == null) {
+            FeedbackChecker.futureStamp(feedback.timestampMillis, System.currentTimeMillis())
+                    .ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
+        }
         if (feedback.refusal != null || !teaches(feedback)) {
             result.complete(List.of(feedback));
             return;
         }
-        CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.sql), lease.runtime().work())
+        CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.tenant, feedback.sql), lease.runtime().work())
                 .whenComplete((refusal, error) -> {
                     Optional<String> why = error != null ? Optional.of("the check failed: " + error) : refusal;
                     why.ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
