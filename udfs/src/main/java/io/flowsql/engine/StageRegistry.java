@@ -101,7 +101,7 @@ public final class StageRegistry {
             // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
                     .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH),
-            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.engine.catalog(), p.engine.values(),
+            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.schema, p.engine.values(),
                     p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
                     p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
                     .in(OPENSEARCH),
