@@ -75,8 +75,12 @@ public final class TableGate {
             if (other == engine) {
                 continue;
             }
-            Optional<Set<String>> elsewhere = SqlParsing.parse(sql, other).flatMap(TableGate::read).map(r -> lower(r.relations));
-            if (elsewhere.isPresent() && !elsewhere.get().equals(lower(reading.relations))) {
+            Optional<Statement> parsed = SqlParsing.parse(sql, other);
+            if (parsed.isEmpty()) {
+                continue;  // not SQL in that dialect: nothing to read differently
+            }
+            Optional<Set<String>> elsewhere = read(parsed.get()).map(r -> lower(r.relations));
+            if (elsewhere.isEmpty() || !elsewhere.get().equals(lower(reading.relations))) {
                 return Optional.of(AMBIGUOUS);
             }
         }
