@@ -1,6 +1,5 @@
 package io.flowsql.sql.retrieve;
 
-import io.flowsql.sql.DatabaseSchema;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -41,17 +40,18 @@ final class NamespaceOrder {
     record Routing(List<String> namespaces, List<Integer> order) {}
 
     /**
+     * @param namespace each table's namespace (lower case; "" for an unqualified name)
      * @param score     each table's score (own, foreign-key neighbours' share, its namespace's best share)
      * @param own       each table's own score plus its neighbours' share (positive: the table matched)
      * @param documents each namespace's BM25 score
      * @param values    each namespace's best value-index hit
      * @param previous  the namespaces the dialogue's previous turn read (lower case)
      */
-    static Routing of(DatabaseSchema schema, double[] score, double[] own, Map<String, Double> documents,
+    static Routing of(String[] namespace, double[] score, double[] own, Map<String, Double> documents,
             Map<String, Double> values, Set<String> previous) {
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < score.length; i++) {
-            groups.computeIfAbsent(SchemaRetriever.namespace(schema.tables().get(i).name()), k -> new ArrayList<>()).add(i);
+            groups.computeIfAbsent(namespace[i], k -> new ArrayList<>()).add(i);
         }
         Comparator<Integer> best = Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingInt(i -> i);
         Map<String, Double> tables = new HashMap<>();

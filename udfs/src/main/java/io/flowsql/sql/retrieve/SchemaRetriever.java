@@ -3,7 +3,6 @@ package io.flowsql.sql.retrieve;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
@@ -70,8 +69,8 @@ public final class SchemaRetriever {
             return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of(), List.of());
         }
         Relevance relevance = scorer.score(visible, query);
-        double[] score = ranked(visible, relevance, false);
-        NamespaceOrder.Routing routing = NamespaceOrder.of(visible, score, ranked(visible, relevance, true),
+        double[] score = ranked(visible, cost, relevance, false);
+        NamespaceOrder.Routing routing = NamespaceOrder.of(cost.namespace, score, ranked(visible, cost, relevance, true),
                 documents.get(visible, NamespaceBm25::new).score(query), NamespaceBm25.valueHits(query.values()),
                 query.previousSchemas());
         List<Integer> order = routing.order().isEmpty() && n > 0 ? List.of(0) : routing.order();
@@ -87,30 +86,28 @@ public final class SchemaRetriever {
     }
 
     /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
-    private static double[] ranked(DatabaseSchema schema, Relevance relevance, boolean ownAndNeighbours) {
+    private static double[] ranked(DatabaseSchema schema, TableCosts cost, Relevance relevance, boolean ownAndNeighbours) {
         List<TableSchema> tables = schema.tables();
-        Map<String, Integer> index = new HashMap<>();
         double[] base = new double[tables.size()];
         Map<String, Double> namespaceBest = new HashMap<>();
         for (int i = 0; i < tables.size(); i++) {
-            String name = tables.get(i).name();
-            index.put(name.toLowerCase(Locale.ROOT), i);
-            base[i] = relevance.table(name);
-            namespaceBest.merge(namespace(name), base[i], Math::max);
+            base[i] = relevance.table(tables.get(i).name());
+            if (base[i] != 0) {
+                namespaceBest.merge(cost.namespace[i], base[i], Math::max);
+            }
         }
         double[] score = base.clone();
-        for (ForeignKey fk : schema.foreignKeys()) {
-            Integer a = index.get(fk.from().table().toLowerCase(Locale.ROOT));
-            Integer b = index.get(fk.to().table().toLowerCase(Locale.ROOT));
-            if (a != null && b != null && !a.equals(b)) {
-                score[a] += NEIGHBOUR_WEIGHT * base[b];
-                score[b] += NEIGHBOUR_WEIGHT * base[a];
+        for (int i = 0; i < tables.size(); i++) {
+            for (int other : cost.neighbour[i]) {
+                if (other != i) {
+                    score[i] += NEIGHBOUR_WEIGHT * base[other];
+                }
             }
         }
         for (int i = 0; i < tables.size() && !ownAndNeighbours; i++) {
-            String ns = namespace(tables.get(i).name());
+            String ns = cost.namespace[i];
             if (!ns.isEmpty()) {
-                score[i] += NAMESPACE_WEIGHT * namespaceBest.get(ns);
+                score[i] += NAMESPACE_WEIGHT * namespaceBest.getOrDefault(ns, 0.0);
             }
         }
         return score;

@@ -11,7 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What each piece of a schema's full rendering costs in tokens, measured once per schema object: every table alone in
+ * What each piece of a schema's full rendering costs in tokens, measured once per schema object (with each table's
+ * namespace and foreign-key neighbours, which the ranking reads on every question): every table alone in
  * full and in brief, every foreign-key line, the foreign keys' heading, and the whole rendering. A retrieval adds these
  * up instead of rendering the tables it keeps again and again, so its cost grows with the tables it keeps, not with
  * the tables it drops. The sum of the parts is the rendering's length up to the tokenizer's merges across a part's
@@ -19,6 +20,8 @@ import java.util.Map;
  */
 final class TableCosts {
     final int whole;
+    /** Each table's schema namespace, lower case ("" for an unqualified name). */
+    final String[] namespace;
     final int[] full;
     final int[] brief;
     final int header;
@@ -29,9 +32,11 @@ final class TableCosts {
     TableCosts(DatabaseSchema schema, SchemaRenderer renderer, TokenCounter tokens) {
         int n = schema.tables().size();
         full = new int[n];
+        namespace = new String[n];
         brief = new int[n];
         for (int i = 0; i < n; i++) {
             var t = schema.tables().get(i);
+            namespace[i] = SchemaRetriever.namespace(t.name());
             full[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(t), List.of())).tokens();
             brief[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(SchemaSubset.brief(t)), List.of())).tokens();
         }
