@@ -36,11 +36,7 @@ final class AnswerPrinter {
         out.flush();
     }
 
-    /**
-     * "6 rows (5 shown)" when fewer rows are printed than the result has, "6 rows" when all are; a count at the
-     * executor's row cap is a lower bound ("1000+ rows") only when the preview says it was cut and the caller knows
-     * the cap, so the count is printed as the answer gives it.
-     */
+    /** "6 rows (5 shown)" when fewer rows are printed than the result has, "6 rows" when all are. */
     static String rowSummary(int rowCount, int shown) {
         String rows = rowCount + " row" + (rowCount == 1 ? "" : "s");
         return shown < rowCount ? rows + " (" + shown + " shown)" : rows;
@@ -53,6 +49,6 @@ final class AnswerPrinter {
         for (int i = 0; i < shown; i++) {
             out.println("   " + String.join(" | ", rows.get(i).stream().map(v -> v == null ? "NULL" : v).toList()));
         }
-        out.println("   (" + rowSummary(r.rowCount, shown) + ")");
+        out.println("   " + rowSummary(r.rowCount, shown));
     }
 }

@@ -59,7 +59,7 @@ class WatchCommandITCase {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.shownIds()).containsExactly("w-1", "w-2", "w-3");
-        assertThat(run.out()).contains("a | b").contains("(6 rows (5 shown))");
+        assertThat(run.out()).contains("a | b").contains("   6 rows (5 shown)\n");
     }
 
     @Test
