@@ -431,6 +431,9 @@ public final class JobOptions {
                     + "opensearch.retrieve.values, or a prefix of them.");
     public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = OptionFamily.of("llm.max-tokens.", "<stage>",
             Integer.class, "max_tokens of one stage (exact name or prefix; overrides the stage's own budget).");
+    public static final OptionFamily<String> LLM_SAMPLING_BY_STAGE = OptionFamily.of("llm.stage.",
+            "<stage>.temperature, llm.stage.<stage>.top-p", String.class, "Temperature (0 to 2) or top_p (0 to 1] of one "
+                    + "stage or task (exact name or prefix; overrides what the stage registry declares, docs/AGENTS.md).");
     public static final OptionFamily<Integer> CAPACITY_BY_STAGE = OptionFamily.of("stage.capacity.", "<stage>",
             Integer.class, "Requests in flight per operator instance of one stage (overrides stage.capacity).");
     public static final OptionFamily<Duration> TIMEOUT_BY_STAGE = OptionFamily.of("stage.timeout.", "<stage>",
@@ -468,7 +471,8 @@ public final class JobOptions {
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
+        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, LLM_SAMPLING_BY_STAGE,
+                CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
                 KAFKA_CLIENT, DATABASES, TENANTS);
     }
 

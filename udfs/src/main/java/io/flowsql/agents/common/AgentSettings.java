@@ -12,9 +12,16 @@ public class AgentSettings implements Serializable {
 
     // --- generation (OpenSearch-SQL)
     /** How many candidates a sampling generator asks for. */
-    public int candidates = 5;
+    public int candidates = 21;
     /** Sampling temperature for multi-candidate generation. */
     public double temperature = 0.7;
+
+    // --- request parameters
+    /**
+     * Temperature and top_p per stage or task name (longest prefix), over what the stage registry declares
+     * ({@code llm.stage.<stage>.temperature}, {@code llm.stage.<stage>.top-p}); empty: the declarations.
+     */
+    public java.util.LinkedHashMap<String, io.flowsql.llm.RequestParameters> stageSampling = new java.util.LinkedHashMap<>();
 
     // --- MAG-SQL
     /**

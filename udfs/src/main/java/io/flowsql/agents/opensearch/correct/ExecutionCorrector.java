@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  * repeats the query. The best attempt (lowest severity, the earliest on a tie) is the outcome.
  */
 public final class ExecutionCorrector {
+    /** The temperature of the authors' first correction round less its step (round r: 0.2 + r/5, at most 2). */
+    static final double BASE_TEMPERATURE = 0.2;
     private final AgentCall call;
     private final CandidateRunner runner;
     private final int rounds;
@@ -88,7 +90,9 @@ public final class ExecutionCorrector {
                 .with("sql", SchemaContext.oneLine(current.sql))
                 .with("problem", problem.get().detail())
                 .with("result", preview(current));
-        ChatRequest request = prompts.get(kind).request(vars);
+        // the authors' schedule: 0.2 + round/5 (top_p 0.3 as declared for opensearch.correct)
+        ChatRequest request = prompts.get(kind).request(vars).withSampling(
+                Math.min(2.0, BASE_TEMPERATURE + (done + 1) / 5.0), null);
         return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
                 .thenCompose(revised -> StageSql.offload(trace, () -> {
             // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
