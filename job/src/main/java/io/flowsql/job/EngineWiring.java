@@ -106,6 +106,8 @@ public final class EngineWiring {
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
+        agents.opensearchCorrectOnResult = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ON_RESULT);
+        agents.opensearchAdherence = config.get(JobOptions.AGENT_OPENSEARCH_ADHERENCE);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();

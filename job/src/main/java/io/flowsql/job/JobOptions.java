@@ -370,6 +370,13 @@ public final class JobOptions {
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
             .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
                     + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_CORRECT_ON_RESULT = ConfigOptions
+            .key("agents.opensearch-correct-on-result").booleanType().defaultValue(AGENT_DEFAULTS.opensearchCorrectOnResult)
+            .withDescription("OpenSearch-SQL: also correct a result holding NULL or of a shape that does not fit the question "
+                    + "(earlier rule); false: errors and empty results only, as the authors' code.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_ADHERENCE = ConfigOptions.key("agents.opensearch-adherence")
+            .booleanType().defaultValue(AGENT_DEFAULTS.opensearchAdherence)
+            .withDescription("OpenSearch-SQL: run opensearch.adherence (a step of ours the authors' code does not have).");
     public static final ConfigOption<String> AGENT_OPENSEARCH_ALIGN_MODE = ConfigOptions.key("agents.opensearch-align-mode")
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchAlignMode)
             .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "

@@ -90,6 +90,6 @@ public final class StageParts {
 
     /** OpenSearch-SQL's correction by error class, shared by {@code opensearch.correct} and MMSQL's refiner. */
     ExecutionCorrector corrector() {
-        return new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds);
+        return new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds, settings.opensearchCorrectOnResult);
     }
 }

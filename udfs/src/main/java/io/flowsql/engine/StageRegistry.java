@@ -112,7 +112,8 @@ public final class StageRegistry {
                     new ProgressiveGenerator(p.call, p.settings.candidates, p.settings.temperature), p.schema,
                     p.engine.values(), p.settings.valueMatches, p.examples))
                     .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX).sends(0.7),
-            of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues()))
+            of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues(),
+                    p.settings.opensearchAdherence))
                     .prompts("opensearch/adherence").in(OPENSEARCH).sends(0.0),
             // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
             of("opensearch.align", LLM, p -> new OpenSearchAlignStage(

@@ -11,7 +11,7 @@ public class AgentSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 
     // --- generation (OpenSearch-SQL)
-    /** How many candidates a sampling generator asks for. */
+    /** How many candidates a sampling generator asks for (OpenSearch-SQL's run_main.sh: n = 21; earlier here: 5). */
     public int candidates = 21;
     /** Sampling temperature for multi-candidate generation. */
     public double temperature = 0.7;
@@ -99,6 +99,14 @@ public class AgentSettings implements Serializable {
      * ({@code rounds}, the project's earlier behaviour); a question may choose with {@code options.stage_modes}.
      */
     public String opensearchCorrectMode = "regenerate";
+
+    /**
+     * Correct also a result holding NULL or of a shape that does not fit the question (the project's earlier rule);
+     * false: errors and empty results only (the authors' code), so a right answer with a NULL is never replaced.
+     */
+    public boolean opensearchCorrectOnResult = false;
+    /** Run opensearch.adherence (the project's addition; the authors' code has no such step); off by default. */
+    public boolean opensearchAdherence = false;
 
     // --- OpenSearch-SQL alignment
     /**
