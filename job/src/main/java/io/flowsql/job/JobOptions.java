@@ -370,6 +370,10 @@ public final class JobOptions {
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
             .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
                     + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<Integer> AGENT_MMSQL_SELECT_ABOVE_COLUMNS = ConfigOptions
+            .key("agents.mmsql-select-above-columns").intType().defaultValue(AGENT_DEFAULTS.mmsqlSelectAboveColumns)
+            .withDescription("MMSQL: the selector runs on schemas of more than this many columns only (the paper: large "
+                    + "schemas); 0 = on every turn.");
     public static final ConfigOption<Boolean> AGENT_OPENSEARCH_CORRECT_ON_RESULT = ConfigOptions
             .key("agents.opensearch-correct-on-result").booleanType().defaultValue(AGENT_DEFAULTS.opensearchCorrectOnResult)
             .withDescription("OpenSearch-SQL: also correct a result holding NULL or of a shape that does not fit the question "

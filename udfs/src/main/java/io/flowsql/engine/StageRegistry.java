@@ -81,7 +81,8 @@ public final class StageRegistry {
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema, p.settings.mmsqlRewriteByModel))
                     .prompts("mmsql/rewrite").in(MMSQL).sends(0.0),
-            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings)))
+            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings),
+                    p.settings.mmsqlSelectAboveColumns))
                     .prompts("mmsql/select").in(MMSQL).sends(0.0),
             of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
                     .prompts("mmsql/detect").in(MMSQL).sends(0.0),

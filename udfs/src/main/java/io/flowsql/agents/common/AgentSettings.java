@@ -55,6 +55,11 @@ public class AgentSettings implements Serializable {
     // --- MMSQL (see MmsqlRules and docs/AGENTS.md "MMSQL")
     /** The selector asks the model (ours); false: the full schema with three example rows per table (the official code). */
     public boolean mmsqlSelectByModel = true;
+    /**
+     * The selector runs only on schemas of more than this many columns (the paper uses it for large schemas; 30 is
+     * MAC-SQL's bound, whose selector MMSQL's follows); 0: on every turn (our earlier rule).
+     */
+    public int mmsqlSelectAboveColumns = 30;
     /** The rewriter asks the model (ours); false: turns pass through unrewritten (the official code comments it out). */
     public boolean mmsqlRewriteByModel = true;
     /** An ambiguous turn's readings are answered by decomposer and refiner (the authors' code); false: one call each. */
@@ -65,8 +70,8 @@ public class AgentSettings implements Serializable {
     // --- SQLFixAgent
     /** Paraphrases (and candidates) the query crafter writes. */
     public int sqlfixCrafterK = 3;
-    /** Attempts of the refiner. */
-    public int sqlfixRefineAttempts = 2;
+    /** Attempts of the refiner (the paper: 3; earlier here: 2). */
+    public int sqlfixRefineAttempts = 3;
     /** Where the repair memory persists across requests (null: in memory only). */
     public String repairMemoryPath;
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
