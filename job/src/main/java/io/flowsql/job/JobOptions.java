@@ -370,6 +370,17 @@ public final class JobOptions {
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
             .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
                     + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<Integer> AGENT_MMSQL_SELECT_ABOVE_COLUMNS = ConfigOptions
+            .key("agents.mmsql-select-above-columns").intType().defaultValue(AGENT_DEFAULTS.mmsqlSelectAboveColumns)
+            .withDescription("MMSQL: the selector runs on schemas of more than this many columns only (the paper: large "
+                    + "schemas); 0 = on every turn.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_CORRECT_ON_RESULT = ConfigOptions
+            .key("agents.opensearch-correct-on-result").booleanType().defaultValue(AGENT_DEFAULTS.opensearchCorrectOnResult)
+            .withDescription("OpenSearch-SQL: also correct a result holding NULL or of a shape that does not fit the question "
+                    + "(earlier rule); false: errors and empty results only, as the authors' code.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_ADHERENCE = ConfigOptions.key("agents.opensearch-adherence")
+            .booleanType().defaultValue(AGENT_DEFAULTS.opensearchAdherence)
+            .withDescription("OpenSearch-SQL: run opensearch.adherence (a step of ours the authors' code does not have).");
     public static final ConfigOption<String> AGENT_OPENSEARCH_ALIGN_MODE = ConfigOptions.key("agents.opensearch-align-mode")
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchAlignMode)
             .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
@@ -431,6 +442,9 @@ public final class JobOptions {
                     + "opensearch.retrieve.values, or a prefix of them.");
     public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = OptionFamily.of("llm.max-tokens.", "<stage>",
             Integer.class, "max_tokens of one stage (exact name or prefix; overrides the stage's own budget).");
+    public static final OptionFamily<String> LLM_SAMPLING_BY_STAGE = OptionFamily.of("llm.stage.",
+            "<stage>.temperature, llm.stage.<stage>.top-p", String.class, "Temperature (0 to 2) or top_p (0 to 1] of one "
+                    + "stage or task (exact name or prefix; overrides what the stage registry declares, docs/AGENTS.md).");
     public static final OptionFamily<Integer> CAPACITY_BY_STAGE = OptionFamily.of("stage.capacity.", "<stage>",
             Integer.class, "Requests in flight per operator instance of one stage (overrides stage.capacity).");
     public static final OptionFamily<Duration> TIMEOUT_BY_STAGE = OptionFamily.of("stage.timeout.", "<stage>",
@@ -468,7 +482,8 @@ public final class JobOptions {
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
+        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, LLM_SAMPLING_BY_STAGE,
+                CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
                 KAFKA_CLIENT, DATABASES, TENANTS);
     }
 
