@@ -60,6 +60,14 @@ public interface EngineProfile {
     }
 
     /**
+     * How long before a statement's deadline its watchdog interrupts it: the time this engine may take to stop once
+     * interrupted (a spilled sort, a hash table being freed), so the statement ends within its budget and not after.
+     */
+    default long interruptLeadMillis(long budgetMillis) {
+        return 0;
+    }
+
+    /**
      * Rolls the statement back and resets the session completely (settings, random seed, read-only characteristics)
      * before the connection goes back to its pool.
      */

@@ -75,20 +75,79 @@ public final class TokenRules {
      * {@code FROM ('x')}): DuckDB reads it as a file.
      */
     public static String stringAsTable(List<Token> tokens, String engine) {
-        int depth = 0;
+        boolean[] tablePlace = tablePlaces(tokens);
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.get(i).kind() == Kind.STRING && tablePlace[i]) {
+                return "reading a file named by a string in FROM is not allowed on " + engine;
+            }
+        }
+        return null;
+    }
+
+    /** Largest constant a value builder may be given ({@link #unboundedBuilder}). */
+    public static final long BUILDER_LIMIT = 100_000;
+
+    /**
+     * A call that builds one huge value at once ({@code repeat('x', 500000000)}, a scalar {@code range(100000000)}):
+     * inside one function call the engine checks no interrupt and counts no memory, so neither the watchdog nor the
+     * memory limit could stop it. Such a call is allowed with small constants only ({@value #BUILDER_LIMIT} at most);
+     * {@code streaming} names the ones that are fine where a table belongs ({@code FROM range(…)} streams its rows and
+     * stops when interrupted).
+     */
+    public static String unboundedBuilder(List<Token> tokens, Set<String> builders, Set<String> streaming, String engine) {
+        boolean[] tablePlace = tablePlaces(tokens);
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind() != Kind.WORD || !tokens.get(i + 1).isSymbol("(") || !builders.contains(t.name())
+                    || tablePlace[i] && streaming.contains(t.name())) {
+                continue;
+            }
+            int depth = 0;
+            for (int k = i + 1; k < tokens.size(); k++) {
+                Token a = tokens.get(k);
+                if (a.isSymbol("(")) {
+                    depth++;
+                } else if (a.isSymbol(")") && --depth == 0) {
+                    break;
+                } else if (!(a.kind() == Kind.STRING || a.isSymbol(",") || a.isSymbol("-")
+                        || a.kind() == Kind.NUMBER && small(a.text()))) {
+                    return t.name() + "() is allowed on " + engine + " with small constant arguments only (at most "
+                            + BUILDER_LIMIT + "): one call builds its whole value at once, which the engine can neither"
+                            + " interrupt nor bound" + (streaming.contains(t.name()) ? "; use FROM " + t.name() + "(…) for rows" : "");
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean small(String number) {
+        try {
+            return Math.abs(Double.parseDouble(number)) <= BUILDER_LIMIT;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
+     * For each token, whether it stands where a table or table function begins: right after {@code FROM}, {@code JOIN}
+     * or a comma of a FROM list, or right inside a parenthesis that stands there.
+     */
+    static boolean[] tablePlaces(List<Token> tokens) {
+        boolean[] place = new boolean[tokens.size()];
         boolean[] fromAtDepth = new boolean[tokens.size() + 2];
+        int depth = 0;
         for (int i = 0; i < tokens.size(); i++) {
             Token t = tokens.get(i);
+            Token before = i > 0 ? tokens.get(i - 1) : NONE;
+            boolean afterFromWord = before.isWord("from") || before.isWord("join") || before.isSymbol(",");
+            place[i] = fromAtDepth[depth] && afterFromWord
+                    || before.isSymbol("(") && depth > 0 && fromAtDepth[depth - 1] && i > 1 && place[i - 1];
             if (t.isSymbol("(")) {
                 depth++;
                 fromAtDepth[depth] = false;
-                continue;
-            }
-            if (t.isSymbol(")")) {
+            } else if (t.isSymbol(")")) {
                 depth = Math.max(0, depth - 1);
-                continue;
-            }
-            if (t.kind() == Kind.WORD) {
+            } else if (t.kind() == Kind.WORD) {
                 String w = t.name();
                 if (w.equals("from") || w.equals("join")) {
                     fromAtDepth[depth] = true;
@@ -96,17 +155,8 @@ public final class TokenRules {
                     fromAtDepth[depth] = false;
                 }
             }
-            if (t.kind() == Kind.STRING && i > 0) {
-                Token before = tokens.get(i - 1);
-                boolean tablePlace = fromAtDepth[depth] && (before.isWord("from") || before.isWord("join") || before.isSymbol(","))
-                        || depth > 0 && fromAtDepth[depth - 1] && before.isSymbol("(") && i > 1
-                        && (tokens.get(i - 2).isWord("from") || tokens.get(i - 2).isWord("join") || tokens.get(i - 2).isSymbol(","));
-                if (tablePlace) {
-                    return "reading a file named by a string in FROM is not allowed on " + engine;
-                }
-            }
         }
-        return null;
+        return place;
     }
 
     private static final Set<String> CLAUSES = Set.of("select", "where", "group", "having", "order", "limit", "offset",

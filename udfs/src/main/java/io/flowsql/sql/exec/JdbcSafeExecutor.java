@@ -168,7 +168,8 @@ public final class JdbcSafeExecutor implements SafeExecutor {
                 if (!budget.whileBlocked(cancel)) {
                     return ExecutionResult.failed(cancelled(), micros(start));
                 }
-                long delay = Math.max(1, (budget.deadlineNanos() - System.nanoTime()) / 1_000_000L);
+                long delay = Math.max(1, (budget.deadlineNanos() - System.nanoTime()) / 1_000_000L
+                        - d.engine().profile().interruptLeadMillis(budget.timeoutMillis()));
                 ScheduledFuture<?> atDeadline = watchdog.schedule(cancel, delay, TimeUnit.MILLISECONDS);
                 try (ResultSet resultSet = statement.executeQuery()) {
                     ResultCollector.Collected collected = collector.collect(resultSet, budget);

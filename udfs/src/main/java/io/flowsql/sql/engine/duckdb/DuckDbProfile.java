@@ -6,6 +6,7 @@ import io.flowsql.sql.exec.SqlLexer;
 import io.flowsql.sql.exec.SqlTokens;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -33,9 +34,40 @@ public final class DuckDbProfile implements EngineProfile {
             "read_xlsx", "st_read", "httpfs", "http_get", "http_post", "pragma_database_list", "duckdb_databases",
             "json_execute_serialized_sql");
 
+    /** Functions that build one whole value in a single call ({@link TokenRules#unboundedBuilder}). */
+    static final Set<String> BUILDERS = Set.of("range", "generate_series", "repeat", "lpad", "rpad", "list_resize",
+            "array_resize", "array_fill");
+
     /** A table name DuckDB would read as a file (a replacement scan): a path, a URL or a data file's extension. */
     private static final Pattern FILE_LIKE = Pattern.compile(
             "(?i).*([/\\\\:~]|\\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|xlsx|arrow|avro|db|duckdb|sqlite|ipc|feather)$).*");
+
+    /** DuckDB's memory for one database instance (all its pooled connections): past it a statement fails, the JVM lives. */
+    public static final String MEMORY_LIMIT = "512MB";
+    /** Spill space of one instance, in its own temporary folder. */
+    public static final String MAX_TEMP_DIRECTORY_SIZE = "1GB";
+    /** Worker threads of one instance (the TaskManager's cores are shared with the job). */
+    public static final int THREADS = 2;
+
+    /**
+     * Locks a freshly opened instance down before any statement reaches it: no extension installed or loaded, only the
+     * declared folders readable, no other external access, the memory limit, spill files only in {@code temp} and at
+     * most {@link #MAX_TEMP_DIRECTORY_SIZE}, and the configuration locked.
+     */
+    public static void lockDown(java.sql.Statement s, List<String> folders, java.nio.file.Path temp) throws SQLException {
+        s.execute("SET autoinstall_known_extensions = false");
+        s.execute("SET autoload_known_extensions = false");
+        s.execute("SET memory_limit = '" + MEMORY_LIMIT + "'");
+        s.execute("SET threads = " + THREADS);
+        s.execute("SET temp_directory = '" + temp.toAbsolutePath().toString().replace("'", "''") + "'");
+        s.execute("SET max_temp_directory_size = '" + MAX_TEMP_DIRECTORY_SIZE + "'");
+        if (!folders.isEmpty()) {
+            s.execute("SET allowed_directories = [" + String.join(", ",
+                    folders.stream().map(f -> "'" + f.replace("'", "''") + "'").toList()) + "]");
+        }
+        s.execute("SET enable_external_access = false");
+        s.execute("SET lock_configuration = true");
+    }
 
     @Override
     public String displayName() {
@@ -61,7 +93,8 @@ public final class DuckDbProfile implements EngineProfile {
     public String tokenRefusal(String sql, SqlLexer.Scan scan) {
         String engine = displayName();
         return TokenRules.first(() -> TokenRules.serverRules(sql, scan.tokens(), FORBIDDEN_FUNCTIONS::contains, engine),
-                () -> TokenRules.stringAsTable(scan.tokens(), engine));
+                () -> TokenRules.stringAsTable(scan.tokens(), engine),
+                () -> TokenRules.unboundedBuilder(scan.tokens(), BUILDERS, Set.of("range", "generate_series"), engine));
     }
 
     @Override
@@ -88,6 +121,12 @@ public final class DuckDbProfile implements EngineProfile {
             }
             return super.visit(table, context);
         }
+    }
+
+    /** DuckDB stops an interrupted pipeline at its next chunk, a spilled sort later: a tenth of the budget, at most 1 s. */
+    @Override
+    public long interruptLeadMillis(long budgetMillis) {
+        return Math.min(1_000, budgetMillis / 10);
     }
 
     @Override

@@ -71,7 +71,8 @@ public final class PostgresProfile implements EngineProfile {
     @Override
     public String tokenRefusal(String sql, SqlLexer.Scan scan) {
         String engine = displayName();
-        return TokenRules.serverRules(sql, scan.tokens(), PostgresProfile::forbidden, engine);
+        return TokenRules.first(() -> TokenRules.serverRules(sql, scan.tokens(), PostgresProfile::forbidden, engine),
+                () -> TokenRules.unboundedBuilder(scan.tokens(), Set.of("repeat", "lpad", "rpad", "array_fill"), Set.of(), engine));
     }
 
     @Override
