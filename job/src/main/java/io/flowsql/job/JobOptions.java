@@ -33,6 +33,11 @@ public final class JobOptions {
     public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("kafka.bootstrap-servers")
             .stringType().defaultValue("127.0.0.1:9092")
             .withDescription("Kafka bootstrap servers.");
+    public static final ConfigOption<String> KAFKA_CLIENT_FILE = ConfigOptions.key("kafka.client-file")
+            .stringType().defaultValue("")
+            .withDescription("A properties file of Kafka client properties (SASL, TLS, credentials) for every client, "
+                    + "read by reference where each client runs (Kafka's FileConfigProvider): the values never enter the "
+                    + "job's configuration, logs, --print or Flink's web UI. Same path on the client and every TaskManager.");
     public static final ConfigOption<String> QUESTIONS_TOPIC = ConfigOptions.key("kafka.topic.questions")
             .stringType().defaultValue("questions")
             .withDescription("Topic the questions are read from.");

@@ -5,6 +5,7 @@ import io.flowsql.events.EventJson;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.UncheckedIOException;
@@ -25,8 +26,8 @@ import java.util.concurrent.Callable;
         + "with --count or --ids-file the exit code is 0 when all arrived, 4 when any of them failed, 3 on timeout.")
 final class WatchCommand implements Callable<Integer> {
 
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "answers", description = "Answers topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -59,7 +60,7 @@ final class WatchCommand implements Callable<Integer> {
         AnswerPrinter printer = new AnswerPrinter(System.out, rows);
         int shown = 0;
         int failed = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-watch", fromLatest)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(kafka.factory(), "flowsql-watch", fromLatest)) {
             consumer.subscribe(List.of(topic));
             while (target == 0 || shown < target) {
                 if (System.nanoTime() > deadline) {
