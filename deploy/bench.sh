@@ -12,7 +12,7 @@
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
 #   deploy/bench.sh live-learning [--databases 4 --per-db 6 --state-events 1000]          (docs/AGENTS.md)
 #   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
-#   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/ARCHITECTURE.md, idle cost)
+#   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/MEASUREMENTS.md, idle cost)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in

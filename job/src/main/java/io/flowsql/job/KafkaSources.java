@@ -74,7 +74,7 @@ public final class KafkaSources {
      * The answers topic as the dialogue history's feedback, from the beginning, with the isolation level of
      * {@code dialogue.feedback-isolation}: read_committed (default) keeps a dialogue's turns in order across restores;
      * read_uncommitted lets the next turn start as soon as the previous answer is written, before its checkpoint
-     * commits, at the price argued in docs/ARCHITECTURE.md ("Dialogue context and the feedback loop").
+     * commits, at the price argued in docs/TOPOLOGY.md ("Dialogue context and the feedback loop").
      */
     public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
         return answers(config, config.get(JobOptions.GROUP_ID) + "-feedback", feedbackIsolation(config));
