@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,9 +36,10 @@ import picocli.CommandLine;
 
 /**
  * The job against a secured broker: devstack's KRaft broker with a SASL_SSL listener (a SCRAM-SHA-512 user made with
- * the Admin API, a keystore and truststore made here with the JDK's keytool). The DataStream job with its stage journal
- * and the CLI (ask, watch) reach it with the credentials given by reference (kafka.client-file); a wrong password is
- * refused; and no secret appears in the logs, the CLI's output, the answers, the shown options or the printed SQL script.
+ * the Admin API, a keystore and truststore made here with the JDK's keytool). The DataStream job with its stage journal,
+ * the CLI (ask, watch) and then the Flink SQL path reach it with the credentials given by reference
+ * (kafka.client-file); a wrong password is refused; and no secret appears in the logs, the CLI's output, the answers,
+ * the shown options, the printed SQL script or the SQL path's job parameters (what Flink's web UI shows).
  */
 class SecuredBrokerITCase {
     @RegisterExtension
@@ -94,12 +99,24 @@ class SecuredBrokerITCase {
                     outputs.add(watched);
                     assertThat(Files.readAllLines(ids)).hasSize(2).allSatisfy(id -> assertThat(watched).contains(id));
 
-                    List<AnswerEvent> answers = committedAnswers(config.kafkaClients(), 2);
+                    List<AnswerEvent> answers = committedAnswers(config.kafkaClients(), 2, Duration.ofSeconds(60));
                     assertThat(answers).as("answered through the secured listener").hasSize(2)
                             .anyMatch(a -> "answered".equals(a.status));
                     answers.forEach(a -> outputs.add(a.toString()));
                     assertThat(broker.topicNames()).as("the journal made its topic on the secured listener")
                             .contains("stage-journal");
+                }
+                // The SQL path on the same broker: its own group reads the two questions from the beginning and its
+                // functions (with the journal) answer them again; the job parameters Flink's web UI shows hold no secret.
+                StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+                FlowSqlJob.configure(env, config);
+                StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+                TableResult insert = FlowSqlScript.run(tables, FlowSqlScript.bundledFor(config));
+                try {
+                    outputs.add(String.valueOf(tables.getConfig().get(PipelineOptions.GLOBAL_JOB_PARAMETERS)));
+                    assertThat(committedAnswers(config.kafkaClients(), 4, Duration.ofSeconds(180))).as("two answers of each path").hasSize(4);
+                } finally {
+                    insert.getJobClient().orElseThrow().cancel().get();
                 }
             }
         } finally {
@@ -139,11 +156,11 @@ class SecuredBrokerITCase {
         return printed;
     }
 
-    private static List<AnswerEvent> committedAnswers(KafkaClientFactory kafka, int count) throws Exception {
+    private static List<AnswerEvent> committedAnswers(KafkaClientFactory kafka, int count, Duration wait) throws Exception {
         List<AnswerEvent> answers = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(kafka, "secured-test", false)) {
             consumer.subscribe(List.of(JobTopics.ANSWERS));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            long deadline = System.nanoTime() + wait.toNanos();
             while (answers.size() < count && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     answers.add(EventJson.parseAnswer(r.value()));
