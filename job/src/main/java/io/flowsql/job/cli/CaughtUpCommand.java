@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
 @Command(name = "caught-up", mixinStandardHelpOptions = true,
         description = "Wait until a consumer group (e.g. the job's kafka.group-id) has committed offsets up to the end of a topic.")
 final class CaughtUpCommand implements Callable<Integer> {
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "questions", description = "Topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -85,11 +85,9 @@ final class CaughtUpCommand implements Callable<Integer> {
      * so the group's members and offsets are untouched. Its end offsets are the committed ends (read_committed).
      */
     private KafkaConsumer<byte[], byte[]> groupReader() {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, group);
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return kafka.factory().consumer(Map.of(
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }
