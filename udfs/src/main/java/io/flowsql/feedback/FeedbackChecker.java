@@ -3,6 +3,7 @@ package io.flowsql.feedback;
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.exec.SafeExecutor;
 import java.time.Duration;
 import java.util.Optional;
@@ -28,17 +29,32 @@ public final class FeedbackChecker {
         this.access = access;
     }
 
+    /** A budget for one check (the executor's limits); cancelling it stops the running statement. */
+    public StatementBudget newBudget() {
+        return sql.budget(new StageSql.Scope(null, null, null));
+    }
+
     /** Why the SQL is refused, or empty when it ran. */
     public Optional<String> refusal(String dbId, String sql) {
-        return refusal(dbId, null, sql);
+        return refusal(dbId, null, sql, newBudget());
+    }
+
+    /** Why the SQL is refused, or empty when it ran, within {@code budget} (cancelled: the statement stops). */
+    public Optional<String> refusal(String dbId, String sql, StatementBudget budget) {
+        return refusal(dbId, null, sql, budget);
     }
 
     /** Why the SQL sent by {@code tenant} (null: none) is refused, or empty when it ran. */
     public Optional<String> refusal(String dbId, String tenant, String statement) {
+        return refusal(dbId, tenant, statement, newBudget());
+    }
+
+    /** Why the SQL sent by {@code tenant} (null: none) is refused, or empty when it ran, within {@code budget}. */
+    public Optional<String> refusal(String dbId, String tenant, String statement, StatementBudget budget) {
         if (!access.allowsDatabase(tenant, dbId)) {
             return Optional.of("tenant '" + tenant + "' may not use database '" + dbId + "'");
         }
-        ExecutionResult result = sql.execute(new StageSql.Scope(dbId, tenant, null), statement);
+        ExecutionResult result = sql.execute(new StageSql.Scope(dbId, tenant, null), statement, budget);
         if (result.ok()) {
             return Optional.empty();
         }
