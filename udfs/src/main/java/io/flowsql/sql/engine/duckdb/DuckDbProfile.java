@@ -70,6 +70,26 @@ public final class DuckDbProfile implements EngineProfile {
     }
 
     @Override
+    public String jdbcUrlPrefix() {
+        return "jdbc:duckdb:";
+    }
+
+    @Override
+    public String defaultSchema() {
+        return "main";
+    }
+
+    @Override
+    public String columnType(String sqliteStorageClass) {
+        return switch (sqliteStorageClass) {
+            case "integer" -> "BIGINT";
+            case "real" -> "DOUBLE";
+            case "blob" -> "BLOB";
+            default -> "VARCHAR";
+        };
+    }
+
+    @Override
     public String displayName() {
         return "DuckDB";
     }
