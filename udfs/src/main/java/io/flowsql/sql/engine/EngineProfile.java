@@ -23,7 +23,9 @@ public interface EngineProfile {
     String jdbcUrlPrefix();
 
     /** The schema a name without a schema resolves to when none is declared. */
-    String defaultSchema();
+    default String defaultSchema() {
+        return "main";
+    }
 
     /** True when a failed statement aborts the transaction it ran in (the reader must roll back before the next one). */
     default boolean failedStatementAbortsTransaction() {

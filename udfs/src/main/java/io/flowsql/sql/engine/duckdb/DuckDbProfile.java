@@ -75,11 +75,6 @@ public final class DuckDbProfile implements EngineProfile {
     }
 
     @Override
-    public String defaultSchema() {
-        return "main";
-    }
-
-    @Override
     public String columnType(String sqliteStorageClass) {
         return switch (sqliteStorageClass) {
             case "integer" -> "BIGINT";

@@ -19,11 +19,6 @@ public final class SqliteProfile implements EngineProfile {
     }
 
     @Override
-    public String defaultSchema() {
-        return "main";
-    }
-
-    @Override
     public String columnType(String sqliteStorageClass) {
         return switch (sqliteStorageClass) {
             case "integer" -> "INTEGER";
