@@ -16,15 +16,9 @@ import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -92,9 +86,9 @@ class HostileSuiteOnEveryEngineTest {
         Path duckFile = servers.duckDir.resolve("concert_singer.duckdb");
         DatabaseRegistry registry = servers.registry();
         SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(BUDGET_MILLIS).withMaxBytes(1L << 20);
-        Map<String, Long> rowsBefore = pgRowCounts(servers);
-        String sqliteBefore = sha256(sqliteFile);
-        String duckBefore = sha256(duckFile);
+        Map<String, Long> rowsBefore = HostileServerSqlTest.pgRowCounts(servers);
+        String sqliteBefore = HostileServerSqlTest.sha256(sqliteFile);
+        String duckBefore = HostileServerSqlTest.sha256(duckFile);
         List<String> filesBefore = files(out, sqliteRoot, servers.duckDir);
         List<String> wrong = new ArrayList<>();
         try (SafeExecutor sql = new RoutingSafeExecutor(registry, new SqliteSafeExecutor(locator, config),
@@ -126,9 +120,9 @@ class HostileSuiteOnEveryEngineTest {
             }
         }
         assertThat(wrong).as("cases with another outcome than expected").isEmpty();
-        assertThat(pgRowCounts(servers)).as("PostgreSQL row counts").isEqualTo(rowsBefore);
-        assertThat(sha256(sqliteFile)).as("SQLite file").isEqualTo(sqliteBefore);
-        assertThat(sha256(duckFile)).as("DuckDB file").isEqualTo(duckBefore);
+        assertThat(HostileServerSqlTest.pgRowCounts(servers)).as("PostgreSQL row counts").isEqualTo(rowsBefore);
+        assertThat(HostileServerSqlTest.sha256(sqliteFile)).as("SQLite file").isEqualTo(sqliteBefore);
+        assertThat(HostileServerSqlTest.sha256(duckFile)).as("DuckDB file").isEqualTo(duckBefore);
         assertThat(files(out, sqliteRoot, servers.duckDir)).as("files created").isEqualTo(filesBefore);
         System.out.println(CASES.size() + " cases; rows, checksums and files unchanged; files watched: " + filesBefore.size());
     }
@@ -142,29 +136,5 @@ class HostileSuiteOnEveryEngineTest {
             }
         }
         return all.stream().sorted().toList();
-    }
-
-    private static Map<String, Long> pgRowCounts(ServerDatabases servers) throws Exception {
-        Map<String, Long> counts = new TreeMap<>();
-        try (Connection admin = servers.admin(); Statement s = admin.createStatement()) {
-            List<String> tables = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery("SELECT table_schema || '.' || table_name FROM information_schema.tables "
-                    + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')")) {
-                while (rs.next()) {
-                    tables.add(rs.getString(1));
-                }
-            }
-            for (String t : tables) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + t)) {
-                    rs.next();
-                    counts.put(t, rs.getLong(1));
-                }
-            }
-        }
-        return counts;
-    }
-
-    private static String sha256(Path file) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 }
