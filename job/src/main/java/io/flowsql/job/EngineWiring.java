@@ -75,7 +75,7 @@ public final class EngineWiring {
     static StageJournalSource journal(JobConfig config) {
         String topic = config.get(JobOptions.JOURNAL_TOPIC).trim();
         return topic.isEmpty() ? StageJournalSource.NONE
-                : new KafkaJournalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), topic, config.get(JobOptions.JOURNAL_RETENTION),
+                : new KafkaJournalSource(config.kafkaClients(), topic, config.get(JobOptions.JOURNAL_RETENTION),
                         config.get(JobOptions.JOURNAL_CACHE_MAX_ENTRIES), config.get(JobOptions.JOURNAL_CACHE_MAX_BYTES).getBytes());
     }
 

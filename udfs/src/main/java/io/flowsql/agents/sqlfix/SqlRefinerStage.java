@@ -1,6 +1,7 @@
 package io.flowsql.agents.sqlfix;
 
 import io.flowsql.agents.common.PromptFields;
+import io.flowsql.pipeline.EveryCandidateFailed;
 import io.flowsql.pipeline.FailureKind;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.LiveFeedback;
@@ -56,7 +57,7 @@ public final class SqlRefinerStage implements Stage {
             trace.note = "attempts exhausted; fell back to " + working.get().source;
         } else if (!reviewedSqlFailed(ctx)) {
             trace.note = "attempts exhausted; kept the reviewed SQL";
-        } else {
+        } else if (!EveryCandidateFailed.failIfSo(ctx, trace.stage)) {
             ctx.fail(trace.stage, FailureKind.NO_SQL, "no working SQL after the refiner's attempts");
         }
     }
