@@ -39,6 +39,7 @@ import io.flowsql.agents.sqlfix.SqlRefinerStage;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
 import io.flowsql.agents.retrieve.SchemaRetrieveStage;
+import io.flowsql.agents.answer.SummarizeStage;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.sql.retrieve.SchemaRetriever;
 import io.flowsql.pipeline.FinalizeStage;
@@ -147,7 +148,11 @@ public final class StageRegistry {
                     new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
                     p.sql, p.frames, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/readings").in(MMSQL),
-            of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
+            of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
+            // a plain-language answer, only for requests that ask for one (options.summarize, agent.summarize.presets)
+            of("answer.summarize", LLM, p -> new SummarizeStage(p.call, p.frames, p.settings.summarizePresetSet(),
+                    SummarizeStage.ResultSlice.DEFAULT))
+                    .prompts("answer/summarize").in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
 
     private static final Map<String, StageDeclaration> BY_NAME = byName();
 

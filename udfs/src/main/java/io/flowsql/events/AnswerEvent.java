@@ -20,6 +20,10 @@ public class AnswerEvent {
     public String status;
     public String sql;
     public ResultPreview result;
+    /** How the result can be drawn (computed from its columns and shape, no model); null when there is no result. */
+    public ChartSpec chart;
+    /** The answer in plain words, in the question's language (stage answer.summarize); null when not asked for. */
+    public String summary;
     public String response;
     public List<InterpretationView> interpretations = new ArrayList<>();
     public List<CandidateView> candidates = new ArrayList<>();
