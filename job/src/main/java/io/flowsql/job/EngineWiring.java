@@ -105,6 +105,7 @@ public final class EngineWiring {
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
+        agents.summarizePresets = config.get(JobOptions.AGENT_SUMMARIZE_PRESETS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();

@@ -375,6 +375,11 @@ public final class JobOptions {
             .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
                     + "they find, as the authors' code) or `rules` (the four agents.align.* rules, no model); a question may "
                     + "choose with options.stage_modes.");
+    public static final ConfigOption<String> AGENT_SUMMARIZE_PRESETS = ConfigOptions.key("agents.summarize-presets")
+            .stringType().defaultValue(AGENT_DEFAULTS.summarizePresets)
+            .withDescription("Presets (comma-separated) whose answers carry a plain-language summary (stage answer.summarize, "
+                    + "one model call per answer) unless the question sets options.summarize false; empty: only questions "
+                    + "that set options.summarize true get one.");
     public static final ConfigOption<Integer> AGENT_SQLFIX_CRAFTER_K = ConfigOptions.key("agents.sqlfix-crafter-k")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixCrafterK)
             .withDescription("SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");
