@@ -28,6 +28,8 @@ public class AnswerEvent {
     public List<InterpretationView> interpretations = new ArrayList<>();
     public List<CandidateView> candidates = new ArrayList<>();
     public List<TraceEntry> trace = new ArrayList<>();
+    /** The knowledge ids (business definitions) whose text the prompts carried as evidence; null when none. */
+    public List<String> knowledgeUsed;
     /** The tables schema retrieval kept for the prompts when it cut the schema; null when the prompts saw it whole. */
     public List<String> retrievedTables;
     /** True when any stage's answer came from the simulated LLM. */

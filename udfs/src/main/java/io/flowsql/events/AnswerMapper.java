@@ -57,6 +57,8 @@ public final class AnswerMapper {
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
+        List<String> knowledge = io.flowsql.knowledge.KnowledgeEvidence.used(ctx);
+        answer.knowledgeUsed = knowledge.isEmpty() ? null : new ArrayList<>(knowledge);
         answer.retrievedTables = ctx.retrievedTables == null ? null : new ArrayList<>(ctx.retrievedTables);
         answer.answeredAt = clock.instant().toString();
         return answer;
