@@ -21,8 +21,9 @@ import java.util.TreeSet;
  * target comes before or after it. Per database at most {@link KnowledgeLimits#maxPerDatabase} definitions and
  * {@link KnowledgeLimits#maxBytesPerDatabase} bytes: the oldest (timestamp, then id) is evicted and tombstoned.
  *
- * <p>A question sees a definition when it is on the definition's database (and schema and tenant, when the
- * definition names them) and mentions its term: the term's words, in order, or all of them (plurals folded).
+ * <p>A question sees a definition when it is on the definition's database (and tenant, when the definition names
+ * one) and mentions its term: the term's words, in order, or all of them (plurals folded). A definition scoped to a
+ * schema (a warehouse's namespace) needs that schema: given by the caller, or else named in the question.
  */
 public final class KnowledgeBook {
     private final KnowledgeLimits limits;
@@ -88,7 +89,8 @@ public final class KnowledgeBook {
         return byId.values().stream()
                 .filter(KnowledgeEntry::isDefinition)
                 .filter(e -> dbId.equals(e.dbId))
-                .filter(e -> e.schema == null || e.schema.equalsIgnoreCase(schema == null ? "" : schema))
+                .filter(e -> e.schema == null || (schema != null ? e.schema.equalsIgnoreCase(schema)
+                        : mentions(words, words(e.schema))))
                 .filter(e -> e.tenant == null || e.tenant.equals(tenant))
                 .filter(e -> mentions(words, words(e.term)))
                 .sorted(Comparator.comparingInt((KnowledgeEntry e) -> -e.term.length())

@@ -35,6 +35,8 @@ class KnowledgeBookTest {
         assertThat(book.select("shop", "sales", "globex", q)).isEmpty();
         assertThat(book.select("shop", "sales", null, q)).isEmpty();
         assertThat(book.select("shop", "hr", "acme", q)).isEmpty();
+        assertThat(book.select("shop", null, "acme", q)).as("no schema given or named").isEmpty();
+        assertThat(ids(book.select("shop", null, "acme", q + " In sales?"))).containsExactly("k1");
     }
 
     @Test
