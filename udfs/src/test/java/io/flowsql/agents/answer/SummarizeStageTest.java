@@ -2,7 +2,11 @@ package io.flowsql.agents.answer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.AgentCall;
+import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.AnswerMapper;
@@ -16,6 +20,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Summaries;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +105,42 @@ class SummarizeStageTest {
         assertThat(ctx.status).isEqualTo("answered");
         assertThat(AnswerMapper.fromContext(ctx).summary).isNull();
         assertThat(ctx.trace.get(0).note).startsWith("no summary");
+    }
+
+    @Test
+    void aHostileTenantsSummaryPromptHoldsNoValueOfATableOutsideItsPolicy() {
+        AccessPolicies policies = AccessPolicies.fromOptions(Map.of(
+                "team-a.databases", "concert_singer", "team-a.tables.concert_singer", "singer,concert"), "");
+        SchemaContext schemas = new SchemaContext(SpiderAgentParts.CATALOG, SpiderAgentParts.VIEWS, new HistoryRenderer(), policies);
+        ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(REPLY);
+        SummarizeStage stage = new SummarizeStage(new AgentCall(llm), schemas::promptFields, Set.of(), SummarizeStage.ResultSlice.DEFAULT);
+
+        RequestContext ctx = answered("Which country has the most singers?", 3);
+        ctx.tenant = "team-a";
+        // a hostile candidate that read the forbidden table: refused by the gate, so never the answer's rows
+        Candidate hostile = new Candidate("opensearch.generate", "SELECT Name, Location FROM stadium");
+        hostile.executed = true;
+        hostile.error = "forbidden: the SQL reads a table this question may not use";
+        hostile.previewColumns = List.of("Name", "Location");
+        hostile.setPreview(List.of(List.of("Stark's Park", "Raith Rovers"), List.of("Balmoor", "Peterhead")));
+        ctx.candidates.add(0, hostile);
+        Summaries.request(ctx, true);
+        stage.applyAs("answer.summarize", ctx).join();
+
+        String prompt = userText(llm.requests().get(0));
+        assertThat(prompt).contains("Country | count(*)", "# Table: singer");
+        assertThat(prompt.toLowerCase(java.util.Locale.ROOT)).doesNotContain("stark's park", "balmoor", "raith rovers", "peterhead");
+
+        // the forbidden SQL as the final SQL (refused, so no answer rows): the model is told there are none
+        RequestContext refused = answered("List every stadium.", 2);
+        refused.tenant = "team-a";
+        refused.candidates.clear();
+        refused.candidates.add(hostile);
+        refused.finalSql = hostile.sql;
+        Summaries.request(refused, true);
+        stage.applyAs("answer.summarize", refused).join();
+        String second = userText(llm.requests().get(1));
+        assertThat(second).contains("(no rows)").doesNotContain("Balmoor").doesNotContain("Stark");
     }
 
     private static SummarizeStage stage(ScriptedLlmClient llm, Set<String> presets, SummarizeStage.ResultSlice slice) {
