@@ -19,12 +19,19 @@ DEV_JSON="$SHARED_DATA/spider/dev.json"
 JOB_PID_FILE="$WORK_DIR/quickstart-job.pid"
 SIM_PID_FILE="$WORK_DIR/quickstart-simulator.pid"
 STARTED_KAFKA=0
+GROUP="$(sed -n 's/^kafka.group-id=//p' "$DEPLOY_DIR/quickstart.properties")"
 
 cleanup() {
   local code=$?
   trap - EXIT INT TERM
-  log "stopping what the quickstart started ..."
   rm -f "$WORK_DIR/quickstart.serving"
+  if [[ -n "${BOOTSTRAP:-}" && -n "${CP:-}" ]] && pid_alive "$JOB_PID_FILE"; then
+    # the job commits its question offsets when a checkpoint completes; stopping it before that would leave the
+    # questions it answered to the next run (which would then dead-letter them as duplicate_request_id)
+    log "waiting for the job to commit its position on the questions topic (at most 20 s) ..."
+    java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.cli.FlowSqlCli caught-up -b "$BOOTSTRAP" -g "$GROUP" --timeout 20s || true
+  fi
+  log "stopping what the quickstart started ..."
   stop_pid_file "$JOB_PID_FILE" 20
   stop_pid_file "$SIM_PID_FILE" 10
   if [[ $STARTED_KAFKA == 1 ]]; then "$DEPLOY_DIR/kafka-stop.sh" || true; fi

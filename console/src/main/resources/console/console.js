@@ -86,7 +86,10 @@
     }
     table.append(body);
     const shown = result.rows.length;
-    const meta = el('div', { class: 'result-meta', text: result.row_count + (result.row_count === 1 ? ' row' : ' rows') +
+    // a result the executor cut at its row cap has at least row_count rows: "1000+ rows (1000 shown)", never "1000 rows (1000 shown)"
+    const cutAtCap = result.truncated && shown >= result.row_count;
+    const meta = el('div', { class: 'result-meta', text: result.row_count + (cutAtCap ? '+' : '') +
+      (result.row_count === 1 && !cutAtCap ? ' row' : ' rows') +
       (shown < result.row_count || result.truncated ? ' (' + shown + ' shown)' : '') +
       (result.elapsed_ms !== undefined ? ' · ' + result.elapsed_ms.toFixed(1) + ' ms' : '') });
     return el('div', {}, table, meta);

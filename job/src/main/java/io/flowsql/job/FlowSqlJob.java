@@ -112,7 +112,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
         configure(env, config);
-        BrokerTransactionCheck.verify(config.get(JobOptions.BOOTSTRAP_SERVERS), config.kafkaClientProperties(),
+        BrokerTransactionCheck.verify(config.kafkaClients(),
                 config.get(JobOptions.TRANSACTION_TIMEOUT), java.time.Duration.ofSeconds(15));
         build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         env.execute(config.get(JobOptions.JOB_NAME));
@@ -205,7 +205,8 @@ public final class FlowSqlJob implements Callable<Integer> {
         SingleOutputStreamOperator<RequestContext> firstOfEachId = parallel(questions
                 .keyBy(RequestIdFunction.questionKey(), Types.STRING)
                 .connect(answersReadBack.keyBy(RequestIdFunction.answerKey(), Types.STRING))
-                .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
+                .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS,
+                        KafkaSources.readsCommittedAnswers(config)))
                 .uid(REQUEST_IDS_UID).name("request-id check"), topology);
 
         SingleOutputStreamOperator<FeedbackTurn> finishedTurns = answersReadBack

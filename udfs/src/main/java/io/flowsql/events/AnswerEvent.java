@@ -35,7 +35,7 @@ public class AnswerEvent {
     /** True when any stage's answer came from the simulated LLM. */
     public boolean simulated;
     public String failedStage;
-    /** Why the request failed, as a type ({@code model}, {@code timeout}, {@code no_sql}, {@code unserved}, {@code internal}); null unless failed. */
+    /** Why the request failed, as a type ({@code model}, {@code timeout}, {@code no_sql}, {@code sql_error}, {@code unserved}, {@code internal}, ...); null unless failed. */
     public String errorKind;
     public String error;
     /** ISO-8601 instant the answer was made. */

@@ -29,8 +29,9 @@ import java.util.List;
  * answered; a later question with the same id is never answered a second time and never dropped. It becomes a dead
  * letter ({@code duplicate_request_id: ...}) that names the earlier answer's status: at once when that answer is
  * already back on the answers topic, else as soon as it comes back (a duplicate in flight waits for the first). The
- * answers read back (second input) mark the ids this operator let through as answered (answers of ids it never saw
- * change nothing). An id is remembered {@code ttl} after its last change; a
+ * answers read back (second input) mark the ids this operator let through as answered; read_committed (the default),
+ * they mark every id they answer, so a question an earlier run answered is not answered (and paid for) again when a
+ * new job reads it again. An id is remembered {@code ttl} after its last change; a
  * question reusing an id after that is a new question.
  *
  * <p>Keyed by dialogue ({@link DialogueKeys}: a question without a dialogue id is its own dialogue, keyed by its
@@ -45,6 +46,7 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
 
     private final Duration ttl;
     private final int maxWaiting;
+    private final boolean answersCommitted;
 
     /** By request id: "in-flight" while the first question is answered, then the answer's status. */
     private transient MapState<String, String> status;
@@ -67,8 +69,19 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
      * @param maxWaiting duplicates of one id held while the first is in flight; more are dead-lettered at once
      */
     public RequestIdFunction(Duration ttl, int maxWaiting) {
+        this(ttl, maxWaiting, false);
+    }
+
+    /**
+     * @param answersCommitted true when the answers read back are committed ones only (read_committed): then an
+     *                         answer to an id this state never let through (answered by an earlier run of the job, whose
+     *                         consumer position was lost at its stop) marks the id answered too, so that question,
+     *                         read again, is a dead letter and not a second, paid-for answer
+     */
+    public RequestIdFunction(Duration ttl, int maxWaiting, boolean answersCommitted) {
         this.ttl = ttl;
         this.maxWaiting = maxWaiting;
+        this.answersCommitted = answersCommitted;
     }
 
     @Override
@@ -109,10 +122,11 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
 
     @Override
     public void processElement2(AnswerEvent answer, Context ctx, Collector<RequestContext> out) throws Exception {
-        if (status.get(answer.requestId) == null) {
+        if (status.get(answer.requestId) == null && !answersCommitted) {
             // not a question this state let through: with the feedback read uncommitted, an answer written before a
             // restore (its transaction aborted) is read again while its question is being replayed; marking its id
-            // answered would dead-letter the replayed question and lose its answer
+            // answered would dead-letter the replayed question and lose its answer. A committed answer is final, so
+            // with read_committed it marks the id whoever answered it (an earlier run of the job included).
             return;
         }
         String answered = answer.status == null ? "unknown" : answer.status;

@@ -10,6 +10,11 @@ public enum FailureKind {
     TIMEOUT,
     /** The stages ran but produced no SQL that works. */
     NO_SQL,
+    /**
+     * Candidates ran in the database and every one failed there (e.g. "no such table" after a table was dropped);
+     * the message is the last candidate's error. No SQL that ran is offered as an answer.
+     */
+    SQL_ERROR,
     /** The request names a preset this job has no chain of operators for. */
     UNSERVED,
     /** The question's tenant may not ask this database (or its SQL names a table outside the tenant's policy); status refused. */

@@ -7,12 +7,17 @@ import java.util.Optional;
 /**
  * Settles a request that reached the end of its strategy: the SQL an earlier stage chose (or else the
  * best candidate: runs cleanly with rows, then cleanly, then at all, latest first) becomes the answer;
- * without any SQL the request fails with the reason.
+ * without any SQL the request fails with the reason, and so it does when candidates ran and every one failed in
+ * the database (error kind {@code sql_error}, the last candidate's error): SQL that ran only to fail is no answer.
  */
 public final class FinalizeStage implements Stage.Local {
 
     @Override
     public void runLocal(RequestContext ctx, StageTrace trace) {
+        if (EveryCandidateFailed.failIfSo(ctx, trace.stage)) {
+            trace.note = "every candidate failed";
+            return;
+        }
         Optional<Candidate> chosen = chosenCandidate(ctx);
         if (ctx.finalSql == null || ctx.finalSql.isBlank()) {
             ctx.finalSql = chosen.map(c -> c.sql).orElse(null);

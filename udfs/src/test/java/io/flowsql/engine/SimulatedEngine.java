@@ -12,6 +12,9 @@ import io.flowsql.simulator.SimulatorConfig;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
+import io.flowsql.sql.catalog.SchemaCatalog;
+import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,12 @@ final class SimulatedEngine implements AutoCloseable {
     private final Engine engine;
 
     SimulatedEngine(GoldSqlOracle oracle, SqlErrorInjector errors) {
+        this(oracle, errors, SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+    }
+
+    /** The same over other database parts (e.g. a copy of a Spider database the test changes). */
+    SimulatedEngine(GoldSqlOracle oracle, SqlErrorInjector errors, SafeExecutor sql, SchemaCatalog catalog,
+            CachingValueIndexProvider values) {
         this.server = SimulatedLlmServer.start(SimulatorConfig.builder()
                 .responders(AgentResponders.all())
                 .oracle(oracle)
@@ -38,7 +47,7 @@ final class SimulatedEngine implements AutoCloseable {
                 .initialBackoff(Duration.ofMillis(20))
                 .maxBackoff(Duration.ofMillis(200))
                 .build()).build();
-        this.engine = new Engine(client, SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+        this.engine = new Engine(client, sql, catalog, values);
     }
 
     Engine engine() {

@@ -25,6 +25,38 @@ class RequestIdFunctionTest {
                 RequestIdFunction.questionKey(), RequestIdFunction.answerKey(), Types.STRING);
     }
 
+    private static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> harness(
+            boolean answersCommitted) throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), 2, answersCommitted)),
+                RequestIdFunction.questionKey(), RequestIdFunction.answerKey(), Types.STRING);
+    }
+
+    /**
+     * A new job reads again a question an earlier run answered (its consumer position was lost at the stop) after the
+     * committed answer was read back: not answered again when the answers read back are committed ones; with
+     * read_uncommitted (an aborted answer may be read back) the question goes on as before.
+     */
+    @Test
+    void aCommittedAnswerOfAnEarlierRunMarksItsIdSoTheQuestionReadAgainIsNotAnsweredTwice() throws Exception {
+        try (var h = harness(true)) {
+            h.open();
+            h.processElement2(answer("old-1"), 0);
+            h.processElement1(question("old-1", 3), 0);
+            h.processElement1(question("new-1", 4), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("new-1");
+            assertThat(deadLetters(h)).singleElement().satisfies(d -> assertThat(d.reason)
+                    .startsWith("duplicate_request_id: request_id old-1").contains("already answered (status answered)"));
+        }
+        try (var h = harness(false)) {
+            h.open();
+            h.processElement2(answer("old-1"), 0);
+            h.processElement1(question("old-1", 3), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("old-1");
+            assertThat(deadLetters(h)).isEmpty();
+        }
+    }
+
     private static RequestContext question(String id, long offset) {
         return question(id, null, offset);
     }

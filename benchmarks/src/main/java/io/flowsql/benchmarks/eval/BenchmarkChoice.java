@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /** The options that pick a benchmark and where its files are, shared by {@code score} and {@code run}. */
 public final class BenchmarkChoice {
 
-    @Option(names = "--benchmark", required = true, description = "spider-dev, bird-dev, bird-minidev or cosql-dev")
+    @Option(names = "--benchmark", required = true, description = "One of: " + BenchmarkLoaders.KINDS)
     String benchmark;
 
     @Option(names = "--benchmark-path", description = "Folder of the benchmark (default: under --data)")

@@ -55,6 +55,15 @@ class InputChecksTest {
         return new Run(exit, out.toString(), err + stderr.toString());
     }
 
+    /** Every benchmark the loaders know is named in the help of both commands that take --benchmark. */
+    @Test
+    void runAndScoreHelpNameEveryBenchmarkMmsqlTestIncluded() {
+        for (String command : List.of("run", "score")) {
+            String help = EvalCli.commandLine().getSubcommands().get(command).getUsageMessage();
+            assertThat(help).as(command).contains("spider-dev", "bird-minidev", "cosql-dev", "mmsql-test");
+        }
+    }
+
     @Test
     void a972LineFileIsRefusedNamingBothCountsAndScoresWithOnlyRunnable() throws Exception {
         Run refused = eval("score", "--benchmark", "spider-dev", "--data", SharedData.root().toString(),

@@ -17,7 +17,7 @@ class WarehouseRetrievalBenchmarkTest {
     @Test
     void tableRecallAtABudgetNoLargerThanTodaysMedianPrompt() throws Exception {
         WarehouseRetrievalBenchmark.Summary s = WarehouseRetrievalBenchmark.run(
-                Path.of(System.getProperty("flowsql.shared.data")), Boolean.getBoolean("flowsql.retrieval.full"));
+                Path.of(System.getProperty("flowsql.shared.data")), Boolean.getBoolean("flowsql.retrieval.full"), null);
         assertThat(s.questions()).isGreaterThan(90);
         assertThat(s.budget()).isLessThanOrEqualTo(s.todayMedian());
         assertThat(s.tableRecall()).isGreaterThanOrEqualTo(0.93);

@@ -3,15 +3,15 @@ package io.flowsql.job.cli;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.ResultPreview;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.List;
 
 /** Renders an answer for a terminal: question, status, SQL, and the first rows as a small table. */
 final class AnswerPrinter {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final int maxRows;
 
-    AnswerPrinter(PrintStream out, int maxRows) {
+    AnswerPrinter(PrintWriter out, int maxRows) {
         this.out = out;
         this.maxRows = maxRows;
     }
@@ -36,12 +36,19 @@ final class AnswerPrinter {
         out.flush();
     }
 
+    /** "6 rows (5 shown)" when fewer rows are printed than the result has, "6 rows" when all are. */
+    static String rowSummary(int rowCount, int shown) {
+        String rows = rowCount + " row" + (rowCount == 1 ? "" : "s");
+        return shown < rowCount ? rows + " (" + shown + " shown)" : rows;
+    }
+
     private void printRows(ResultPreview r) {
         out.println("   " + String.join(" | ", r.columns));
         List<List<String>> rows = r.rows;
-        for (int i = 0; i < Math.min(maxRows, rows.size()); i++) {
+        int shown = Math.min(maxRows, rows.size());
+        for (int i = 0; i < shown; i++) {
             out.println("   " + String.join(" | ", rows.get(i).stream().map(v -> v == null ? "NULL" : v).toList()));
         }
-        out.println("   (" + r.rowCount + " row" + (r.rowCount == 1 ? "" : "s") + ")");
+        out.println("   " + rowSummary(r.rowCount, shown));
     }
 }

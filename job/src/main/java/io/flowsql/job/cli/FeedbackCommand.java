@@ -6,6 +6,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,8 @@ import java.util.concurrent.Callable;
 @Command(name = "feedback", mixinStandardHelpOptions = true,
         description = "Send a verified question-SQL pair, a verdict on an answer, or a retraction to the feedback topic.")
 public final class FeedbackCommand implements Callable<Integer> {
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "feedback", description = "Feedback topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -66,7 +67,7 @@ public final class FeedbackCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         FeedbackEvent event = event();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(kafka.factory())) {
             producer.send(new ProducerRecord<>(topic, event.keyBytes(), EventJson.toBytes(event))).get();
         }
         System.out.println(event.kind + " " + event.feedbackId);

@@ -5,8 +5,12 @@ import io.flowsql.events.EventJson;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,19 +18,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
  * Prints answers as they are committed (read_committed), optionally until a number of them or given requests
- * arrived; then exits 0, or 4 when any of them failed (3 on timeout).
+ * arrived ({@link AnswerSelection}); then exits 0, or 4 when any of them failed; 3 when --count or --ids-file was not
+ * met within --timeout (without either, the timeout just ends the watch).
  */
 @Command(name = "watch", mixinStandardHelpOptions = true, description = "Print answers as they arrive (read_committed); "
-        + "with --count or --ids-file the exit code is 0 when all arrived, 4 when any of them failed, 3 on timeout.")
+        + "exit code 0, or 4 when any answer shown failed; with --count or --ids-file, 3 when they did not all arrive within --timeout.")
 final class WatchCommand implements Callable<Integer> {
 
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "answers", description = "Answers topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -34,7 +38,7 @@ final class WatchCommand implements Callable<Integer> {
     @Option(names = "--count", defaultValue = "0", description = "Stop after this many answers (0: run until interrupted).")
     int count;
 
-    @Option(names = "--ids-file", description = "Only answers to the request ids in this file; stop when all arrived.")
+    @Option(names = "--ids-file", description = "Only answers to the request ids in this file (one a line), one each; stop when all arrived.")
     Path idsFile;
 
     @Option(names = "--timeout", defaultValue = "0s", description = "Give up after this long (e.g. 150s; 0s: never). Exit code 3 on timeout.")
@@ -49,40 +53,61 @@ final class WatchCommand implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "5", description = "Rows shown per answer (default ${DEFAULT-VALUE}).")
     int rows;
 
+    @Option(names = "--progress-every", defaultValue = "15s",
+            description = "While waiting, say on stderr how many answers arrived, this often (default ${DEFAULT-VALUE}; 0s: never).")
+    String progressEvery;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        Set<String> wanted = idsFile == null ? Set.of() : new HashSet<>(Files.readAllLines(idsFile, StandardCharsets.UTF_8));
-        wanted = new HashSet<>(wanted.stream().filter(s -> !s.isBlank()).toList());
-        int target = !wanted.isEmpty() ? wanted.size() : count;
+        AnswerSelection selection = idsFile == null ? AnswerSelection.firstOf(count)
+                : AnswerSelection.ofIds(new HashSet<>(Files.readAllLines(idsFile, StandardCharsets.UTF_8)));
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         Duration limit = org.apache.flink.util.TimeUtils.parseDuration(timeout);
-        long deadline = limit.isZero() ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
-        AnswerPrinter printer = new AnswerPrinter(System.out, rows);
-        int shown = 0;
+        long started = System.nanoTime();
+        long deadline = limit.isZero() ? Long.MAX_VALUE : started + limit.toNanos();
+        long every = org.apache.flink.util.TimeUtils.parseDuration(progressEvery).toNanos();
+        long nextProgress = every == 0 ? Long.MAX_VALUE : started + every;
+        AnswerPrinter printer = new AnswerPrinter(out, rows);
         int failed = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-watch", fromLatest)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(kafka.factory(), "flowsql-watch", fromLatest)) {
             consumer.subscribe(List.of(topic));
-            while (target == 0 || shown < target) {
-                if (System.nanoTime() > deadline) {
-                    System.err.println("timed out after " + timeout + " with " + shown + " of " + target + " answers");
-                    return 3;
+            while (!selection.done()) {
+                long now = System.nanoTime();
+                if (now > deadline) {
+                    if (selection.bounded()) {
+                        err.println("timed out after " + timeout + " with " + selection.progress());
+                        err.flush();
+                        return 3;
+                    }
+                    err.println("watched for " + timeout + ": " + selection.progress());
+                    break;
+                }
+                if (now > nextProgress) {
+                    err.println("still waiting after " + Duration.ofNanos(now - started).toSeconds() + " s: " + selection.progress());
+                    err.flush();
+                    nextProgress = now + every;
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(250))) {
                     AnswerEvent a;
                     try {
                         a = EventJson.parseAnswer(r.value());
                     } catch (UncheckedIOException e) {
-                        System.err.println("unreadable record at " + r.partition() + "@" + r.offset());
+                        err.println("unreadable record at " + r.partition() + "@" + r.offset());
                         continue;
                     }
-                    if (!wanted.isEmpty() && !wanted.remove(a.requestId)) {
+                    if (!selection.take(a.requestId)) {
                         continue;
                     }
                     if (json) {
-                        System.out.println(new String(r.value(), StandardCharsets.UTF_8));
+                        out.println(new String(r.value(), StandardCharsets.UTF_8));
+                        out.flush();
                     } else {
                         printer.print(a);
                     }
-                    shown++;
                     if ("failed".equals(a.status)) {
                         failed++;
                     }
@@ -90,9 +115,11 @@ final class WatchCommand implements Callable<Integer> {
             }
         }
         if (failed > 0) {
-            System.err.println(failed + " of " + shown + " answers failed (status failed; each names its stage and error)");
+            err.println(failed + " of " + selection.shown() + " answers failed (status failed; each names its stage and error)");
+            err.flush();
             return 4;
         }
+        err.flush();
         return 0;
     }
 }

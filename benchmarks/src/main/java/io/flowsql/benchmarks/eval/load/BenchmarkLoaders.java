@@ -5,6 +5,9 @@ import java.util.Locale;
 
 /** Picks the loader for a benchmark name given on the command line, resolving the standard paths under a data folder. */
 public final class BenchmarkLoaders {
+    /** The benchmarks {@link #load} knows, as the CLI's help names them. */
+    public static final String KINDS = "spider-dev, bird-dev, bird-minidev, cosql-dev, mmsql-test";
+
     private final Path dataRoot;
 
     public BenchmarkLoaders(Path dataRoot) {
@@ -25,7 +28,7 @@ public final class BenchmarkLoaders {
             case "mmsql-test" -> new CosqlLoader().load(questionsFile(kind, path), dataRoot.resolve("spider").resolve("database"),
                     "mmsql-test");
             default -> throw new IllegalArgumentException(
-                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev, mmsql-test)");
+                    "unknown benchmark '" + kind + "' (" + KINDS + ")");
         };
     }
 
@@ -38,7 +41,7 @@ public final class BenchmarkLoaders {
             case "cosql-dev" -> fileOrDefault(path, "cosql", "cosql_dev.json");
             case "mmsql-test" -> fileOrDefault(path, "mmsql", "MMSQL_test.json");
             default -> throw new IllegalArgumentException(
-                    "unknown benchmark '" + kind + "' (spider-dev, bird-dev, bird-minidev, cosql-dev, mmsql-test)");
+                    "unknown benchmark '" + kind + "' (" + KINDS + ")");
         };
     }
 

@@ -36,8 +36,9 @@ final class ChartImages {
         if (max != null) {
             chart.getStyler().setYAxisMax(max);
         }
-        // stage names and token ranges are long: slanted labels do not run into each other
-        chart.getStyler().setXAxisLabelRotation(labels.size() > 5 ? 45 : 0);
+        // stage names and token ranges are long: upright labels would run into each other, and slanted ones (45°) end
+        // under the next bar, so many labels stand vertical, each centred under its own bar (ChartImagesTest)
+        chart.getStyler().setXAxisLabelRotation(labels.size() > 5 ? 90 : 0);
         chart.addSeries(yTitle, labels, values);
         try {
             return Base64.getEncoder().encodeToString(BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));

@@ -28,6 +28,7 @@ import java.util.Map;
  * @param verdicts   one verdict per scored question, in benchmark order
  * @param protocol   how the answers were produced (run: the dialogue history protocol), or null for a scored file
  * @param rqs        MMSQL's response-quality score from an LLM judge, or null when no judge was asked
+ * @param simulation how many answers came from the simulated LLM (read from an answers file; NONE for other formats)
  */
 public record EvaluationSummary(
         String benchmark,
@@ -53,7 +54,8 @@ public record EvaluationSummary(
         MmsqlAccsMetrics mmsql,
         List<QuestionVerdict> verdicts,
         String protocol,
-        RqsScores rqs) {
+        RqsScores rqs,
+        SimulatedAnswers simulation) {
 
     /** A gold query that failed to run: reported apart, never counted against a prediction. */
     public record GoldError(String itemId, String dbId, String error) {}
@@ -78,7 +80,7 @@ public record EvaluationSummary(
                 DialogueMetrics.typeDetection(outcomes), StageLatency.of(outcomes),
                 TokenCost.of(outcomes, pricePerMillionPrompt, pricePerMillionCompletion),
                 outcomes.stream().map(o -> o.promptTokens() + o.completionTokens()).toList(), mmsql,
-                outcomes.stream().map(QuestionVerdict::of).toList(), null, null);
+                outcomes.stream().map(QuestionVerdict::of).toList(), null, null, SimulatedAnswers.NONE);
     }
 
     public boolean measuredEfficiency() {
@@ -89,14 +91,21 @@ public record EvaluationSummary(
     public EvaluationSummary withProtocol(String how) {
         return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
                 missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
-                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, how, rqs);
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, how, rqs, simulation);
     }
 
     /** The same figures with the RQS judge's scores. */
     public EvaluationSummary withRqs(RqsScores scores) {
         return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
                 missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
-                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, protocol, scores);
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, protocol, scores, simulation);
+    }
+
+    /** The same figures, saying how many answers the simulated LLM gave. */
+    public EvaluationSummary withSimulation(SimulatedAnswers counted) {
+        return new EvaluationSummary(benchmark, predictions, comparison, semanticsDescription, questions, runnable,
+                missingPredictions, ex, exByDifficulty, ves, rves, goldErrors, dialogues, tdex, tdexByType, iex, typeDetection,
+                latencyByStage, tokens, tokensPerQuestion, mmsql, verdicts, protocol, rqs, counted);
     }
 
     /** Questions left out because their database is not here. */

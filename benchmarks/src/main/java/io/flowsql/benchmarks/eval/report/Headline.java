@@ -9,7 +9,8 @@ public final class Headline {
     private Headline() {}
 
     public static String of(EvaluationSummary s) {
-        StringBuilder line = new StringBuilder(s.benchmark()).append(" [").append(s.comparison()).append("] ");
+        StringBuilder line = new StringBuilder(s.simulation() == null ? "" : s.simulation().headlinePrefix())
+                .append(s.benchmark()).append(" [").append(s.comparison()).append("] ");
         if (s.mmsql() != null) {
             line.append(pct("TDEX", s.mmsql().tdex())).append(", ").append(pct("EX", s.mmsql().ex())).append(", ")
                     .append(pct("IEX", s.mmsql().iex())).append(String.format(Locale.ROOT, ", average type F1 %.1f%%",

@@ -20,6 +20,11 @@ public final class JsonReport {
         root.put("semantics", s.comparison());
         root.put("semantics_description", s.semanticsDescription());
         root.put("headline", Headline.of(s));
+        if (s.simulation() != null && s.simulation().answers() > 0) {
+            root.put("simulated_answers", s.simulation().simulated());
+            root.put("answers_read", s.simulation().answers());
+            root.put("simulated_mode", s.simulation().simulated() > 0 ? s.simulation().mode() : null);
+        }
         if (s.protocol() != null) {
             root.put("protocol", s.protocol());
         }

@@ -61,4 +61,35 @@ class ReportsTest {
         assertThat(json.at("/tokens/prompt").asLong()).isEqualTo(10_000);
         assertThat(json.at("/tokens/cost").asDouble()).isEqualTo(10_000 / 1e6 * 1.0 + 500 / 1e6 * 4.0);
     }
+
+    /** An answers file whose answers came from the simulated oracle: each report's headline says so, with the count. */
+    @Test
+    void everyReportsHeadlineSaysHowManyAnswersWereSimulatedAndInWhichMode(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path answers = dir.resolve("answers.jsonl");
+        Files.write(answers, List.of(
+                "{\"request_id\":\"1\",\"simulated\":true,\"trace\":[{\"stage\":\"g\",\"model\":\"simulated/simulated-oracle\",\"simulated\":true}]}",
+                "{\"request_id\":\"2\",\"simulated\":true,\"trace\":[{\"stage\":\"g\",\"model\":\"simulated/simulated-oracle\",\"simulated\":true}]}",
+                "{\"request_id\":\"3\",\"simulated\":false,\"trace\":[{\"stage\":\"g\",\"model\":\"qwen\",\"simulated\":false}]}"));
+        SimulatedAnswers counted = SimulatedAnswers.read(answers);
+        assertThat(counted.simulated()).isEqualTo(2);
+        assertThat(counted.answers()).isEqualTo(3);
+        assertThat(counted.mode()).isEqualTo("oracle");
+        assertThat(SimulatedAnswers.read(Files.writeString(dir.resolve("pred.sql"), "SELECT 1\n"))).isEqualTo(SimulatedAnswers.NONE);
+
+        List<ItemOutcome> outcomes = List.of(turn("1", "answerable", "SELECT 1", "answerable", true, null));
+        Benchmark bench = new Benchmark("spider-dev", outcomes.stream().map(ItemOutcome::item).toList(), Path.of("target"));
+        EvaluationSummary s = EvaluationSummary.of(bench, answers.toString(), "SPIDER_TEST_SUITE", outcomes, 0, 0)
+                .withSimulation(counted);
+        String expected = "SIMULATED LLM (oracle): 2 of 3 answers came from the simulator, not a real model; spider-dev";
+        assertThat(Headline.of(s)).startsWith(expected);
+        List<Path> files = new ReportWriter().write(s, dir.resolve("report"));
+        assertThat(Files.readString(files.get(0))).contains("- **" + expected);
+        assertThat(Files.readString(files.get(1))).contains("id=\"headline\">" + expected);
+        JsonNode json = new ObjectMapper().readTree(files.get(2).toFile());
+        assertThat(json.at("/headline").asText()).startsWith(expected);
+        assertThat(json.at("/simulated_answers").asInt()).isEqualTo(2);
+        assertThat(json.at("/simulated_mode").asText()).isEqualTo("oracle");
+        assertThat(Headline.of(s.withSimulation(SimulatedAnswers.NONE))).startsWith("spider-dev [");
+    }
 }
