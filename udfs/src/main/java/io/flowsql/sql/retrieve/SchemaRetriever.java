@@ -18,8 +18,11 @@ import java.util.stream.Collectors;
  * (visible) schema's full rendering fits the budget it is returned as it is, so small databases see exactly what they
  * saw before. Otherwise tables are ranked by a {@link RelevanceScorer} (by default {@link LexicalScorer}), each table's
  * score raised by its foreign-key neighbours' and by the best table of its schema namespace (so the tables joined to
- * a match, and the tables of the matched namespace, come next), and the best tables are kept while their renderings
- * fit the budget.
+ * a match, and the tables of the matched namespace, come next); the question is routed to its best few schema
+ * namespaces ({@link NamespaceOrder}), and their best tables are kept while their measured costs ({@link TableCosts},
+ * each table rendered once per schema object) add up to at most the budget ({@link BudgetCut}); the kept schema is
+ * rendered once, to check. The visible schema is whatever the caller lets the question see (a tenant's tables), so
+ * an access filter applies before ranking.
  */
 public final class SchemaRetriever {
     /** What the job uses unless {@code schema.token-budget} says otherwise: larger than every Spider and BIRD dev schema. */
@@ -33,7 +36,7 @@ public final class SchemaRetriever {
     private final TokenCounter tokens;
     private final RelevanceScorer scorer;
     private final int budget;
-    /** Tokens of a schema's whole rendering and of each of its tables alone, computed once per schema object. */
+    /** Tokens of a schema's whole rendering and of each of its parts, measured once per schema object. */
     private final Cache<DatabaseSchema, TableCosts> costs = Caffeine.newBuilder().weakKeys().build();
     /** Each schema's namespaces as BM25 documents, built once per schema object. */
     private final Cache<DatabaseSchema, NamespaceBm25> documents = Caffeine.newBuilder().weakKeys().build();
