@@ -95,11 +95,14 @@
     return el('div', {}, table, meta);
   }
 
-  function barChart(result) {
+  // the answer's chart spec (answers schema `chart`), when it has one, picks the chart and its columns
+  function barChart(result, spec) {
+    if (spec && spec.type === 'none') return null;
+    if (spec && spec.type === 'line') return lineChart(result, spec);
     const numeric = numericColumns(result.columns, result.rows);
-    const valueCol = numeric.indexOf(true);
+    const valueCol = spec && spec.y && spec.y.length ? result.columns.indexOf(spec.y[0]) : numeric.indexOf(true);
     if (valueCol < 0 || result.rows.length === 0) return null;
-    const labelCol = numeric.indexOf(false);
+    const labelCol = spec && spec.x ? result.columns.indexOf(spec.x) : numeric.indexOf(false);
     const rows = result.rows.slice(0, 20);
     const values = rows.map((r) => Number(r[valueCol]) || 0);
     const max = Math.max(...values.map(Math.abs), 1e-9);
@@ -122,8 +125,25 @@
     return chart;
   }
 
-  function resultView(result, testid) {
-    const chart = barChart(result);
+  function lineChart(result, spec) {
+    const xCol = result.columns.indexOf(spec.x), yCol = result.columns.indexOf((spec.y || [])[0]);
+    if (xCol < 0 || yCol < 0 || result.rows.length < 2) return null;
+    const rows = result.rows.slice(0, 20), w = 400, h = 160, left = 40, top = 22;
+    const values = rows.map((r) => Number(r[yCol]) || 0);
+    const min = Math.min(...values), max = Math.max(...values), span = max - min || 1;
+    const points = values.map((v, i) => (left + i * (w - left - 10) / (rows.length - 1)).toFixed(1) + ',' +
+      (top + (h - top - 20) * (1 - (v - min) / span)).toFixed(1));
+    const chart = svg('svg', { class: 'chart', width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img',
+      'data-testid': 'chart', 'data-chart-type': 'line' });
+    chart.append(svg('text', { x: 6, y: 14 }, result.columns[yCol] + ' over ' + result.columns[xCol]));
+    chart.append(svg('polyline', { points: points.join(' '), fill: 'none', stroke: 'currentColor' }));
+    chart.append(svg('text', { x: left, y: h - 4 }, String(rows[0][xCol])));
+    chart.append(svg('text', { x: w - 90, y: h - 4 }, String(rows[rows.length - 1][xCol])));
+    return chart;
+  }
+
+  function resultView(result, testid, spec) {
+    const chart = barChart(result, spec);
     return el('div', { class: 'row' }, resultTable(result, testid), chart);
   }
 
@@ -261,8 +281,11 @@
     }
     if (!a) return;
     if (a.status === 'answered') {
+      if (a.summary) node.append(el('div', { class: 'reply', 'data-testid': 'summary', text: a.summary }));
+      if (a.knowledge_used) node.append(el('div', { class: 'result-meta', 'data-testid': 'knowledge-used',
+        text: 'definitions used: ' + a.knowledge_used.join(', ') }));
       node.append(highlight(a.sql, 'answer-sql'));
-      if (a.result) node.append(resultView(a.result, 'result-table'));
+      if (a.result) node.append(resultView(a.result, 'result-table', a.chart));
       node.append(editor(dialogue.db, a.sql, a.request_id));
     } else if (a.status === 'clarification') {
       node.append(el('div', { class: 'reply', 'data-testid': 'reply', text: a.response || 'The question can be read more than one way.' }));

@@ -36,6 +36,7 @@ final class QuestionSender implements AutoCloseable {
         node.put("dialogue_id", dialogueId);
         node.put("db_id", dbId);
         node.put("question", question);
+        node.putObject("options").put("summarize", true);   // the console shows every answer's summary
         byte[] value = EventJson.toBytes(node);
         return new Prepared(dialogueId, value, EventJson.parseQuestion(value));
     }

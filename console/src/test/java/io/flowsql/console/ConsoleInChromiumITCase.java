@@ -79,6 +79,8 @@ class ConsoleInChromiumITCase {
             assertThat(rows).containsExactlyInAnyOrderElementsOf(query("concert_singer",
                     "SELECT country, count(*) FROM singer GROUP BY country"));
             assertThat(turn.findElements(By.cssSelector("svg[data-testid=chart] rect"))).as("one bar per row").hasSize(rows.size());
+            assertThat(turn.findElement(By.cssSelector("[data-testid=summary]")).getText())
+                    .as("the console asks for a summary, written from the answer's rows").contains(rows.get(0).get(0));
 
             turn.findElement(By.cssSelector("[data-testid=why] summary")).click();
             List<WebElement> stages = turn.findElements(By.cssSelector("[data-testid=why-stages] tbody tr"));

@@ -106,6 +106,7 @@ public final class EngineWiring {
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
+        agents.summarizePresets = config.get(JobOptions.AGENT_SUMMARIZE_PRESETS);
         agents.opensearchCorrectOnResult = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ON_RESULT);
         agents.opensearchAdherence = config.get(JobOptions.AGENT_OPENSEARCH_ADHERENCE);
         agents.mmsqlSelectAboveColumns = config.get(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS);

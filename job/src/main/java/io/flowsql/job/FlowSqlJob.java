@@ -218,7 +218,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                         topology.historyLimits, topology.maxWaitingTurns))
                 .uid(DIALOGUE_UID).name("dialogue context"), topology);
 
-        LiveLearning.Wired learning = LiveLearning.attach(env, sources.feedback(), answersReadBack, withHistory, config, topology);
+        LiveLearning.Wired learning = LiveKnowledge.attach(env,
+                LiveLearning.attach(env, sources.feedback(), answersReadBack, withHistory, config, topology), config, topology);
         DataStream<RequestContext> answered = PresetChains.attach(learning.questions(), topology);
 
         SingleOutputStreamOperator<AnswerEvent> answers = parallel(answered

@@ -51,6 +51,11 @@ public final class JobOptions {
             .stringType().defaultValue("feedback")
             .withDescription("Topic of feedback (verified pairs, verdicts, retractions; schemas/feedback.schema.json) the job learns from "
                     + "while it runs; subscribed by name, so the job starts without it and picks it up once it exists; blank = no learning.");
+    public static final ConfigOption<String> KNOWLEDGE_TOPIC = ConfigOptions.key("kafka.topic.knowledge")
+            .stringType().defaultValue("")
+            .withDescription("Topic of knowledge entries (business definitions and their retractions; schemas/knowledge.schema.json) "
+                    + "put into the prompts' evidence of the questions that mention them; subscribed by name, so the job starts "
+                    + "without it; blank (default) = no knowledge entries.");
     public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("kafka.group-id")
             .stringType().defaultValue("flowsql-job")
             .withDescription("Consumer group of the question source (the feedback source uses <group-id>-feedback).");
@@ -310,6 +315,12 @@ public final class JobOptions {
     public static final ConfigOption<Integer> FEEDBACK_EXAMPLES_PER_REQUEST = ConfigOptions.key("feedback.examples-per-request")
             .intType().defaultValue(8)
             .withDescription("Live examples of its database a question carries to the stages at most (the most alike), ranked there with the file library.");
+    public static final ConfigOption<Integer> KNOWLEDGE_MAX_PER_DATABASE = ConfigOptions.key("knowledge.max-entries-per-database")
+            .intType().defaultValue(io.flowsql.knowledge.KnowledgeLimits.defaults().maxPerDatabase())
+            .withDescription("Knowledge entries kept per database at most; the oldest (by record timestamp) is evicted first.");
+    public static final ConfigOption<Integer> KNOWLEDGE_PER_QUESTION = ConfigOptions.key("knowledge.entries-per-question")
+            .intType().defaultValue(io.flowsql.knowledge.KnowledgeLimits.defaults().perQuestion())
+            .withDescription("Knowledge entries whose term a question mentions that its prompts carry at most (longer terms first).");
     public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = ConfigOptions.key("feedback.verdict-window")
             .durationType().defaultValue(Duration.ofHours(1))
             .withDescription("How long an answer is remembered for a verdict on it (by request_id); a later verdict is a dead letter (unknown_request).");
@@ -391,6 +402,11 @@ public final class JobOptions {
             .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
                     + "they find, as the authors' code) or `rules` (the four agents.align.* rules, no model); a question may "
                     + "choose with options.stage_modes.");
+    public static final ConfigOption<String> AGENT_SUMMARIZE_PRESETS = ConfigOptions.key("agents.summarize-presets")
+            .stringType().defaultValue(AGENT_DEFAULTS.summarizePresets)
+            .withDescription("Presets (comma-separated) whose answers carry a plain-language summary (stage answer.summarize, "
+                    + "one model call per answer) unless the question sets options.summarize false; empty: only questions "
+                    + "that set options.summarize true get one.");
     public static final ConfigOption<Integer> AGENT_SQLFIX_CRAFTER_K = ConfigOptions.key("agents.sqlfix-crafter-k")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixCrafterK)
             .withDescription("SQLFixAgent: paraphrases (and candidates) the query crafter writes (at least 1).");

@@ -58,9 +58,18 @@ public final class KafkaSources {
      * so a job starts without the topic and picks it up (partition discovery every 10 s) once it is created.
      */
     public static KafkaSource<RawRecord> feedback(JobConfig config) {
-        String group = config.get(JobOptions.GROUP_ID) + "-learn";
+        return replayed(config, config.get(JobOptions.FEEDBACK_TOPIC), "-learn");
+    }
+
+    /** The knowledge topic, read as the feedback topic is (read_committed, from its beginning, by name). */
+    public static KafkaSource<RawRecord> knowledge(JobConfig config) {
+        return replayed(config, config.get(JobOptions.KNOWLEDGE_TOPIC), "-knowledge");
+    }
+
+    private static KafkaSource<RawRecord> replayed(JobConfig config, String topic, String groupSuffix) {
+        String group = config.get(JobOptions.GROUP_ID) + groupSuffix;
         return KafkaSources.<RawRecord>builder(config)
-                .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(config.get(JobOptions.FEEDBACK_TOPIC).trim())))
+                .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(topic.trim())))
                 .setGroupId(group)
                 .setClientIdPrefix(group)
                 .setStartingOffsets(OffsetsInitializer.earliest())

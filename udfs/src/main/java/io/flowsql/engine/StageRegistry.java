@@ -39,6 +39,7 @@ import io.flowsql.agents.sqlfix.SqlRefinerStage;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
 import io.flowsql.agents.retrieve.SchemaRetrieveStage;
+import io.flowsql.agents.answer.SummarizeStage;
 import io.flowsql.llm.RequestParameters;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.sql.retrieve.SchemaRetriever;
@@ -153,7 +154,11 @@ public final class StageRegistry {
                     new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
                     p.sql, p.frames, MmsqlRules.from(p.settings)))
                     .prompts("mmsql/readings").in(MMSQL).sends(0.0),
-            of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
+            of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
+            // a plain-language answer, only for requests that ask for one (options.summarize, agents.summarize-presets)
+            of("answer.summarize", LLM, p -> new SummarizeStage(p.call, p.frames, p.settings.summarizePresetSet(),
+                    SummarizeStage.ResultSlice.DEFAULT))
+                    .prompts("answer/summarize").in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL).sends(0.0));
 
     private static final Map<String, StageDeclaration> BY_NAME = byName();
 

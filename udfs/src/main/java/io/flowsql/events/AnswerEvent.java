@@ -20,10 +20,16 @@ public class AnswerEvent {
     public String status;
     public String sql;
     public ResultPreview result;
+    /** How the result can be drawn (computed from its columns and shape, no model); null when there is no result. */
+    public ChartSpec chart;
+    /** The answer in plain words, in the question's language (stage answer.summarize); null when not asked for. */
+    public String summary;
     public String response;
     public List<InterpretationView> interpretations = new ArrayList<>();
     public List<CandidateView> candidates = new ArrayList<>();
     public List<TraceEntry> trace = new ArrayList<>();
+    /** The knowledge ids (business definitions) whose text the prompts carried as evidence; null when none. */
+    public List<String> knowledgeUsed;
     /** The tables schema retrieval kept for the prompts when it cut the schema; null when the prompts saw it whole. */
     public List<String> retrievedTables;
     /** True when any stage's answer came from the simulated LLM. */

@@ -9,7 +9,6 @@ import io.flowsql.pipeline.StageTrace;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -44,7 +43,9 @@ public final class AnswerMapper {
         } else if (AnswerStatus.REFUSED.wireName().equals(answer.status) && ctx.failure != null) {
             answer.errorKind = ctx.failure.wireName();
         }
-        chosenCandidate(ctx).ifPresent(c -> answer.result = previewOf(c));
+        answer.result = resultOf(ctx).orElse(null);
+        answer.chart = answer.result == null ? null : ChartSpecs.of(answer.result);
+        answer.summary = io.flowsql.pipeline.Summaries.of(ctx);
         for (Interpretation i : ctx.interpretations) {
             answer.interpretations.add(new InterpretationView(i.reading, i.sql));
         }
@@ -56,6 +57,8 @@ public final class AnswerMapper {
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
+        List<String> knowledge = io.flowsql.knowledge.KnowledgeEvidence.used(ctx);
+        answer.knowledgeUsed = knowledge.isEmpty() ? null : new ArrayList<>(knowledge);
         answer.retrievedTables = ctx.retrievedTables == null ? null : new ArrayList<>(ctx.retrievedTables);
         answer.answeredAt = clock.instant().toString();
         return answer;
@@ -69,14 +72,17 @@ public final class AnswerMapper {
         return ctx.finalSql != null ? AnswerStatus.ANSWERED.wireName() : AnswerStatus.FAILED.wireName();
     }
 
+    /**
+     * The result preview the answer of {@code ctx} carries (the chosen candidate's first rows, which went through the
+     * tenant's access policy when they ran), or empty when the answer has no result.
+     */
+    private static Optional<ResultPreview> resultOf(RequestContext ctx) {
+        return chosenCandidate(ctx).map(AnswerMapper::previewOf);
+    }
+
     /** The executed candidate whose SQL is the final SQL (most votes first), whose rows make the preview. */
     private static Optional<Candidate> chosenCandidate(RequestContext ctx) {
-        if (ctx.finalSql == null) {
-            return Optional.empty();
-        }
-        return ctx.candidates.stream()
-                .filter(c -> c.executed && c.error == null && ctx.finalSql.equals(c.sql))
-                .max(Comparator.comparingInt(c -> c.votes));
+        return io.flowsql.pipeline.Summaries.answerCandidate(ctx);
     }
 
     private static ResultPreview previewOf(Candidate c) {

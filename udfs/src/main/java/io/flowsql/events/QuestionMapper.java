@@ -38,6 +38,7 @@ public final class QuestionMapper {
             if (q.options.stageModes != null) {
                 q.options.stageModes.forEach((stage, mode) -> io.flowsql.pipeline.StageModes.choose(ctx, stage, mode));
             }
+            io.flowsql.pipeline.Summaries.request(ctx, q.options.summarize);
             if (q.options.candidates != null) {
                 ctx.notes.put(CANDIDATES_NOTE, Integer.toString(q.options.candidates));
             }

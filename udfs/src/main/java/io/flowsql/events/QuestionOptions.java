@@ -27,6 +27,11 @@ public class QuestionOptions {
      * stage that can work in more than one way; the questions schema lists the stages and their modes. Null: defaults.
      */
     public java.util.Map<String, String> stageModes;
+    /**
+     * True: the answer gets a plain-language summary (stage answer.summarize); false: none even when the preset writes
+     * them; null: the preset decides (job option agent.summarize.presets).
+     */
+    public Boolean summarize;
 
     public QuestionOptions() {}
 }

@@ -48,6 +48,7 @@ public class RouteByPreset extends ProcessFunction<RequestContext, RequestContex
             unrouted.collect(ctx);
             return;
         }
+        ctx.strategy = preset;   // the stages see the preset they run in (answer.summarize's per-preset choice)
         out.output(tag, ctx);
     }
 }

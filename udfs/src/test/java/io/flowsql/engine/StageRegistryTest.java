@@ -38,19 +38,19 @@ class StageRegistryTest {
         for (String preset : StageRegistry.presetNames()) {
             List<String> stages = names(StageRegistry.stagesOf(preset));
             assertThat(stages.stream().map(order::indexOf).toList()).as(preset).doesNotContain(-1).isSorted();
-            assertThat(stages).as(preset).startsWith("schema.retrieve").endsWith("answer.finalize");
+            assertThat(stages).as(preset).startsWith("schema.retrieve").endsWith("answer.finalize", "answer.summarize");
         }
         assertThat(names(StageRegistry.stagesOf("full"))).containsExactlyElementsOf(order);
         assertThat(names(StageRegistry.stagesOf("sqlfix"))).containsExactly("schema.retrieve", "opensearch.generate", "candidates.execute",
-                "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize");
+                "sqlfix.review", "sqlfix.craft", "sqlfix.execute", "sqlfix.refine", "answer.finalize", "answer.summarize");
         assertThat(names(StageRegistry.stagesOf("mmsql"))).containsExactly("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect",
-                "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize");
+                "mmsql.decompose", "candidates.execute", "mmsql.refine", "mmsql.readings", "answer.finalize", "answer.summarize");
         assertThat(names(StageRegistry.stagesOf("opensearch"))).containsExactly("schema.retrieve", "opensearch.fewshot",
                 "opensearch.extract", "opensearch.retrieve",
                 "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
-                "opensearch.correct", "opensearch.vote", "answer.finalize");
+                "opensearch.correct", "opensearch.vote", "answer.finalize", "answer.summarize");
         assertThat(names(StageRegistry.stagesOf("mag-sql"))).containsExactly("schema.retrieve", "magsql.link", "magsql.decompose",
-                "magsql.generate", "candidates.execute", "answer.finalize");
+                "magsql.generate", "candidates.execute", "answer.finalize", "answer.summarize");
     }
 
     @Test

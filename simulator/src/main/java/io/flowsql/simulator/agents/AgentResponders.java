@@ -42,6 +42,8 @@ public final class AgentResponders {
                 Map.entry("mmsql.decompose", new MmsqlDecomposeResponder()),
                 Map.entry("mmsql.refine.generate", new OriginalQuestionSqlResponder()),
                 Map.entry("mmsql.readings", new OriginalQuestionSqlResponder()),
+                // the plain-language answer
+                Map.entry("answer.summarize", new AnswerSummarizeResponder()),
                 // evaluation: MMSQL's RQS judge
                 Map.entry("eval.rqs", new EvalRqsResponder()),
                 // evaluation: the reasoning of the few-shot library's examples (eval.sh fewshot-library --reasoning-simulated)

@@ -140,4 +140,19 @@ public class AgentSettings implements Serializable {
     public static AgentSettings defaults() {
         return new AgentSettings();
     }
+
+    // --- answer.summarize
+    /** Presets (comma-separated) whose answers get a plain-language summary unless the question says no; "": none. */
+    public String summarizePresets = "";
+
+    /** {@link #summarizePresets} as a set of preset names. */
+    public java.util.Set<String> summarizePresetSet() {
+        java.util.Set<String> set = new java.util.LinkedHashSet<>();
+        for (String p : summarizePresets == null ? new String[0] : summarizePresets.split(",")) {
+            if (!p.isBlank()) {
+                set.add(p.strip());
+            }
+        }
+        return set;
+    }
 }

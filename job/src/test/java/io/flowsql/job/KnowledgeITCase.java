@@ -1,0 +1,169 @@
+package io.flowsql.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.devstack.KafkaBrokerExtension;
+import io.flowsql.devstack.TopicSpec;
+import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.EventJson;
+import io.flowsql.events.QuestionEvent;
+import io.flowsql.simulator.RecordedRequest;
+import io.flowsql.simulator.SimulatedLlmServer;
+import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.agents.AgentResponders;
+import io.flowsql.simulator.oracle.GoldSqlOracle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Knowledge entries in the running job (real broker, MiniCluster, the simulated LLM over HTTP): a definition sent to
+ * the knowledge topic reaches the prompts of the questions that mention its term within 2 s and is named in their
+ * answers; questions on another database never see it (the simulator's request log); once retracted it is no longer
+ * used.
+ */
+class KnowledgeITCase {
+    private static final String KNOWLEDGE = "knowledge";
+    private static final String DEFINITION = "a singer older than 40 (singer.Age > 40)";
+    private static final String EVIDENCE = "\"veteran singer\" means: " + DEFINITION;
+    private static final String QUESTION = "How many veteran singers are there?";
+    private static final long PROBE_EVERY_MS = 250;
+
+    @RegisterExtension
+    static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec(JobTopics.QUESTIONS, 2),
+            new TopicSpec(JobTopics.ANSWERS, 2), new TopicSpec(JobTopics.DEAD_LETTERS, 1), new TopicSpec(KNOWLEDGE, 1));
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = JobCluster.miniCluster();
+
+    @Test
+    void aDefinitionReachesLaterPromptsOfItsDatabaseOnlyUntilItIsRetracted() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
+                .responders(AgentResponders.all()).oracle(GoldSqlOracle.load(sharedData.resolve("spider/dev.json"))).build())) {
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
+                    JobOptions.STRATEGY.key(), "mag-sql",
+                    JobOptions.KNOWLEDGE_TOPIC.key(), KNOWLEDGE,
+                    JobOptions.FEEDBACK_TOPIC.key(), "",
+                    JobOptions.CHECKPOINT_INTERVAL.key(), "500ms"));
+            Map<String, Long> sentAt = new LinkedHashMap<>();
+            List<QuestionEvent> all = new ArrayList<>();
+            long added;
+            long retracted;
+            try (JobCluster.RunningJob job = JobCluster.start("knowledge", config);
+                 KafkaProducer<byte[], byte[]> producer = producer()) {
+                send(producer, all, sentAt, question("before", "concert_singer", QUESTION));
+                topics.committedAnswers(1, Duration.ofSeconds(90), Duration.ZERO);
+
+                added = sendKnowledge(producer, "k-veteran", "{\"action\": \"add\", \"knowledge_id\": \"k-veteran\", \"db_id\": \"concert_singer\", "
+                        + "\"term\": \"veteran singer\", \"definition\": \"" + DEFINITION + "\"}");
+                for (int i = 0; i < 8; i++) {
+                    send(producer, all, sentAt, question("probe-" + i, "concert_singer", QUESTION));
+                    Thread.sleep(PROBE_EVERY_MS);
+                }
+                send(producer, all, sentAt, question("other-db", "pets_1", "How many veteran singers own pets?"));
+                topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ZERO);
+
+                retracted = sendKnowledge(producer, "r-veteran", "{\"action\": \"retract\", \"knowledge_id\": \"r-veteran\", \"retracts\": \"k-veteran\"}");
+                for (int i = 0; i < 4; i++) {
+                    send(producer, all, sentAt, question("after-" + i, "concert_singer", QUESTION));
+                    Thread.sleep(PROBE_EVERY_MS * 2);
+                }
+                Map<String, AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ofSeconds(2))
+                        .stream().collect(Collectors.toMap(a -> a.requestId, Function.identity(), (a, b) -> a));
+                assertThat(answers.keySet()).containsAll(all.stream().map(q -> q.requestId).toList());
+
+                assertThat(answers.get("before").knowledgeUsed).isNull();
+                assertThat(prompts(llm, "before")).isNotEmpty().noneMatch(p -> p.contains(EVIDENCE));
+
+                String firstUse = null;
+                for (int i = 0; i < 8; i++) {
+                    String id = "probe-" + i;
+                    if (answers.get(id).knowledgeUsed != null) {
+                        assertThat(answers.get(id).knowledgeUsed).containsExactly("k-veteran");
+                        assertThat(prompts(llm, id)).as("every prompt of %s carries the definition", id)
+                                .isNotEmpty().allMatch(p -> p.contains(EVIDENCE));
+                        firstUse = firstUse == null ? id : firstUse;
+                    } else {
+                        assertThat(firstUse).as("once used, every later probe uses it (%s)", id).isNull();
+                    }
+                }
+                assertThat(firstUse).as("a probe used the entry").isNotNull();
+                double seconds = (sentAt.get(firstUse) - added) / 1e9;
+                long firstPrompt = llm.requests().stream()
+                        .filter(r -> r.request().lastUserMessage().contains(EVIDENCE)).mapToLong(RecordedRequest::receivedAtNanos)
+                        .min().orElseThrow();
+                System.out.printf("knowledge entry in the topic → first question that used it sent: %.2f s (%s); → first prompt "
+                        + "carrying it at the model: %.2f s (includes that question's own way to its first model call)%n",
+                        seconds, firstUse, (firstPrompt - added) / 1e9);
+                assertThat(seconds).as("entry to first use").isLessThanOrEqualTo(2.0);
+
+                assertThat(answers.get("other-db").knowledgeUsed).as("another database's question").isNull();
+                assertThat(prompts(llm, "other-db")).isNotEmpty().noneMatch(p -> p.contains(DEFINITION));
+
+                List<String> unusedAfter = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    String id = "after-" + i;
+                    double since = (sentAt.get(id) - retracted) / 1e9;
+                    if (answers.get(id).knowledgeUsed == null && prompts(llm, id).stream().noneMatch(p -> p.contains(DEFINITION))) {
+                        unusedAfter.add(id + String.format(" (%.2f s after the retraction)", since));
+                    } else {
+                        assertThat(since).as("%s still used the retracted entry", id).isLessThan(2.0);
+                    }
+                }
+                System.out.println("no longer used after the retraction: " + unusedAfter);
+                assertThat(unusedAfter).as("the last probe, 1.5 s after the retraction").anyMatch(s -> s.startsWith("after-3"));
+            }
+        }
+    }
+
+    /** The user messages of the simulator's requests for the question of {@code requestId}. */
+    private static List<String> prompts(SimulatedLlmServer llm, String requestId) {
+        return llm.requests().stream().map(RecordedRequest::request)
+                .filter(r -> r.messages().stream().anyMatch(m -> m.content().contains("[" + requestId + "]")))
+                .map(r -> r.lastUserMessage()).toList();
+    }
+
+    private static QuestionEvent question(String id, String db, String text) {
+        // the request id inside the question text tells the prompts of each probe apart in the simulator's log
+        return new QuestionEvent(id, "dialogue-" + id, db, text.replace("?", " [" + id + "]?"));
+    }
+
+    /** Sends {@code q} (flushed) and records when it was sent. */
+    private static void send(KafkaProducer<byte[], byte[]> producer, List<QuestionEvent> all, Map<String, Long> sentAt,
+                             QuestionEvent q) {
+        sentAt.put(q.requestId, System.nanoTime());
+        producer.send(new ProducerRecord<>(JobTopics.QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+        producer.flush();
+        all.add(q);
+    }
+
+    /** Sends a knowledge record, flushed; returns when it was in the topic. */
+    private static long sendKnowledge(KafkaProducer<byte[], byte[]> producer, String key, String value) {
+        producer.send(new ProducerRecord<>(KNOWLEDGE, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        producer.flush();
+        return System.nanoTime();
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
+        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+}
