@@ -48,7 +48,7 @@ final class CaughtUpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         long deadline = System.nanoTime() + org.apache.flink.util.TimeUtils.parseDuration(timeout).toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = groupReader()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = groupReader(bootstrapServers, group)) {
             Set<TopicPartition> partitions = new HashSet<>();
             consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             long behind = behind(consumer, partitions);
@@ -84,7 +84,7 @@ final class CaughtUpCommand implements Callable<Integer> {
      * A consumer in the group that only reads the group's committed offsets: it never subscribes, polls or commits,
      * so the group's members and offsets are untouched. Its end offsets are the committed ends (read_committed).
      */
-    private KafkaConsumer<byte[], byte[]> groupReader() {
+    static KafkaConsumer<byte[], byte[]> groupReader(String bootstrapServers, String group) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, group);
