@@ -95,9 +95,12 @@
     return el('div', {}, table, meta);
   }
 
+  // a column named like an identifier (id, singer_id, SingerId, id_2) holds keys, not amounts: charting it says nothing
+  const ID_LIKE = /(^id$|_id$|^id_|[a-z]Id$|^.*_?key$)/i;
+
   function barChart(result) {
     const numeric = numericColumns(result.columns, result.rows);
-    const valueCol = numeric.indexOf(true);
+    const valueCol = numeric.findIndex((isNumber, j) => isNumber && !ID_LIKE.test(String(result.columns[j] || '')));
     if (valueCol < 0 || result.rows.length === 0) return null;
     const labelCol = numeric.indexOf(false);
     const rows = result.rows.slice(0, 20);
