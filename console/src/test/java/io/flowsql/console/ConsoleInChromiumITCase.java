@@ -106,7 +106,13 @@ class ConsoleInChromiumITCase {
             runInEditor(person, turn, "SELECT Singer_ID, Age FROM singer");
             assertThat(turn.findElement(By.cssSelector("[data-testid=run-result] svg[data-testid=chart] text")).getText())
                     .as("the chart is of the amount").startsWith("Age");
+            WebElement staleNote = turn.findElement(By.cssSelector("[data-testid=run-stale]"));
+            assertThat(staleNote.isDisplayed()).as("a fresh result is not stale").isFalse();
+            turn.findElement(By.cssSelector("[data-testid=sql-editor]")).sendKeys(" WHERE Age > 30");
+            assertThat(staleNote.isDisplayed()).as("edited SQL marks the result above as not its own").isTrue();
+            assertThat(turn.findElement(By.cssSelector("[data-testid=run-result]")).getAttribute("class")).contains("stale");
             runInEditor(person, turn, edited);
+            assertThat(staleNote.isDisplayed()).as("run again: the result is the edited SQL's").isFalse();
 
             String firstRequest = turn.getAttribute("data-request-id");
             turn.findElement(By.cssSelector("[data-testid=send-correction]")).click();
