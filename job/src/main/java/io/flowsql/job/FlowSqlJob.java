@@ -112,7 +112,7 @@ public final class FlowSqlJob implements Callable<Integer> {
                 ? StreamExecutionEnvironment.createLocalEnvironment(new Configuration())
                 : StreamExecutionEnvironment.getExecutionEnvironment();
         configure(env, config);
-        BrokerTransactionCheck.verify(config.get(JobOptions.BOOTSTRAP_SERVERS), config.kafkaClientProperties(),
+        BrokerTransactionCheck.verify(config.kafkaClients(),
                 config.get(JobOptions.TRANSACTION_TIMEOUT), java.time.Duration.ofSeconds(15));
         build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         env.execute(config.get(JobOptions.JOB_NAME));

@@ -5,11 +5,13 @@ import io.flowsql.job.kafka.AnswerFeedbackDeserializer;
 import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.job.kafka.RawRecordDeserializer;
 import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.IsolationLevel;
 
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -29,16 +31,17 @@ public final class KafkaSources {
 
     /** The properties every source starts from: the job's consumer defaults, then the kafka.client.* pass-through. */
     static Properties consumerProperties(JobConfig config) {
-        Properties props = new Properties();
-        props.setProperty(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, IDLE_FETCH_WAIT_MS);
-        props.putAll(config.kafkaClientProperties());
-        return props;
+        return config.kafkaClients().properties(CONSUMER_DEFAULTS);
+    }
+
+    private static final Map<String, String> CONSUMER_DEFAULTS = Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, IDLE_FETCH_WAIT_MS);
+
+    private static <T> KafkaSourceBuilder<T> builder(JobConfig config) {
+        return config.kafkaClients().source(CONSUMER_DEFAULTS);
     }
 
     public static KafkaSource<RawRecord> questions(JobConfig config) {
-        return KafkaSource.<RawRecord>builder()
-                .setProperties(consumerProperties(config))
-                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+        return KafkaSources.<RawRecord>builder(config)
                 .setTopics(config.get(JobOptions.QUESTIONS_TOPIC))
                 .setGroupId(config.get(JobOptions.GROUP_ID))
                 .setClientIdPrefix(config.get(JobOptions.GROUP_ID) + "-questions")
@@ -56,9 +59,7 @@ public final class KafkaSources {
      */
     public static KafkaSource<RawRecord> feedback(JobConfig config) {
         String group = config.get(JobOptions.GROUP_ID) + "-learn";
-        return KafkaSource.<RawRecord>builder()
-                .setProperties(consumerProperties(config))
-                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+        return KafkaSources.<RawRecord>builder(config)
                 .setTopicPattern(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(config.get(JobOptions.FEEDBACK_TOPIC).trim())))
                 .setGroupId(group)
                 .setClientIdPrefix(group)
@@ -73,7 +74,7 @@ public final class KafkaSources {
      * The answers topic as the dialogue history's feedback, from the beginning, with the isolation level of
      * {@code dialogue.feedback-isolation}: read_committed (default) keeps a dialogue's turns in order across restores;
      * read_uncommitted lets the next turn start as soon as the previous answer is written, before its checkpoint
-     * commits, at the price argued in docs/ARCHITECTURE.md ("Dialogue context and the feedback loop").
+     * commits, at the price argued in docs/TOPOLOGY.md ("Dialogue context and the feedback loop").
      */
     public static KafkaSource<AnswerEvent> answersFeedback(JobConfig config) {
         return answers(config, config.get(JobOptions.GROUP_ID) + "-feedback", feedbackIsolation(config));
@@ -88,9 +89,7 @@ public final class KafkaSources {
     }
 
     private static KafkaSource<AnswerEvent> answers(JobConfig config, String group, String isolation) {
-        return KafkaSource.<AnswerEvent>builder()
-                .setProperties(consumerProperties(config))
-                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+        return KafkaSources.<AnswerEvent>builder(config)
                 .setTopics(config.get(JobOptions.ANSWERS_TOPIC))
                 .setGroupId(group)
                 .setClientIdPrefix(group)

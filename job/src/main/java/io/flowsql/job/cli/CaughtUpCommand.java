@@ -58,7 +58,7 @@ final class CaughtUpCommand implements Callable<Integer> {
             }
             if (behind > 0) {
                 err.println("group " + group + " is still " + behind + " record(s) behind the end of " + topic
-                        + " after " + timeout + " (a next job reads them again; answered ones become duplicate_request_id dead letters)");
+                        + " after " + timeout + " (a next job reads them again, answered or not)");
                 err.flush();
                 return 3;
             }
