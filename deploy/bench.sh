@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Runs one of the project's benchmarks (main classes in module benchmarks); each prints its figures.
-#   deploy/bench.sh throughput [--presets opensearch,full --slots 8,32,64 --latency-ms 200 --questions 400 -D key=value ...] (docs/ARCHITECTURE.md)
+#   deploy/bench.sh throughput [--presets opensearch,full --slots 8,32,64 --latency-ms 200 --questions 400 -D key=value ...] (docs/MEASUREMENTS.md)
 #   deploy/bench.sh tokens [--presets full --questions 200 -D key=value]           (docs/LLM.md)
 #   deploy/bench.sh llm-client [calls_per_level]                                           (docs/LLM.md)
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
 #   deploy/bench.sh dialect-gap [shared_data work_dir] [--questions 200 --ex 100 --preset opensearch --full]  (docs/DATABASE.md)
-#   deploy/bench.sh warehouse-retrieval [shared_data]  (-Dflowsql.retrieval.full=true via JAVA_TOOL_OPTIONS; docs/DATABASE.md)
+#   deploy/bench.sh warehouse-retrieval [--ddl FILE --questions FILE] [--budget TOKENS] [--scale] [shared_data]  (docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
-#   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/ARCHITECTURE.md)
+#   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/MEASUREMENTS.md)
 #   deploy/bench.sh live-learning [--databases 4 --per-db 6 --state-events 1000]          (docs/AGENTS.md)
 #   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
-#   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/ARCHITECTURE.md, idle cost)
+#   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/MEASUREMENTS.md, idle cost)
+#   deploy/bench.sh journal-startup [entries]                                              (docs/MEASUREMENTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -29,7 +30,8 @@ case "${1:-}" in
   live-learning) MAIN=io.flowsql.benchmarks.learning.LiveLearningBenchmark ;;
   sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
   idle-cluster) MAIN=io.flowsql.benchmarks.throughput.IdleClusterBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path|idle-cluster [args...]" >&2; exit 2 ;;
+  journal-startup) MAIN=io.flowsql.benchmarks.journal.JournalStartupBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path|idle-cluster|journal-startup [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

@@ -19,7 +19,7 @@ FLINK_JAVA_OPTS=(
 )
 # Pekko's scheduler (under Flink's RPC timers) wakes every 10 ms by default, in each of a process's two actor systems
 # (RPC and metrics), whether or not anything is due: about 6 ms of CPU per second each in an idle process. Flink's own
-# timers are heartbeats and time-outs of seconds, so 100 ms ticks lose nothing (docs/ARCHITECTURE.md, "Idle cost").
+# timers are heartbeats and time-outs of seconds, so 100 ms ticks lose nothing (docs/MEASUREMENTS.md, "Idle cost").
 FLINK_JAVA_OPTS+=("-Dpekko.scheduler.tick-duration=${FLOWSQL_PEKKO_TICK:-100ms}")
 LOG_CONFIG="-Dlog4j2.configurationFile=$PROJECT_DIR/devstack/src/main/resources/flowsql-devstack-log4j2.properties"
 

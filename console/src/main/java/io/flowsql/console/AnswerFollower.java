@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
@@ -33,8 +34,8 @@ final class AnswerFollower implements AutoCloseable {
     private final CountDownLatch assigned = new CountDownLatch(1);
     private volatile boolean running = true;
 
-    AnswerFollower(String bootstrapServers, String answersTopic, String deadLettersTopic, Sessions sessions) {
-        this.consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-console", true);
+    AnswerFollower(KafkaClientFactory kafka, String answersTopic, String deadLettersTopic, Sessions sessions) {
+        this.consumer = KafkaClients.answersReader(kafka, "flowsql-console", true);
         this.answersTopic = answersTopic;
         this.deadLettersTopic = deadLettersTopic;
         this.sessions = sessions;

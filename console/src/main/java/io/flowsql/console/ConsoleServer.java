@@ -56,9 +56,9 @@ public final class ConsoleServer implements AutoCloseable {
     private ConsoleServer(ConsoleSettings settings) throws IOException {
         this.settings = settings;
         this.access = new Access(settings.token(), settings.loopbackOnly());
-        this.sender = new QuestionSender(settings.bootstrapServers(), settings.questionsTopic());
-        this.feedback = settings.feedback() ? new FeedbackSender(settings.bootstrapServers(), settings.feedbackTopic()) : null;
-        this.follower = new AnswerFollower(settings.bootstrapServers(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
+        this.sender = new QuestionSender(settings.kafka(), settings.questionsTopic());
+        this.feedback = settings.feedback() ? new FeedbackSender(settings.kafka(), settings.feedbackTopic()) : null;
+        this.follower = new AnswerFollower(settings.kafka(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
         this.sql = new SqlRunner(settings.databases(), settings.sql());
         this.server = HttpServer.create(settings.address(), 64);
         this.threads = Executors.newFixedThreadPool(THREADS, r -> {
@@ -85,7 +85,7 @@ public final class ConsoleServer implements AutoCloseable {
             throw e;
         }
         console.server.start();
-        LOG.info("console at {} over {} (questions {}, answers {})", console.url(), settings.bootstrapServers(),
+        LOG.info("console at {} over {} (questions {}, answers {})", console.url(), settings.kafka().bootstrapServers(),
                 settings.questionsTopic(), settings.answersTopic());
         return console;
     }

@@ -1,5 +1,6 @@
 package io.flowsql.console;
 
+import io.flowsql.job.kafka.KafkaClientFactory;
 import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobDatabases;
@@ -16,7 +17,7 @@ import java.net.UnknownHostException;
  * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback included), the database catalog
  * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
  */
-public record ConsoleSettings(InetSocketAddress address, String token, String bootstrapServers, String questionsTopic,
+public record ConsoleSettings(InetSocketAddress address, String token, KafkaClientFactory kafka, String questionsTopic,
                               String answersTopic, String deadLettersTopic, String feedbackTopic, DatabaseRegistry databases,
                               SqlExecutorConfig sql) {
 
@@ -42,7 +43,7 @@ public record ConsoleSettings(InetSocketAddress address, String token, String bo
             throw new IllegalArgumentException("cannot bind the console to " + host + ": " + e.getMessage(), e);
         }
         SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
-        return new ConsoleSettings(new InetSocketAddress(bind, port), token, job.get(JobOptions.BOOTSTRAP_SERVERS),
+        return new ConsoleSettings(new InetSocketAddress(bind, port), token, job.kafkaClients(),
                 job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
                 job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql);
     }

@@ -4,6 +4,7 @@ import io.flowsql.events.EventJson;
 import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.FeedbackParse;
 import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -24,8 +25,8 @@ final class FeedbackSender implements AutoCloseable {
     private final String topic;
     private final SecureRandom random = new SecureRandom();
 
-    FeedbackSender(String bootstrapServers, String topic) {
-        this.producer = KafkaClients.questionsProducer(bootstrapServers);
+    FeedbackSender(KafkaClientFactory kafka, String topic) {
+        this.producer = KafkaClients.questionsProducer(kafka);
         this.topic = topic;
     }
 

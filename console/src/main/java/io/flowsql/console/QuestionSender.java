@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionParse;
 import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -20,8 +21,8 @@ final class QuestionSender implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
 
-    QuestionSender(String bootstrapServers, String topic) {
-        this.producer = KafkaClients.questionsProducer(bootstrapServers);
+    QuestionSender(KafkaClientFactory kafka, String topic) {
+        this.producer = KafkaClients.questionsProducer(kafka);
         this.topic = topic;
     }
 

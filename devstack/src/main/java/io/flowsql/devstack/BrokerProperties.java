@@ -31,4 +31,27 @@ public final class BrokerProperties {
         p.setProperty("log.flush.interval.messages", "1000000");
         return p;
     }
+
+    /** The listener name of {@link #withSaslSsl}. */
+    public static final String SASL_SSL_LISTENER = "SECURED";
+
+    /**
+     * Adds a SASL_SSL listener on {@code port} (SCRAM-SHA-512 users, TLS with the given PKCS12 keystore) beside the
+     * PLAINTEXT one, which stays the inter-broker listener and the one the broker's own admin uses to create users.
+     */
+    public static Properties withSaslSsl(Properties p, int port, Path keystore, String keystorePassword) {
+        String l = SASL_SSL_LISTENER;
+        String prefix = "listener.name." + l.toLowerCase(java.util.Locale.ROOT) + ".";
+        p.setProperty("listeners", p.getProperty("listeners") + "," + l + "://127.0.0.1:" + port);
+        p.setProperty("advertised.listeners", p.getProperty("advertised.listeners") + "," + l + "://127.0.0.1:" + port);
+        p.setProperty("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + "," + l + ":SASL_SSL");
+        p.setProperty("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+        p.setProperty(prefix + "scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        p.setProperty(prefix + "ssl.keystore.location", keystore.toAbsolutePath().toString());
+        p.setProperty(prefix + "ssl.keystore.password", keystorePassword);
+        p.setProperty(prefix + "ssl.key.password", keystorePassword);
+        p.setProperty(prefix + "ssl.keystore.type", "PKCS12");
+        return p;
+    }
 }

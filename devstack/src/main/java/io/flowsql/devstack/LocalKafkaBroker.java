@@ -35,13 +35,26 @@ public final class LocalKafkaBroker implements AutoCloseable {
     private final Path dataDir;
     private final boolean deleteOnClose;
     private final int port;
+    /** The SASL_SSL listener's port, 0 when there is none. */
+    private final int saslSslPort;
     private boolean closed;
 
-    private LocalKafkaBroker(KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port) {
+    private LocalKafkaBroker(KafkaRaftServer server, Path dataDir, boolean deleteOnClose, int port, int saslSslPort) {
         this.server = server;
         this.dataDir = dataDir;
         this.deleteOnClose = deleteOnClose;
         this.port = port;
+        this.saslSslPort = saslSslPort;
+    }
+
+    /**
+     * Starts a broker on free ports with a SASL_SSL listener too (SCRAM-SHA-512, TLS with the PKCS12 {@code keystore}):
+     * users are added with {@link #createScramUser}, clients reach it at {@link #saslSslBootstrapServers}. Data deleted on close.
+     */
+    public static LocalKafkaBroker startSaslSsl(Path dataDir, Path keystore, String keystorePassword) {
+        int secured = FreePorts.next();
+        return start(dataDir, FreePorts.next(), FreePorts.next(), true, java.util.Map.of(),
+                p -> BrokerProperties.withSaslSsl(p, secured, keystore, keystorePassword), secured);
     }
 
     /** Starts a broker keeping its data in {@code dataDir} on free ports; the data is deleted on close. */
@@ -51,27 +64,28 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     /** Starts a broker on the given ports; an already formatted {@code dataDir} is reused as is. */
     public static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose) {
-        return start(dataDir, brokerPort, controllerPort, deleteOnClose, java.util.Map.of());
+        return start(dataDir, brokerPort, controllerPort, deleteOnClose, java.util.Map.of(), p -> p, 0);
     }
 
     /** Starts a broker on free ports with some of its settings changed (e.g. transaction.max.timeout.ms); data deleted on close. */
     public static LocalKafkaBroker start(Path dataDir, java.util.Map<String, String> brokerSettings) {
-        return start(dataDir, FreePorts.next(), FreePorts.next(), true, brokerSettings);
+        return start(dataDir, FreePorts.next(), FreePorts.next(), true, brokerSettings, p -> p, 0);
     }
 
     private static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose,
-            java.util.Map<String, String> brokerSettings) {
+            java.util.Map<String, String> brokerSettings, java.util.function.UnaryOperator<Properties> listeners,
+            int saslSslPort) {
         try {
             Path logDir = dataDir.resolve("kraft-logs");
             Files.createDirectories(logDir);
-            Properties props = BrokerProperties.of(logDir, brokerPort, controllerPort);
+            Properties props = listeners.apply(BrokerProperties.of(logDir, brokerPort, controllerPort));
             props.putAll(brokerSettings);
             if (!Files.exists(logDir.resolve("meta.properties"))) {
                 format(dataDir, props);
             }
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             server.startup();
-            return new LocalKafkaBroker(server, dataDir, deleteOnClose, brokerPort);
+            return new LocalKafkaBroker(server, dataDir, deleteOnClose, brokerPort, saslSslPort);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare broker data in " + dataDir, e);
         }
@@ -93,6 +107,26 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** The SASL_SSL listener ({@link #startSaslSsl} only). */
+    public String saslSslBootstrapServers() {
+        if (saslSslPort == 0) {
+            throw new IllegalStateException("this broker has no SASL_SSL listener (start it with startSaslSsl)");
+        }
+        return "127.0.0.1:" + saslSslPort;
+    }
+
+    /** Adds (or changes) a SCRAM-SHA-512 user through the Admin API, before its client connects to the SASL_SSL listener. */
+    public void createScramUser(String user, String password) {
+        try (Admin admin = admin()) {
+            admin.alterUserScramCredentials(List.of(new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(user,
+                    new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                            org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512, 8192), password)))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create SCRAM user " + user, e);
+        }
     }
 
     public int port() {

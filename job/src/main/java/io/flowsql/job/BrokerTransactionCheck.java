@@ -5,8 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -29,14 +29,11 @@ final class BrokerTransactionCheck {
     private BrokerTransactionCheck() {}
 
     /** Throws naming both settings when a broker's maximum is below the job's timeout. */
-    static void verify(String bootstrapServers, Properties clientProperties, Duration transactionTimeout, Duration wait) {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) wait.toMillis());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) wait.toMillis());
+    static void verify(KafkaClientFactory kafka, Duration transactionTimeout, Duration wait) {
+        String bootstrapServers = kafka.bootstrapServers();
         Optional<Long> max;
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = kafka.admin(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(wait.toMillis()),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(wait.toMillis())))) {
             max = smallestMaximum(admin, wait);
         } catch (Exception e) {
             LOG.warn("could not read {} from the brokers at {} ({}); kafka.transaction-timeout ({}) is not checked against it",

@@ -15,6 +15,7 @@ import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Map;
 
 /**
  * Builds what the operators run with from the job options: the engine configuration (LLM client and cache, SQL
@@ -74,7 +75,7 @@ public final class EngineWiring {
     static StageJournalSource journal(JobConfig config) {
         String topic = config.get(JobOptions.JOURNAL_TOPIC).trim();
         return topic.isEmpty() ? StageJournalSource.NONE
-                : new KafkaJournalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), topic, config.get(JobOptions.JOURNAL_RETENTION),
+                : new KafkaJournalSource(config.kafkaClients(), topic, config.get(JobOptions.JOURNAL_RETENTION),
                         config.get(JobOptions.JOURNAL_CACHE_MAX_ENTRIES), config.get(JobOptions.JOURNAL_CACHE_MAX_BYTES).getBytes());
     }
 
@@ -105,6 +106,9 @@ public final class EngineWiring {
         agents.opensearchCorrectRounds = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS);
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
+        agents.opensearchCorrectOnResult = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ON_RESULT);
+        agents.opensearchAdherence = config.get(JobOptions.AGENT_OPENSEARCH_ADHERENCE);
+        agents.mmsqlSelectAboveColumns = config.get(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();
@@ -120,7 +124,36 @@ public final class EngineWiring {
         agents.schemaTokenBudget = config.get(JobOptions.SCHEMA_TOKEN_BUDGET);
         agents.schemaRefreshMillis = config.get(JobOptions.SCHEMA_REFRESH_INTERVAL).toMillis();
         agents.access = access(config);
+        agents.stageSampling = stageSampling(config.get(JobOptions.LLM_SAMPLING_BY_STAGE));
         return agents;
+    }
+
+    /** llm.stage.<stage>.temperature and .top-p as parameters per stage (a key with another ending is refused). */
+    static java.util.LinkedHashMap<String, io.flowsql.llm.RequestParameters> stageSampling(Map<String, String> keys) {
+        java.util.LinkedHashMap<String, io.flowsql.llm.RequestParameters> byStage = new java.util.LinkedHashMap<>();
+        new java.util.TreeMap<>(keys).forEach((key, value) -> {
+            String option = JobOptions.LLM_SAMPLING_BY_STAGE.prefix() + key;
+            double number;
+            try {
+                number = Double.parseDouble(value.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": cannot read '" + value + "' as a number");
+            }
+            boolean temperature = key.endsWith(".temperature");
+            if (!temperature && !key.endsWith(".top-p")) {
+                throw new IllegalArgumentException(option + ": llm.stage.<stage> takes .temperature or .top-p");
+            }
+            String stage = key.substring(0, key.lastIndexOf('.'));
+            io.flowsql.llm.RequestParameters one;
+            try {
+                one = temperature ? new io.flowsql.llm.RequestParameters(number, null)
+                        : new io.flowsql.llm.RequestParameters(null, number);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage());
+            }
+            byStage.merge(stage, one, io.flowsql.llm.RequestParameters::over);
+        });
+        return byStage;
     }
 
     /** The tenants' access policies (tenants.* and tenant.from-dialogue-id); everything allowed when none is set. */

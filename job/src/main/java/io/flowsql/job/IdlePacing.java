@@ -28,7 +28,7 @@ final class IdlePacing {
         if (!feedback.isEmpty()) {
             topics.add(feedback);
         }
-        return new IdleSignalSource(config.get(JobOptions.BOOTSTRAP_SERVERS), config.kafkaClientProperties(), topics,
+        return new IdleSignalSource(config.kafkaClients(), topics,
                 POLL_INTERVAL, config.get(JobOptions.IDLE_AFTER));
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
@@ -14,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -106,11 +106,23 @@ public final class JobConfig implements Serializable {
         return get(OptionFamily.of(prefix, "<stage>", Integer.class, ""));
     }
 
-    /** Explicitly set values (file and overrides), for logging. The API key and Kafka credentials are masked. */
+    /** What a masked value is shown as. */
+    public static final String MASK = "***";
+
+    /**
+     * Explicitly set values (file and overrides), for logging and showing: a value is shown only when its key is known
+     * to hold no secret ({@link ShownOptions}); every other one is {@link #MASK}.
+     */
     public Map<String, String> explicitValues() {
         Map<String, String> shown = new TreeMap<>(values);
-        shown.replaceAll((k, v) -> v.isEmpty() || !isSecret(k) ? v : "***");
+        shown.replaceAll((k, v) -> v.isEmpty() || ShownOptions.shown(k, v) ? v : MASK);
         return shown;
+    }
+
+    /** The explicitly set keys whose values {@link #explicitValues} masks. */
+    public List<String> maskedKeys() {
+        return values.entrySet().stream().filter(e -> !e.getValue().isEmpty() && !ShownOptions.shown(e.getKey(), e.getValue()))
+                .map(Map.Entry::getKey).toList();
     }
 
     /** The values as the job's command-line arguments ({@code -D key=value} each), e.g. to submit it to a cluster. */
@@ -131,21 +143,24 @@ public final class JobConfig implements Serializable {
         return props;
     }
 
+    /** The one way every Kafka client of the job is made: the brokers, kafka.client.* and kafka.client-file. */
+    public KafkaClientFactory kafkaClients() {
+        return new KafkaClientFactory(get(JobOptions.BOOTSTRAP_SERVERS), get(JobOptions.KAFKA_CLIENT),
+                get(JobOptions.KAFKA_CLIENT_FILE));
+    }
+
     /** The keys given explicitly (file and overrides). */
     Iterable<String> keys() {
         return values.keySet();
     }
 
     /**
-     * Whether the option's value is a secret (the endpoint's key, passwords, JAAS configurations); an option naming where
-     * a secret lives ({@code llm.api-key-env}, {@code databases.<id>.password-file}) is not.
+     * Whether the option's value is masked wherever it could be shown: every key not known to be safe (the endpoint's
+     * key, passwords, JAAS configurations, private keys); an option naming where a secret lives
+     * ({@code llm.api-key-env}, {@code databases.<id>.password-file}) is not.
      */
     public static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        if (k.endsWith("-env") || k.endsWith("-file")) {
-            return false;
-        }
-        return k.equals(JobOptions.LLM_API_KEY.key()) || k.contains("password") || k.contains("jaas") || k.contains("secret");
+        return !ShownOptions.shown(key, "");
     }
 
     /**

@@ -52,7 +52,7 @@ final class JobConfigValidator {
             Map.entry(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0), Map.entry(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0),
             Map.entry(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS, 0), Map.entry(JobOptions.AGENT_FEWSHOT_EXAMPLES, 0),
             Map.entry(JobOptions.AGENT_SQLFIX_CRAFTER_K, 1), Map.entry(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS, 1),
-            Map.entry(JobOptions.SCHEMA_TOKEN_BUDGET, 1));
+            Map.entry(JobOptions.SCHEMA_TOKEN_BUDGET, 1), Map.entry(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS, 0));
 
     private void everyKeyIsKnownAndParses() {
         Set<String> known = JobOptions.all().stream().map(ConfigOption::key).collect(Collectors.toSet());

@@ -33,6 +33,11 @@ public final class JobOptions {
     public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("kafka.bootstrap-servers")
             .stringType().defaultValue("127.0.0.1:9092")
             .withDescription("Kafka bootstrap servers.");
+    public static final ConfigOption<String> KAFKA_CLIENT_FILE = ConfigOptions.key("kafka.client-file")
+            .stringType().defaultValue("")
+            .withDescription("A properties file of Kafka client properties (SASL, TLS, credentials) for every client, "
+                    + "read by reference where each client runs (Kafka's FileConfigProvider): the values never enter the "
+                    + "job's configuration, logs, --print or Flink's web UI. Same path on the client and every TaskManager.");
     public static final ConfigOption<String> QUESTIONS_TOPIC = ConfigOptions.key("kafka.topic.questions")
             .stringType().defaultValue("questions")
             .withDescription("Topic the questions are read from.");
@@ -73,13 +78,13 @@ public final class JobOptions {
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("job.checkpoint-interval")
             .durationType().defaultValue(Duration.ofMillis(500))
             .withDescription("Checkpoint interval; answers become visible to read_committed readers at each checkpoint (chosen from "
-                    + "measurements: docs/ARCHITECTURE.md#measured).");
+                    + "measurements: docs/MEASUREMENTS.md).");
     public static final ConfigOption<Duration> CHECKPOINT_MIN_PAUSE = ConfigOptions.key("job.checkpoint-min-pause")
             .durationType().defaultValue(Duration.ofMillis(100))
             .withDescription("Least time from one checkpoint's end to the next one's start (Flink's "
                     + "execution.checkpointing.min-pause; at most job.checkpoint-interval). Above 0, checkpoints slower "
                     + "than the interval do not pile up requests that then run back to back, which would also keep an "
-                    + "idle job checkpointing at the short interval (docs/ARCHITECTURE.md, idle cost).");
+                    + "idle job checkpointing at the short interval (docs/MEASUREMENTS.md, idle cost).");
     public static final ConfigOption<String> CHECKPOINT_DIR = ConfigOptions.key("job.checkpoint-dir")
             .stringType().defaultValue("")
             .withDescription("Durable checkpoint folder/URI (execution.checkpointing.dir); blank keeps checkpoints in the JobManager.");
@@ -90,20 +95,20 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofSeconds(30))
             .withDescription("Checkpoint interval while the job is idle (no question, answer, dead letter or feedback "
                     + "written for job.idle-after); the short interval returns within a second of the next write. 0 = "
-                    + "always job.checkpoint-interval (docs/ARCHITECTURE.md, idle cost).");
+                    + "always job.checkpoint-interval (docs/MEASUREMENTS.md, idle cost).");
     public static final ConfigOption<Duration> IDLE_AFTER = ConfigOptions.key("job.idle-after")
             .durationType().defaultValue(Duration.ofSeconds(30))
             .withDescription("How long the job's topics must stay still before checkpoints move to job.checkpoint-interval-idle.");
     public static final ConfigOption<Boolean> UNALIGNED_CHECKPOINTS = ConfigOptions.key("job.unaligned-checkpoints")
             .booleanType().defaultValue(false)
             .withDescription("Unaligned checkpoints (Flink's execution.checkpointing.unaligned.enabled): barriers overtake "
-                    + "buffered records under backpressure; measured in docs/ARCHITECTURE.md (idle cost and checkpoints).");
+                    + "buffered records under backpressure; measured in docs/MEASUREMENTS.md (idle cost and checkpoints).");
     public static final ConfigOption<Duration> BUFFER_TIMEOUT = ConfigOptions.key("job.buffer-timeout")
             .durationType().defaultValue(Duration.ZERO)
             .withDescription("Longest a record waits in a network buffer between operators before it is sent (Flink's "
                     + "execution.buffer-timeout.interval, default there 100 ms). 0 = each record is sent as it is written, "
                     + "with no flusher thread waking every subtask while the job is idle: a question is one record per "
-                    + "hop, so batching saves nothing at this job's rates (measured: docs/ARCHITECTURE.md, idle cost).");
+                    + "hop, so batching saves nothing at this job's rates (measured: docs/MEASUREMENTS.md, idle cost).");
     public static final ConfigOption<StateBackendChoice> STATE_BACKEND = ConfigOptions.key("job.state-backend")
             .enumType(StateBackendChoice.class).defaultValue(StateBackendChoice.CLUSTER)
             .withDescription("Where keyed state lives: cluster (the Flink configuration's state.backend.type: RocksDB in the "
@@ -287,7 +292,7 @@ public final class JobOptions {
             .withDescription("How the job reads its own answers back for the next turn of a dialogue: read_committed (default: the next turn "
                     + "sees only committed answers, so turns stay in order across a restore) or read_uncommitted (the next "
                     + "turn starts when the answer is written, not at the commit; after a failure a turn may be answered "
-                    + "again after its follow-up, docs/ARCHITECTURE.md).");
+                    + "again after its follow-up, docs/TOPOLOGY.md).");
     public static final ConfigOption<Duration> FEEDBACK_WAIT = ConfigOptions.key("dialogue.feedback-wait")
             .durationType().defaultValue(Duration.ofMinutes(5))
             .withDescription("How long a follow-up waits for the previous turn's answer before it is answered anyway.");
@@ -370,6 +375,17 @@ public final class JobOptions {
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchCorrectMode)
             .withDescription("OpenSearch-SQL: `regenerate` (the rounds, then a fresh generation for a candidate still failing, as "
                     + "the authors' code) or `rounds` (the rounds only); a question may choose with options.stage_modes.");
+    public static final ConfigOption<Integer> AGENT_MMSQL_SELECT_ABOVE_COLUMNS = ConfigOptions
+            .key("agents.mmsql-select-above-columns").intType().defaultValue(AGENT_DEFAULTS.mmsqlSelectAboveColumns)
+            .withDescription("MMSQL: the selector runs on schemas of more than this many columns only (the paper: large "
+                    + "schemas); 0 = on every turn.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_CORRECT_ON_RESULT = ConfigOptions
+            .key("agents.opensearch-correct-on-result").booleanType().defaultValue(AGENT_DEFAULTS.opensearchCorrectOnResult)
+            .withDescription("OpenSearch-SQL: also correct a result holding NULL or of a shape that does not fit the question "
+                    + "(earlier rule); false: errors and empty results only, as the authors' code.");
+    public static final ConfigOption<Boolean> AGENT_OPENSEARCH_ADHERENCE = ConfigOptions.key("agents.opensearch-adherence")
+            .booleanType().defaultValue(AGENT_DEFAULTS.opensearchAdherence)
+            .withDescription("OpenSearch-SQL: run opensearch.adherence (a step of ours the authors' code does not have).");
     public static final ConfigOption<String> AGENT_OPENSEARCH_ALIGN_MODE = ConfigOptions.key("agents.opensearch-align-mode")
             .stringType().defaultValue(AGENT_DEFAULTS.opensearchAlignMode)
             .withDescription("OpenSearch-SQL alignment: `model` (style, function and agent checks, the model resolves what "
@@ -431,6 +447,9 @@ public final class JobOptions {
                     + "opensearch.retrieve.values, or a prefix of them.");
     public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = OptionFamily.of("llm.max-tokens.", "<stage>",
             Integer.class, "max_tokens of one stage (exact name or prefix; overrides the stage's own budget).");
+    public static final OptionFamily<String> LLM_SAMPLING_BY_STAGE = OptionFamily.of("llm.stage.",
+            "<stage>.temperature, llm.stage.<stage>.top-p", String.class, "Temperature (0 to 2) or top_p (0 to 1] of one "
+                    + "stage or task (exact name or prefix; overrides what the stage registry declares, docs/AGENTS.md).");
     public static final OptionFamily<Integer> CAPACITY_BY_STAGE = OptionFamily.of("stage.capacity.", "<stage>",
             Integer.class, "Requests in flight per operator instance of one stage (overrides stage.capacity).");
     public static final OptionFamily<Duration> TIMEOUT_BY_STAGE = OptionFamily.of("stage.timeout.", "<stage>",
@@ -468,7 +487,8 @@ public final class JobOptions {
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {
-        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
+        return List.of(LLM_MODEL_BY_STAGE, LLM_EMBEDDING_MODEL_BY_USE, MAX_TOKENS_BY_STAGE, LLM_SAMPLING_BY_STAGE,
+                CAPACITY_BY_STAGE, TIMEOUT_BY_STAGE,
                 KAFKA_CLIENT, DATABASES, TENANTS);
     }
 

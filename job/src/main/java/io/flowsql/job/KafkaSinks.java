@@ -9,6 +9,8 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import java.util.Map;
+
 /**
  * Builds the exactly-once Kafka sinks: answers keyed by dialogue id, dead letters keyed by their source
  * partition. Records become visible to read_committed readers when the checkpoint that covers them completes.
@@ -27,9 +29,7 @@ public final class KafkaSinks {
     }
 
     private static <T> KafkaSink<T> exactlyOnce(JobConfig config, String name, KafkaRecordSerializationSchema<T> serializer) {
-        return KafkaSink.<T>builder()
-                .setKafkaProducerConfig(config.kafkaClientProperties())
-                .setBootstrapServers(config.get(JobOptions.BOOTSTRAP_SERVERS))
+        return config.kafkaClients().<T>sink(Map.of())
                 .setRecordSerializer(serializer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(config.get(JobOptions.TRANSACTIONAL_ID_PREFIX) + "-" + name)

@@ -7,7 +7,7 @@ import io.flowsql.devstack.LocalKafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,19 +16,19 @@ class BrokerTransactionCheckTest {
     @Test
     void aTimeoutAboveTheBrokersMaximumIsRefusedAtStartNamingBothSettings(@TempDir Path dir) {
         try (LocalKafkaBroker broker = LocalKafkaBroker.start(dir, Map.of("transaction.max.timeout.ms", "60000"))) {
-            assertThatThrownBy(() -> BrokerTransactionCheck.verify(broker.bootstrapServers(), new Properties(),
+            assertThatThrownBy(() -> BrokerTransactionCheck.verify(KafkaClientFactory.plain(broker.bootstrapServers()),
                     JobOptions.TRANSACTION_TIMEOUT.defaultValue(), Duration.ofSeconds(20)))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("kafka.transaction-timeout (900000 ms)")
                     .hasMessageContaining("transaction.max.timeout.ms (60000 ms)");
-            assertThatCode(() -> BrokerTransactionCheck.verify(broker.bootstrapServers(), new Properties(),
+            assertThatCode(() -> BrokerTransactionCheck.verify(KafkaClientFactory.plain(broker.bootstrapServers()),
                     Duration.ofSeconds(30), Duration.ofSeconds(20))).doesNotThrowAnyException();
         }
     }
 
     @Test
     void aBrokerThatCannotBeAskedDoesNotStopTheStart() {
-        assertThatCode(() -> BrokerTransactionCheck.verify("127.0.0.1:1", new Properties(), Duration.ofMinutes(15),
+        assertThatCode(() -> BrokerTransactionCheck.verify(KafkaClientFactory.plain("127.0.0.1:1"), Duration.ofMinutes(15),
                 Duration.ofSeconds(2))).doesNotThrowAnyException();
     }
 }

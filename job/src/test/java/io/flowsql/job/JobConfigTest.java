@@ -81,6 +81,39 @@ class JobConfigTest {
     }
 
     @Test
+    void onlyOptionsKnownToBeSafeAreShownEverythingElseIsMasked() {
+        String pem = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----";
+        JobConfig config = JobConfig.of(Map.ofEntries(
+                Map.entry("kafka.client.ssl.keystore.key", pem),
+                Map.entry("kafka.client.ssl.keystore.certificate.chain", "-----BEGIN CERTIFICATE-----"),
+                Map.entry("kafka.client.sasl.oauthbearer.client.credentials.client.secret", "s3"),
+                Map.entry("kafka.client.ssl.truststore.location", "/etc/kafka/trust.p12"),
+                Map.entry("kafka.client.request.timeout.ms", "20000"),
+                Map.entry("kafka.client-file", "/run/secrets/kafka.properties"),
+                Map.entry("databases.dw.url", "jdbc:postgresql://db:5432/dw?user=r&password=hunter2"),
+                Map.entry("databases.dw.user", "reader"),
+                Map.entry("databases.dw.password-file", "/run/secrets/dw"),
+                Map.entry("databases.sales.url", "jdbc:postgresql://db:5432/sales"),
+                Map.entry("llm.api-key", "sk-live"),
+                Map.entry("llm.base-url", "http://127.0.0.1:1/v1")));
+        Map<String, String> shown = config.explicitValues();
+        assertThat(shown.toString()).doesNotContain("PRIVATE KEY", "CERTIFICATE", "s3", "hunter2", "sk-live");
+        assertThat(shown).containsEntry("kafka.client.ssl.keystore.key", JobConfig.MASK)
+                .containsEntry("kafka.client.ssl.keystore.certificate.chain", JobConfig.MASK)
+                .containsEntry("databases.dw.url", JobConfig.MASK)
+                .containsEntry("kafka.client.ssl.truststore.location", "/etc/kafka/trust.p12")
+                .containsEntry("kafka.client.request.timeout.ms", "20000")
+                .containsEntry("kafka.client-file", "/run/secrets/kafka.properties")
+                .containsEntry("databases.dw.user", "reader")
+                .containsEntry("databases.dw.password-file", "/run/secrets/dw")
+                .containsEntry("databases.sales.url", "jdbc:postgresql://db:5432/sales")
+                .containsEntry("llm.base-url", "http://127.0.0.1:1/v1");
+        assertThat(config.maskedKeys()).containsExactlyInAnyOrder("kafka.client.ssl.keystore.key",
+                "kafka.client.ssl.keystore.certificate.chain", "kafka.client.sasl.oauthbearer.client.credentials.client.secret",
+                "databases.dw.url", "llm.api-key");
+    }
+
+    @Test
     void kafkaClientPropertiesTheJobSetsItselfAreRefused() {
         assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.client.isolation.level", "read_uncommitted")))
                 .hasMessageContaining("kafka.client.isolation.level").hasMessageContaining("read_committed");

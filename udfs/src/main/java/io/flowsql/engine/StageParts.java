@@ -6,6 +6,7 @@ import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.agents.common.StageSampling;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.agents.opensearch.correct.ExecutionCorrector;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
@@ -56,7 +57,8 @@ public final class StageParts {
         this.engine = engine;
         this.settings = settings;
         this.schema = schema;
-        this.call = new AgentCall(engine.llm(), journal, replies);
+        this.call = new AgentCall(engine.llm(), journal, replies)
+                .withSampling(StageSampling.of(StageRegistry.requestParameters(), settings.stageSampling));
         this.retriever = new EmbeddingRetriever(engine.llm());
         this.runner = runner;
         this.sql = new StageSql(engine.sql(), settings.access);
@@ -88,6 +90,6 @@ public final class StageParts {
 
     /** OpenSearch-SQL's correction by error class, shared by {@code opensearch.correct} and MMSQL's refiner. */
     ExecutionCorrector corrector() {
-        return new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds);
+        return new ExecutionCorrector(call, runner, settings.opensearchCorrectRounds, settings.opensearchCorrectOnResult);
     }
 }

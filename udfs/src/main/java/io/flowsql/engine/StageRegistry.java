@@ -39,6 +39,7 @@ import io.flowsql.agents.sqlfix.SqlRefinerStage;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
 import io.flowsql.agents.retrieve.SchemaRetrieveStage;
+import io.flowsql.llm.RequestParameters;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.sql.retrieve.SchemaRetriever;
 import io.flowsql.pipeline.FinalizeStage;
@@ -79,28 +80,30 @@ public final class StageRegistry {
                     SchemaRetriever.lexical(p.settings.schemaTokenBudget), p.settings.valueMatches))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema, p.settings.mmsqlRewriteByModel))
-                    .prompts("mmsql/rewrite").in(MMSQL),
-            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings)))
-                    .prompts("mmsql/select").in(MMSQL),
+                    .prompts("mmsql/rewrite").in(MMSQL).sends(0.0),
+            of("mmsql.select", LLM, p -> new SchemaSelectStage(p.call, p.schema, MmsqlRules.from(p.settings),
+                    p.settings.mmsqlSelectAboveColumns))
+                    .prompts("mmsql/select").in(MMSQL).sends(0.0),
             of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
-                    .prompts("mmsql/detect").in(MMSQL),
+                    .prompts("mmsql/detect").in(MMSQL).sends(0.0),
             of("magsql.link", LLM, p -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(p.call),
                     new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.engine.values(), p.schema.views(),
                     p.settings.linkSkipColumnThreshold, p.settings.linkSkipAvgColumns, p.settings.valueMatches), p.schema))
-                    .prompts("magsql/summarize", "magsql/link").in(MAG_SQL),
+                    .prompts("magsql/summarize", "magsql/link").in(MAG_SQL).sends(0.1),
             of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
-                    .prompts("magsql/decompose").in(MAG_SQL),
+                    .prompts("magsql/decompose").in(MAG_SQL).sends(0.1),
             of("magsql.generate", LLM, p -> new MagSqlGenerateStage(new SubSqlGenerator(p.call),
                     new SubSqlRefiner(p.call, p.sql), p.schema, MagSqlRules.from(p.settings)))
                     .prompts("magsql/generate_first", "magsql/generate_next", "magsql/refine", "magsql/refine_nested")
-                    .in(MAG_SQL),
+                    .in(MAG_SQL).sends(0.1),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
-                    .prompts("mmsql/decompose").in(MMSQL),
+                    .prompts("mmsql/decompose").in(MMSQL).sends(0.0),
             of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
                     .in(OPENSEARCH),
             // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
-                    .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH),
+                    .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH)
+                    .sends(0.0).sends("opensearch.extract.order", 0.3, null),
             of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.engine.catalog(), p.engine.values(),
                     p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
                     p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
@@ -109,16 +112,17 @@ public final class StageRegistry {
             of("opensearch.generate", LLM, p -> new OpenSearchGenerateStage(
                     new ProgressiveGenerator(p.call, p.settings.candidates, p.settings.temperature), p.schema,
                     p.engine.values(), p.settings.valueMatches, p.examples))
-                    .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX),
-            of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues()))
-                    .prompts("opensearch/adherence").in(OPENSEARCH),
+                    .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX).sends(0.7),
+            of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues(),
+                    p.settings.opensearchAdherence))
+                    .prompts("opensearch/adherence").in(OPENSEARCH).sends(0.0),
             // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
             of("opensearch.align", LLM, p -> new OpenSearchAlignStage(
                     AlignmentRules.fromSettings(p.settings, p.sql, p.engine.values()),
                     new ModelAligner(p.call, p.retriever), p.engine.catalog(), p.schema, p.questionValues(),
                     p.settings.opensearchAlignMode))
                     .prompts(ModelAligner.PROMPTS.toArray(String[]::new))
-                    .in(OPENSEARCH),
+                    .in(OPENSEARCH).sends(0.0).sends("opensearch.align.function", 0.1, null),
             of("candidates.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             // correction rounds by error class, then (mode regenerate) a fresh generation with opensearch.generate's prompt
@@ -127,26 +131,28 @@ public final class StageRegistry {
                     p.settings.opensearchCorrectMode))
                     .prompts("opensearch/correct_syntax", "opensearch/correct_schema", "opensearch/correct_failed",
                             "opensearch/correct_empty", "opensearch/correct_nulls", "opensearch/correct_shape")
-                    .in(OPENSEARCH),
+                    // the corrector raises the temperature by round/5 from here (ExecutionCorrector)
+                    .in(OPENSEARCH).sends("opensearch.correct", 0.2, 0.3),
             // MMSQL's refiner repairs with OpenSearch's corrector (its opensearch/correct_* prompts) and writes
             // directly with its own prompt when the decomposer was switched off.
             of("mmsql.refine", LLM, p -> new RefineStage(p.call, p.schema, p.runner, p.corrector()))
-                    .prompts("mmsql/generate").in(MMSQL),
+                    .prompts("mmsql/generate").in(MMSQL).sends(0.0),
             of("opensearch.vote", LOCAL, p -> new OpenSearchVoteStage()).in(OPENSEARCH),
             of("sqlfix.review", LLM, p -> new SqlReviewStage(new SqlReviewer(p.call), p.sql, p.frames))
-                    .prompts("sqlfix/review").in(SQLFIX),
+                    .prompts("sqlfix/review").in(SQLFIX).sends(0.0),
             of("sqlfix.craft", LLM, p -> new QueryCrafterStage(new QueryCrafter(p.call), p.frames, p.settings.sqlfixCrafterK))
-                    .prompts("sqlfix/craft-paraphrase", "sqlfix/craft-generate").in(SQLFIX),
+                    .prompts("sqlfix/craft-paraphrase", "sqlfix/craft-generate").in(SQLFIX)
+                    .sends(0.0).sends("sqlfix.craft.paraphrase", 0.7, null),
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
                     new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
-                    .prompts("sqlfix/refine").in(SQLFIX),
+                    .prompts("sqlfix/refine").in(SQLFIX).sends(0.0),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
             // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.
             of("mmsql.readings", LLM, p -> new ReadingsStage(new ReadingSqlGenerator(p.call),
                     new ReadingSolver(p.call, p.schema, p.runner, p.corrector(), "mmsql.decompose", "mmsql.refine"),
                     p.sql, p.frames, MmsqlRules.from(p.settings)))
-                    .prompts("mmsql/readings").in(MMSQL),
+                    .prompts("mmsql/readings").in(MMSQL).sends(0.0),
             of("answer.finalize", LOCAL, p -> new FinalizeStage()).in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL));
 
     private static final Map<String, StageDeclaration> BY_NAME = byName();
@@ -186,6 +192,18 @@ public final class StageRegistry {
     public static StageDeclaration get(String name) {
         return find(name).orElseThrow(() -> new IllegalArgumentException(
                 "no stage named '" + name + "'; stages: " + String.join(", ", names())));
+    }
+
+    /**
+     * The sampling every stage declares, by task name (a stage name or a request stage under it): what
+     * {@link io.flowsql.agents.common.StageSampling} sends when configuration does not override it.
+     */
+    public static Map<String, RequestParameters> requestParameters() {
+        Map<String, RequestParameters> all = new LinkedHashMap<>();
+        for (StageDeclaration d : STAGES) {
+            all.putAll(d.sends());
+        }
+        return all;
     }
 
     /** The preset names, in the order the documentation lists them. */

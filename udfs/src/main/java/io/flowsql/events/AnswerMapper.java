@@ -115,6 +115,7 @@ public final class AnswerMapper {
         entry.simulated = t.simulated;
         entry.journalHits = t.journalHits;
         entry.tokensSaved = t.tokensSaved;
+        entry.truncatedReplies = t.truncatedReplies;
         entry.error = t.error;
         entry.outcome = t.outcome == null ? null : t.outcome.wireName();
         entry.modelError = t.modelError == null ? null : t.modelError.name();

@@ -20,6 +20,8 @@ public class TraceEntry {
     /** Calls answered from the stage journal instead of the model, and the tokens that saved. */
     public int journalHits;
     public int tokensSaved;
+    /** Replies cut at max_tokens even after one retry with a larger budget (never silently dropped). */
+    public int truncatedReplies;
     /** Why the stage's last failed LLM call failed (null when none failed). */
     public String error;
     /** How the stage's run ended: completed, settled or failed. */

@@ -2,6 +2,7 @@ package io.flowsql.feedback;
 
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.StatementBudget;
 import java.util.Optional;
 
 /**
@@ -17,9 +18,19 @@ public final class FeedbackChecker {
         this.executor = executor;
     }
 
+    /** A budget for one check (the executor's limits); cancelling it stops the running statement. */
+    public StatementBudget newBudget() {
+        return executor.newBudget();
+    }
+
     /** Why the SQL is refused, or empty when it ran. */
     public Optional<String> refusal(String dbId, String sql) {
-        ExecutionResult result = executor.execute(dbId, sql);
+        return refusal(dbId, sql, newBudget());
+    }
+
+    /** Why the SQL is refused, or empty when it ran, within {@code budget} (cancelled: the statement stops). */
+    public Optional<String> refusal(String dbId, String sql, StatementBudget budget) {
+        ExecutionResult result = executor.execute(dbId, sql, budget);
         if (result.ok()) {
             return Optional.empty();
         }

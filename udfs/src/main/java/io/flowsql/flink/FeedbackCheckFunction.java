@@ -6,25 +6,44 @@ import io.flowsql.engine.EngineLease;
 import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.RejectKind;
 import io.flowsql.feedback.FeedbackChecker;
+import io.flowsql.sql.StatementBudget;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 /**
- * Runs the SQL of each pair and correction through {@link FeedbackChecker} on the TaskManager engine's work pool
- * (the task thread only hands it over): SQL that the guard refuses or that fails on its database marks the feedback
- * refused ({@code feedback_refused}). Feedback already refused, retractions and verdicts that teach nothing pass
- * untouched. The operator's timeout refuses the feedback too: nothing unchecked is learned.
+ * Runs the SQL of each pair and correction through {@link FeedbackChecker} on a small bounded pool of its own
+ * ({@code flowsql-feedback-check-N}, {@link #THREADS} threads, at most {@link #QUEUED} waiting), so a flood of slow
+ * feedback SQL cannot take the engine's work pool from the questions; the task thread only hands it over. SQL that the
+ * guard refuses or that fails on its database marks the feedback refused ({@code feedback_refused}). Feedback already
+ * refused, retractions and verdicts that teach nothing pass untouched. The operator's timeout refuses the feedback too
+ * (nothing unchecked is learned) and cancels its statement, which stops at once and frees its connection.
  */
 public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, FeedbackEvent> {
     private static final long serialVersionUID = 1L;
+    /** Threads checking feedback SQL per operator instance. */
+    static final int THREADS = 2;
+    /** Checks waiting for a thread; more are refused at once (the operator's capacity normally keeps below it). */
+    static final int QUEUED = 64;
 
     private final EngineConfig engine;
     private transient EngineLease lease;
     private transient FeedbackChecker checker;
+    private transient ExecutorService pool;
+    /** The budget of each check in flight, by the identity of its record: the first to take it out completes. */
+    private transient Map<FeedbackEvent, StatementBudget> inFlight;
 
     public FeedbackCheckFunction(EngineConfig engine) {
         this.engine = engine;
@@ -34,6 +53,17 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
     public void open(OpenContext openContext) {
         lease = EngineFactory.shared(engine);
         checker = new FeedbackChecker(lease.engine().sql());
+        pool = checkPool();
+        inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
+    }
+
+    static ExecutorService checkPool() {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(THREADS, THREADS, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUED), r -> {
+            Thread t = new Thread(r, "flowsql-feedback-check-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
@@ -42,16 +72,32 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
             result.complete(List.of(feedback));
             return;
         }
-        CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.sql), lease.runtime().work())
-                .whenComplete((refusal, error) -> {
-                    Optional<String> why = error != null ? Optional.of("the check failed: " + error) : refusal;
-                    why.ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
-                    result.complete(List.of(feedback));
-                });
+        StatementBudget budget = checker.newBudget();
+        inFlight.put(feedback, budget);
+        try {
+            CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.sql, budget), pool)
+                    .whenComplete((refusal, error) -> {
+                        if (inFlight.remove(feedback) == null) {
+                            return; // timed out: already refused and emitted
+                        }
+                        Optional<String> why = error != null ? Optional.of("the check failed: " + error) : refusal;
+                        why.ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
+                        result.complete(List.of(feedback));
+                    });
+        } catch (RejectedExecutionException e) {
+            inFlight.remove(feedback);
+            feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": too many feedback checks waiting";
+            result.complete(List.of(feedback));
+        }
     }
 
     @Override
     public void timeout(FeedbackEvent feedback, ResultFuture<FeedbackEvent> result) {
+        StatementBudget budget = inFlight.remove(feedback);
+        if (budget == null) {
+            return; // the check completed meanwhile
+        }
+        budget.cancel();
         feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": its SQL was not checked in time";
         result.complete(List.of(feedback));
     }
@@ -63,6 +109,10 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
 
     @Override
     public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+            pool = null;
+        }
         if (lease != null) {
             lease.close();
             lease = null;

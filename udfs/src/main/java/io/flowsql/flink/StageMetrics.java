@@ -31,6 +31,7 @@ public final class StageMetrics {
     private final Counter journalHits;
     private final Counter journalMisses;
     private final Counter tokensSaved;
+    private final Counter truncatedReplies;
 
     public StageMetrics(MetricGroup operatorGroup, String stageName) {
         this.stageName = stageName;
@@ -48,6 +49,7 @@ public final class StageMetrics {
         this.journalHits = counter(group, "journalHits");
         this.journalMisses = counter(group, "journalMisses");
         this.tokensSaved = counter(group, "tokensSaved");
+        this.truncatedReplies = counter(group, "truncatedReplies");
     }
 
     private static Counter counter(MetricGroup group, String name) {
@@ -80,6 +82,7 @@ public final class StageMetrics {
             journalHits.inc(t.journalHits);
             journalMisses.inc(t.journalMisses);
             tokensSaved.inc(t.tokensSaved);
+            truncatedReplies.inc(t.truncatedReplies);
         }
     }
 }

@@ -46,6 +46,11 @@ public record ChatRequest(
                 reply);
     }
 
+    public ChatRequest withTopP(Double newTopP) {
+        return new ChatRequest(stage, model, messages, temperature, newTopP, n, maxTokens, seed, stop, jsonResponse,
+                reply);
+    }
+
     public ChatRequest withJsonResponse(boolean json) {
         return new ChatRequest(stage, model, messages, temperature, topP, n, maxTokens, seed, stop, json, reply);
     }

@@ -196,22 +196,8 @@ public final class LlmClientConfig implements Serializable {
         return defaultMaxTokens;
     }
 
-    /** The value for a stage: an exact match, else the longest configured prefix ending at a dot, else null. */
     private static <V> V byStage(Map<String, V> values, String stage) {
-        V exact = values.get(stage);
-        if (exact != null) {
-            return exact;
-        }
-        V best = null;
-        int bestLength = -1;
-        for (Map.Entry<String, V> entry : values.entrySet()) {
-            String prefix = entry.getKey();
-            if (stage.startsWith(prefix + ".") && prefix.length() > bestLength) {
-                best = entry.getValue();
-                bestLength = prefix.length();
-            }
-        }
-        return best;
+        return ByStage.lookup(values, stage);
     }
 
     public String baseUrl() { return baseUrl; }

@@ -25,6 +25,8 @@ public class StageTrace {
     public int journalMisses;
     /** Prompt + completion tokens of the journal hits: what asking the model again would have cost. */
     public int tokensSaved;
+    /** Replies cut at max_tokens (finish_reason length) even after one retry with a larger budget. */
+    public int truncatedReplies;
     public String note;
     /** The last failed LLM call's reason (its attempts and retries are counted above), or null. */
     public String error;

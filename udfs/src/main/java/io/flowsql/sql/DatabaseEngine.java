@@ -1,22 +1,40 @@
 package io.flowsql.sql;
 
+import io.flowsql.sql.engine.EngineProfile;
+import io.flowsql.sql.engine.duckdb.DuckDbProfile;
+import io.flowsql.sql.engine.postgres.PostgresProfile;
+import io.flowsql.sql.engine.sqlite.SqliteProfile;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The database engines the job can ask: SQLite folders (the embedded default, no declaration needed), and PostgreSQL
  * and DuckDB declared by id. Each names its SQL dialect for the prompts.
  */
 public enum DatabaseEngine {
-    SQLITE("SQLite", "sqlite"),
-    POSTGRESQL("PostgreSQL", "postgresql"),
-    DUCKDB("DuckDB", "duckdb");
+    SQLITE("SQLite", "sqlite", SqliteProfile::new),
+    POSTGRESQL("PostgreSQL", "postgresql", PostgresProfile::new),
+    DUCKDB("DuckDB", "duckdb", DuckDbProfile::new);
 
     private final String displayName;
     private final String id;
+    private final Supplier<EngineProfile> profile;
+    private volatile EngineProfile made;
 
-    DatabaseEngine(String displayName, String id) {
+    DatabaseEngine(String displayName, String id, Supplier<EngineProfile> profile) {
         this.displayName = displayName;
         this.id = id;
+        this.profile = profile;
+    }
+
+    /** Everything that differs on this engine: its lexing, parsing, guard rules and session handling. */
+    public EngineProfile profile() {
+        EngineProfile p = made;
+        if (p == null) {
+            p = profile.get();
+            made = p;
+        }
+        return p;
     }
 
     /** How prompts and docs name it ("PostgreSQL"). */

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.AbstractJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
@@ -47,17 +46,9 @@ public final class SqlParsing {
         }
     }
 
-    /**
-     * JSqlParser's settings for an engine's SQL. SQLite: {@code [bracketed]} names (as SQLite reads them). PostgreSQL:
-     * JSqlParser's PostgreSQL dialect, where {@code [..]} is an array subscript, not a quote. DuckDB: the same (its SQL
-     * is PostgreSQL's, with {@code [..]} lists and subscripts); JSqlParser has no DuckDB dialect of its own.
-     */
+    /** JSqlParser's settings for an engine's SQL: its profile's ({@link io.flowsql.sql.engine.EngineProfile#parserSettings}). */
     static Consumer<CCJSqlParser> dialect(DatabaseEngine engine) {
-        return switch (engine) {
-            case SQLITE -> parser -> parser.withSquareBracketQuotation(true);
-            case POSTGRESQL, DUCKDB -> parser -> parser.withDialect(AbstractJSqlParser.Dialect.POSTGRESQL)
-                    .withSquareBracketQuotation(false);
-        };
+        return engine.profile()::parserSettings;
     }
 
     /**

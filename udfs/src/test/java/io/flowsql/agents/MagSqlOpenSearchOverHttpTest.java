@@ -86,7 +86,7 @@ class MagSqlOpenSearchOverHttpTest {
                 "Show the name and the release year of the song by the youngest singer.");
         assertThat(ctx.error).isNull();
         assertThat(ctx.trace).extracting(t -> t.stage).containsExactly("schema.retrieve",
-                "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align", "candidates.execute",
+                "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.align", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(ctx.candidates).hasSize(3).allSatisfy(c -> assertThat(c.votes).isEqualTo(3));
         assertThat(ctx.notes).containsEntry("vote.agreement", "1.00").containsEntry("align.opensearch#0", "style:model")

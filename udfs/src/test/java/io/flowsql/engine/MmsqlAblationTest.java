@@ -28,6 +28,15 @@ import org.junit.jupiter.api.Test;
  * what each switch changes.
  */
 class MmsqlAblationTest {
+    /** The selector on every turn (these small schemas are under agents.mmsql-select-above-columns): each row checks it. */
+    private static final AgentSettings EVERY_TURN_SELECTS = everyTurnSelects();
+
+    private static AgentSettings everyTurnSelects() {
+        AgentSettings settings = AgentSettings.defaults();
+        settings.mmsqlSelectAboveColumns = 0;
+        return settings;
+    }
+
     private static final ResultComparator SAME = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
 
     /** One turn's outcome in one row. */
@@ -171,7 +180,7 @@ class MmsqlAblationTest {
             ctx.question = turns.get(i).text();
             ctx.history = new ArrayList<>(history);
             ctx.disabledStages.addAll(disabled);
-            ctx = engine.run("mmsql", AgentSettings.defaults(), ctx);
+            ctx = engine.run("mmsql", EVERY_TURN_SELECTS, ctx);
             out.add(new Outcome(turns.get(i), ctx, engine.requests().stream().map(RecordedRequest::request)
                     .map(r -> r.task()).toList()));
             history.add(FeedbackTurns.turnOf(AnswerMapper.fromContext(ctx)));

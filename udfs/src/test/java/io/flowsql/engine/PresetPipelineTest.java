@@ -73,13 +73,13 @@ class PresetPipelineTest {
                         "candidates.execute", "answer.finalize")),
                 Arguments.of("sqlfix", List.of("schema.retrieve", "opensearch.generate", "candidates.execute", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")),
-                Arguments.of("opensearch", List.of("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                Arguments.of("opensearch", List.of("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "opensearch.vote", "answer.finalize")),
                 Arguments.of("mmsql", List.of("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect", "mmsql.decompose",
                         "candidates.execute", "mmsql.refine", "answer.finalize")),
                 Arguments.of("full", List.of("schema.retrieve", "mmsql.rewrite", "mmsql.select", "mmsql.detect", "magsql.link",
                         "magsql.decompose", "magsql.generate", "mmsql.decompose",
-                        "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "opensearch.align",
+                        "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.align",
                         "candidates.execute", "opensearch.correct", "mmsql.refine", "opensearch.vote", "sqlfix.review",
                         "sqlfix.execute", "answer.finalize")));
     }
@@ -136,7 +136,7 @@ class PresetPipelineTest {
         RequestContext ctx = request(item);
         ctx.disabledStages.add("opensearch.align");
         ctx = exact.run("opensearch", AgentSettings.defaults(), ctx);
-        assertThat(stageNames(ctx)).containsExactly("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "opensearch.adherence", "candidates.execute",
+        assertThat(stageNames(ctx)).containsExactly("schema.retrieve", "opensearch.fewshot", "opensearch.extract", "opensearch.retrieve", "opensearch.generate", "candidates.execute",
                 "opensearch.correct", "opensearch.vote", "answer.finalize");
         assertThat(returnsGoldResult(item, ctx.finalSql)).isTrue();
 

@@ -11,11 +11,20 @@ import java.util.function.Function;
  * request it was asked. Only agent unit tests use it; everything that talks HTTP uses the simulator.
  */
 public final class ScriptedLlmClient implements LlmClient {
-    private final Function<ChatRequest, List<String>> script;
+    private final Function<ChatRequest, ChatResponse> script;
     private final List<ChatRequest> requests = Collections.synchronizedList(new ArrayList<>());
 
-    private ScriptedLlmClient(Function<ChatRequest, List<String>> script) {
-        this.script = script;
+    private ScriptedLlmClient(Function<ChatRequest, List<String>> choices) {
+        this.script = r -> new ChatResponse(choices.apply(r), new TokenUsage(10, 10, false), "scripted", true, 0, 0, false);
+    }
+
+    private ScriptedLlmClient(Function<ChatRequest, ChatResponse> responses, boolean whole) {
+        this.script = responses;
+    }
+
+    /** Answers with whatever response the function builds for the request (finish reasons and usage included). */
+    public static ScriptedLlmClient replies(Function<ChatRequest, ChatResponse> responses) {
+        return new ScriptedLlmClient(responses, true);
     }
 
     /** Answers every request with the same text. */
@@ -50,9 +59,7 @@ public final class ScriptedLlmClient implements LlmClient {
     public CompletableFuture<ChatResponse> chat(ChatRequest request) {
         requests.add(request);
         try {
-            List<String> choices = script.apply(request);
-            return CompletableFuture.completedFuture(
-                    new ChatResponse(choices, new TokenUsage(10, 10, false), "scripted", true, 0, 0, false));
+            return CompletableFuture.completedFuture(script.apply(request));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -6,14 +6,23 @@ import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
 import io.flowsql.events.TraceEntry;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.TopicPartition;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
@@ -23,7 +32,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /** A client of the running job: sends questions and feedback, reads the committed answers (read_committed). */
 final class Session implements AutoCloseable {
@@ -37,14 +45,10 @@ final class Session implements AutoCloseable {
     Session(String bootstrapServers, String questions, String answers, String feedback) {
         this.questions = questions;
         this.feedback = feedback;
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
-        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        Properties c = new Properties();
-        c.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaClientFactory kafka = KafkaClientFactory.plain(bootstrapServers);
+        producer = kafka.producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, "0"), new ByteArraySerializer(), new ByteArraySerializer());
+        consumer = kafka.consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = consumer.partitionsFor(answers).stream()
                 .map(x -> new TopicPartition(x.topic(), x.partition())).toList();
         consumer.assign(partitions);

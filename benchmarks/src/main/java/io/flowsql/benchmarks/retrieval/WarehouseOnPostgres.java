@@ -1,6 +1,5 @@
 package io.flowsql.benchmarks.retrieval;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
@@ -33,16 +32,16 @@ import java.util.Map;
  * The warehouse benchmark on PostgreSQL (what {@code deploy/bench.sh warehouse-retrieval} runs): every Spider database
  * one schema of one embedded PostgreSQL database ({@link PostgresWarehouse}, kept under the work folder), the catalog
  * read from the live database by {@link JdbcSchemaCatalog} and the value index sampled from it by
- * {@link JdbcTextValues}, as the job does; then retrieval is measured ({@link WarehouseRetrievalBenchmark#measure}) and
+ * {@link JdbcTextValues}, as the job does; then retrieval is measured ({@link RetrievalMeasure}) and
  * the same questions go through the simulated pipeline ({@link WarehousePipeline}, the job on a MiniCluster asking
  * database {@code warehouse}), whose SQL is scored by execution against the schema-qualified gold on the same
- * PostgreSQL database. {@code -Dflowsql.retrieval.ex=false} skips the pipeline.
+ * PostgreSQL database. The pipeline runs only with {@code -Dflowsql.retrieval.ex=true} (it takes minutes).
  */
 final class WarehouseOnPostgres {
 
     private WarehouseOnPostgres() {}
 
-    static void run(Path data, boolean full, Path work) throws Exception {
+    static void run(Path data, boolean full, Path work, Integer budget) throws Exception {
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         SqliteSchemaCatalog sqlite = new SqliteSchemaCatalog(locator, ValueExamplePolicy.defaults(), 512);
         Map<String, DatabaseSchema> databases = WarehouseRetrievalBenchmark.spiderDatabases(data, sqlite);
@@ -70,11 +69,12 @@ final class WarehouseOnPostgres {
                 System.out.printf(Locale.ROOT, "catalog read from the live database in %.1f s; value index: %s%n",
                         catalogMillis / 1000.0, values);
                 NgramValueIndex index = new NgramValueIndex(values.values(), LcsValueScorer.defaults());
-                WarehouseRetrievalBenchmark.Measured m = WarehouseRetrievalBenchmark.measure(data, full, new WarehouseRetrievalBenchmark.World(
-                        "PostgreSQL, one schema per database, catalog read by JdbcSchemaCatalog", warehouse, index, databases,
-                        pg.loadMillis() + catalogMillis + values.millis()));
-                if (!"false".equals(System.getProperty("flowsql.retrieval.ex"))) {
-                    executionAccuracy(data, work, pg, registry, pools, m);
+                WarehouseRetrievalBenchmark.describe("PostgreSQL, one schema per database, catalog read by JdbcSchemaCatalog",
+                        warehouse, index, databases.size(), pg.loadMillis() + catalogMillis + values.millis());
+                WarehouseRetrievalBenchmark.Summary summary = WarehouseRetrievalBenchmark.spider(data, full, warehouse, index,
+                        databases, budget);
+                if ("true".equals(System.getProperty("flowsql.retrieval.ex"))) {
+                    executionAccuracy(data, work, pg, registry, pools, databases, full, summary.budget());
                 }
             }
         }
@@ -82,14 +82,18 @@ final class WarehouseOnPostgres {
 
     /** Sends the questions through the simulated pipeline and scores its SQL against the qualified gold, both on PostgreSQL. */
     private static void executionAccuracy(Path data, Path work, PostgresWarehouse pg, DatabaseRegistry registry, JdbcPools pools,
-            WarehouseRetrievalBenchmark.Measured m) throws Exception {
+            Map<String, DatabaseSchema> databases, boolean full, int budget) throws Exception {
+        List<RetrievalMeasure.Asked> asked = WarehouseRetrievalBenchmark.spiderQuestions(data, full, databases.keySet());
+        Map<String, DatabaseSchema> bySchema = new LinkedHashMap<>();
+        databases.forEach((db, schema) -> bySchema.put(PostgresWarehouse.schemaOf(db), schema));
         List<WarehousePipeline.Item> items = new ArrayList<>();
-        for (int i = 0; i < m.questions().size(); i++) {
-            items.add(new WarehousePipeline.Item("q" + i, m.questions().get(i).get("question").asText(), m.qualifiedGold().get(i)));
+        for (RetrievalMeasure.Asked a : asked) {
+            GoldSchemaUse gold = GoldSchemaUse.of(a.sql(), bySchema.get(a.schema()));
+            items.add(new WarehousePipeline.Item(a.id(), a.question(), GoldSchemaUse.qualified(a.sql(), a.schema(), gold.tables())));
         }
         long start = System.nanoTime();
         Map<String, AnswerEvent> answers = WarehousePipeline.run(data.toAbsolutePath(), work.toAbsolutePath().resolve("pipeline"),
-                pg.jobOptions(), m.summary().budget(), items, System.getProperty("flowsql.retrieval.preset", "opensearch"),
+                pg.jobOptions(), budget, items, System.getProperty("flowsql.retrieval.preset", "opensearch"),
                 Duration.ofMinutes(Long.getLong("flowsql.retrieval.deadline-minutes", 20)));
         double seconds = (System.nanoTime() - start) / 1e9;
         ResultComparator same = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
@@ -97,10 +101,10 @@ final class WarehouseOnPostgres {
         int correct = 0;
         int answered = 0;
         try (JdbcSafeExecutor sql = new JdbcSafeExecutor(registry, SqlExecutorConfig.defaults().withTimeoutMillis(10_000), pools)) {
-            System.out.printf(Locale.ROOT, "%nsimulated pipeline on the warehouse (oracle mode, budget %d tokens):%n", m.summary().budget());
+            System.out.printf(Locale.ROOT, "%nsimulated pipeline on the warehouse (oracle mode, budget %d tokens):%n", budget);
             for (int i = 0; i < items.size(); i++) {
                 WarehousePipeline.Item item = items.get(i);
-                JsonNode q = m.questions().get(i);
+                RetrievalMeasure.Asked q = asked.get(i);
                 AnswerEvent a = answers.get(item.id());
                 ExecutionResult gold = sql.execute(PostgresWarehouse.ID, item.goldSql());
                 boolean goldOk = gold.ok();
@@ -118,7 +122,7 @@ final class WarehouseOnPostgres {
                             + (a.error == null ? "" : ", " + a.failedStage + " " + a.errorKind + ": " + a.error.split("\n")[0])
                             + ")";
                 }
-                System.out.printf(Locale.ROOT, "q%-4d %-28s %s%s%n", i, q.get("db_id").asText(), verdict,
+                System.out.printf(Locale.ROOT, "q%-4d %-28s %s%s%n", i, q.schema(), verdict,
                         goldOk ? "" : "  (the gold query fails on PostgreSQL: " + gold.error().message().split("\n")[0] + ")");
             }
         }

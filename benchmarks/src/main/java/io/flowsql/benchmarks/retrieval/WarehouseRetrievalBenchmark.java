@@ -2,8 +2,10 @@ package io.flowsql.benchmarks.retrieval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
+import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Figures;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.ValueMatch;
+import io.flowsql.sql.ValueIndex;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
 import io.flowsql.sql.index.CachingValueIndexProvider;
@@ -12,13 +14,10 @@ import io.flowsql.sql.index.NgramValueIndex;
 import io.flowsql.sql.index.TextValues;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
-import io.flowsql.sql.retrieve.RetrievalQuery;
-import io.flowsql.sql.retrieve.RetrievedSchema;
 import io.flowsql.sql.retrieve.SchemaRetriever;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,56 +26,72 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Schema retrieval at warehouse size: every Spider database with a SQLite file becomes one schema namespace of a
- * single catalog (≈160 namespaces, ≈800 tables, colliding names) with one value index over all their text values, and
- * the Spider dev questions are asked of that one catalog. {@link #main} builds it as one embedded PostgreSQL database
- * ({@link WarehouseOnPostgres}: catalog read live, then the simulated pipeline's EX); {@link #run}, as the unit test
- * does, as an in-memory union of the SQLite catalogs ({@link Warehouse}; also {@code -Dflowsql.retrieval.world=memory}). Per question and in sum it prints the recall of
- * the gold query's tables and columns in the retrieved schema, the retrieved schema's tokens against today's prompt
- * (the question's own database's whole schema), and the retrieval time (value lookup + ranking + rendering).
- * The budget is the median of today's whole-schema prompts unless {@code -Dflowsql.retrieval.budget} says otherwise.
- *
- * <p>Small by default (every 10th dev question); {@code -Dflowsql.retrieval.full=true} asks all of them.
- * Usage: WarehouseRetrievalBenchmark [shared-data-dir (default ../shared/data)]
+ * Schema retrieval at warehouse size (what {@code deploy/bench.sh warehouse-retrieval} runs; docs/DATABASE.md).
+ * <ul>
+ *   <li>By default every Spider database with a SQLite file becomes one schema of one embedded PostgreSQL database
+ *   ({@link WarehouseOnPostgres}: catalog read live, then the simulated pipeline's EX unless
+ *   {@code -Dflowsql.retrieval.ex=false}) and all 972 dev questions with a database are asked of it; the even-numbered
+ *   questions are the half retrieval was tuned on, the odd-numbered ones are held out and summed apart.
+ *   {@code -Dflowsql.retrieval.world=memory} asks the in-memory union of the SQLite catalogs instead, as the unit test
+ *   does.</li>
+ *   <li>{@code --ddl FILE --questions FILE} loads a user's warehouse and question log ({@link UserWarehouse}).</li>
+ *   <li>{@code --scale}: the in-memory warehouse of Spider's and BIRD mini-dev's schemas (BIRD's as empty tables
+ *   described by their column names), BIRD's 500 questions with evidence, and the CPU per question at the default
+ *   budget on it and on a generated 10,000-table warehouse (its schemas repeated under new names).</li>
+ * </ul>
+ * The budget is the median of the questions' own whole-schema prompts unless {@code --budget} says otherwise; every
+ * run ends with one {@code summary:} line.
  */
 public final class WarehouseRetrievalBenchmark {
-    private static final int VALUE_MATCHES = 6;
 
-    /** The figures in sum: mean table and column recall, the budget, today's median prompt schema, retrieval p95. */
+    /** The figures the unit test checks. */
     public record Summary(int questions, double tableRecall, double columnRecall, int budget, int todayMedian,
-                          double p95Millis, double tableRecallAtFourTimes) {}
+                          double cpuP95Millis, double tableRecallAtFourTimes, double routingTop1) {}
 
     public static void main(String[] args) throws Exception {
-        Path data = Paths.get(args.length > 0 ? args[0] : "../shared/data");
-        boolean full = Boolean.getBoolean("flowsql.retrieval.full");
-        if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {
-            run(data, full);
+        Map<String, String> flags = new LinkedHashMap<>();
+        Path data = Paths.get("../shared/data");
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--scale")) {
+                flags.put("scale", "true");
+            } else if (args[i].startsWith("--") && i + 1 < args.length) {
+                flags.put(args[i].substring(2), args[++i]);
+            } else if (args[i].startsWith("--")) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            } else {
+                data = Paths.get(args[i]);
+            }
+        }
+        Integer budget = flags.containsKey("budget") ? Integer.valueOf(flags.get("budget")) : Integer.getInteger("flowsql.retrieval.budget");
+        String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh
+        Path work = Paths.get(System.getProperty("flowsql.retrieval.work",
+                project == null ? "target/warehouse" : Paths.get(project, "benchmarks", "target", "warehouse").toString()));
+        if (flags.containsKey("ddl") || flags.containsKey("questions")) {
+            if (!flags.containsKey("ddl") || !flags.containsKey("questions")) {
+                throw new IllegalArgumentException("usage: warehouse-retrieval --ddl FILE --questions FILE [--budget TOKENS]");
+            }
+            UserWarehouse.run(Paths.get(flags.get("ddl")), Paths.get(flags.get("questions")), budget, work);
+        } else if (flags.containsKey("database")) {
+            throw new IllegalArgumentException("--database is not supported yet: export the schema as DDL (pg_dump --schema-only) and pass --ddl");
+        } else if (flags.containsKey("scale")) {
+            scale(data);
+        } else if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {
+            run(data, !"false".equals(System.getProperty("flowsql.retrieval.full")), budget);
         } else {
-            String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh
-            Path work = Paths.get(System.getProperty("flowsql.retrieval.work",
-                    project == null ? "target/warehouse" : Paths.get(project, "benchmarks", "target", "warehouse").toString()));
-            WarehouseOnPostgres.run(data, full, work);
+            WarehouseOnPostgres.run(data, !"false".equals(System.getProperty("flowsql.retrieval.full")), work, budget);
         }
     }
 
-    /** What the questions are asked of: the warehouse's catalog, its value index, and the databases it was made of. */
-    record World(String label, DatabaseSchema warehouse, NgramValueIndex index, Map<String, DatabaseSchema> databases,
-                 long loadMillis) {}
-
     /** The figures on the in-memory union catalog (every Spider database one namespace), as the unit test runs it. */
-    public static Summary run(Path data, boolean full) throws Exception {
+    public static Summary run(Path data, boolean full, Integer budget) throws Exception {
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(locator, io.flowsql.sql.catalog.ValueExamplePolicy.defaults(), 512);
         long start = System.nanoTime();
         Map<String, DatabaseSchema> databases = spiderDatabases(data, catalog);
-        Map<String, TextValues> values = new LinkedHashMap<>();
-        for (String db : databases.keySet()) {
-            values.put(db, CachingValueIndexProvider.loadValues(locator, db));
-        }
         DatabaseSchema warehouse = Warehouse.merge("warehouse", databases);
-        NgramValueIndex index = new NgramValueIndex(Warehouse.mergeValues(values), LcsValueScorer.defaults());
-        return measure(data, full, new World("in-memory union catalog", warehouse, index, databases,
-                (System.nanoTime() - start) / 1_000_000)).summary();
+        NgramValueIndex index = new NgramValueIndex(spiderValues(locator, databases.keySet()), LcsValueScorer.defaults());
+        describe("in-memory union catalog", warehouse, index, databases.size(), (System.nanoTime() - start) / 1_000_000);
+        return spider(data, full, warehouse, index, databases, budget);
     }
 
     /** Every Spider database with a SQLite file here, read by {@code catalog}, in tables.json order. */
@@ -91,138 +106,131 @@ public final class WarehouseRetrievalBenchmark {
         return databases;
     }
 
-    /** The figures and the questions asked, each with the gold query qualified by its database's namespace. */
-    record Measured(Summary summary, List<JsonNode> questions, List<String> qualifiedGold) {}
+    static TextValues spiderValues(DatabaseLocator locator, Set<String> databases) throws Exception {
+        Map<String, TextValues> values = new LinkedHashMap<>();
+        for (String db : databases) {
+            values.put(db, CachingValueIndexProvider.loadValues(locator, db));
+        }
+        return Warehouse.mergeValues(values);
+    }
 
-    static Measured measure(Path data, boolean full, World world) throws Exception {
-        boolean perQuestion = !Boolean.getBoolean("flowsql.retrieval.quiet");
-        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
-        DatabaseSchema warehouse = world.warehouse();
-        NgramValueIndex index = world.index();
-        Map<String, DatabaseSchema> databases = world.databases();
-        Set<String> distinctNames = new HashSet<>();
-        databases.values().forEach(d -> d.tables().forEach(t -> distinctNames.add(t.name().toLowerCase(Locale.ROOT))));
-        int wholeTokens = renderer.full(warehouse).tokens();
-        System.out.printf(Locale.ROOT, "warehouse (%s): %d namespaces, %d tables (%d distinct names), %d columns, %d foreign keys, "
-                        + "%d text values; whole schema %d tokens; loaded in %d ms%n", world.label(), databases.size(),
-                warehouse.tables().size(), distinctNames.size(), warehouse.columnCount(), warehouse.foreignKeys().size(),
-                index.size(), wholeTokens, world.loadMillis());
-
-        List<JsonNode> questions = new ArrayList<>();
+    /**
+     * The Spider dev questions with a database here (all, or every 10th when not {@code full}), each asked of its
+     * database's namespace; odd-numbered questions are held out (the ranking's weights were tuned on every 10th
+     * question, all even-numbered).
+     */
+    static List<Asked> spiderQuestions(Path data, boolean full, Set<String> databases) throws java.io.IOException {
+        List<Asked> asked = new ArrayList<>();
         JsonNode dev = new ObjectMapper().readTree(data.resolve("spider/dev.json").toFile());
         for (int i = 0; i < dev.size(); i++) {
-            if (databases.containsKey(dev.get(i).get("db_id").asText()) && (full || i % 10 == 0)) {
-                questions.add(dev.get(i));
+            String db = dev.get(i).get("db_id").asText();
+            if (databases.contains(db) && (full || i % 10 == 0)) {
+                asked.add(new Asked("q" + i, dev.get(i).get("question").asText(), null, PostgresWarehouse.schemaOf(db),
+                        dev.get(i).get("query").asText(), i % 2 == 1));
             }
         }
+        return asked;
+    }
+
+    static void describe(String label, DatabaseSchema warehouse, ValueIndex index, int namespaces, long loadMillis) {
+        Set<String> distinctNames = new HashSet<>();
+        warehouse.tables().forEach(t -> distinctNames.add(t.name().substring(t.name().lastIndexOf('.') + 1).toLowerCase(Locale.ROOT)));
+        System.out.printf(Locale.ROOT, "warehouse (%s): %d namespaces, %d tables (%d distinct names), %d columns, %d foreign keys, "
+                        + "%s; loaded in %d ms%n", label, namespaces, warehouse.tables().size(), distinctNames.size(),
+                warehouse.columnCount(), warehouse.foreignKeys().size(),
+                index instanceof NgramValueIndex n ? n.size() + " text values" : "no value index", loadMillis);
+    }
+
+    /** The Spider questions asked of {@code warehouse}: the figures, the budget sweep, the summary line. */
+    static Summary spider(Path data, boolean full, DatabaseSchema warehouse, ValueIndex index,
+            Map<String, DatabaseSchema> databases, Integer budgetGiven) throws Exception {
+        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+        List<Asked> asked = spiderQuestions(data, full, databases.keySet());
         Map<String, Integer> todayTokens = new LinkedHashMap<>();
-        databases.forEach((db, schema) -> todayTokens.put(db, renderer.full(schema).tokens()));
-        int[] today = questions.stream().mapToInt(q -> todayTokens.get(q.get("db_id").asText())).sorted().toArray();
+        databases.forEach((db, schema) -> todayTokens.put(PostgresWarehouse.schemaOf(db), renderer.full(schema).tokens()));
+        int[] today = asked.stream().mapToInt(q -> todayTokens.get(q.schema())).sorted().toArray();
         int median = today[today.length / 2];
-        int budget = Integer.getInteger("flowsql.retrieval.budget", median);
-        SchemaRetriever retriever = SchemaRetriever.lexical(budget);
-        System.out.printf(Locale.ROOT, "%d dev questions; today's prompt schema (own database, whole): median %d tokens, "
-                + "max %d; budget %d tokens%n", questions.size(), median, today[today.length - 1], budget);
-
-        retriever.retrieve(warehouse, RetrievalQuery.of("warm up", null, List.of()));  // per-schema costs, once
+        int budget = budgetGiven != null ? budgetGiven : median;
+        System.out.printf(Locale.ROOT, "%d dev questions (%d held out); today's prompt schema (own database, whole): median %d tokens, "
+                + "max %d; budget %d tokens%n", asked.size(), asked.stream().filter(Asked::heldOut).count(), median,
+                today[today.length - 1], budget);
+        Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
+                !Boolean.getBoolean("flowsql.retrieval.quiet"));
         double[] sweep = {0.5, 2, 4};
-        SchemaRetriever[] others = new SchemaRetriever[sweep.length];
-        double[] sweepRecall = new double[sweep.length];
-        for (int k = 0; k < sweep.length; k++) {
-            others[k] = SchemaRetriever.lexical((int) (budget * sweep[k]));
+        double atFour = 0;
+        System.out.printf(Locale.ROOT, "%nsum over %d questions at budget %d tokens:%n", f.questions(), budget);
+        for (double k : sweep) {
+            double r = RetrievalMeasure.tableRecall(warehouse, index, asked, SchemaRetriever.lexical((int) (budget * k)));
+            System.out.printf(Locale.ROOT, "  table recall at %.1f× that budget (%d tokens): %.3f%n", k, (int) (budget * k), r);
+            atFour = r;
         }
-        long[] latency = new long[questions.size()];
-        long[] cpu = new long[questions.size()];
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        Totals sum = new Totals();
-        String example = null;
-        List<String> qualifiedGold = new ArrayList<>();
-        for (int i = 0; i < questions.size(); i++) {
-            JsonNode q = questions.get(i);
-            String db = q.get("db_id").asText();
-            String sql = q.get("query").asText();
-            GoldSchemaUse gold = GoldSchemaUse.of(sql, databases.get(db));
-            qualifiedGold.add(GoldSchemaUse.qualified(sql, PostgresWarehouse.schemaOf(db), gold.tables()));
-            long t0 = System.nanoTime();
-            long c0 = threads.getCurrentThreadCpuTime();
-            List<ValueMatch> found = index.find(q.get("question").asText(), VALUE_MATCHES);
-            RetrievedSchema got = retriever.retrieve(warehouse, RetrievalQuery.of(q.get("question").asText(), null, found));
-            long micros = (System.nanoTime() - t0) / 1_000;
-            latency[i] = micros;
-            cpu[i] = (threads.getCurrentThreadCpuTime() - c0) / 1_000;
-            Set<String> kept = new HashSet<>();
-            got.tableNames().forEach(t -> kept.add(t.toLowerCase(Locale.ROOT)));
-            long tablesHit = gold.tables().stream().filter(t -> kept.contains(Warehouse.qualified(db, t).toLowerCase(Locale.ROOT))).count();
-            long columnsHit = gold.columns().stream().filter(c -> kept.contains(Warehouse.qualified(db, c.table()).toLowerCase(Locale.ROOT))).count();
-            double tableRecall = gold.tables().isEmpty() ? 1 : (double) tablesHit / gold.tables().size();
-            double columnRecall = gold.columns().isEmpty() ? 1 : (double) columnsHit / gold.columns().size();
-            sum.add(tableRecall, columnRecall, got.tokens(), todayTokens.get(db));
-            for (int k = 0; k < sweep.length; k++) {
-                Set<String> wider = new HashSet<>();
-                others[k].retrieve(warehouse, RetrievalQuery.of(q.get("question").asText(), null, found)).tableNames()
-                        .forEach(t -> wider.add(t.toLowerCase(Locale.ROOT)));
-                sweepRecall[k] += gold.tables().isEmpty() ? 1 : (double) gold.tables().stream()
-                        .filter(t -> wider.contains(Warehouse.qualified(db, t).toLowerCase(Locale.ROOT))).count() / gold.tables().size();
-            }
-            if (example == null && gold.tables().size() > 1) {
-                example = GoldSchemaUse.qualified(sql, db, gold.tables());
-            }
-            if (perQuestion) {
-                System.out.printf(Locale.ROOT, "q%-4d %-28s tables %d/%d columns %d/%d  tokens %5d (today %5d, %2d tables kept, %2d brief)  %6d µs%s%n",
-                        i, db, tablesHit, gold.tables().size(), columnsHit, gold.columns().size(), got.tokens(),
-                        todayTokens.get(db), got.tableNames().size(), got.briefTables().size(), micros,
-                        tableRecall < 1 ? "  MISSED " + missing(gold, db, kept) : "");
-            }
-        }
-        int n = questions.size();
-        System.out.printf(Locale.ROOT, "%nsum over %d questions at budget %d tokens:%n", n, budget);
-        System.out.printf(Locale.ROOT, "  table recall %.3f (all gold tables kept in %.1f%% of questions)%n",
-                sum.tableRecall / n, 100.0 * sum.allTables / n);
-        for (int k = 0; k < sweep.length; k++) {
-            System.out.printf(Locale.ROOT, "  table recall at %.1f× that budget (%d tokens): %.3f%n", sweep[k],
-                    (int) (budget * sweep[k]), sweepRecall[k] / n);
-        }
-        System.out.printf(Locale.ROOT, "  column recall %.3f (all gold columns kept in %.1f%% of questions)%n",
-                sum.columnRecall / n, 100.0 * sum.allColumns / n);
-        System.out.printf(Locale.ROOT, "  schema tokens per prompt: retrieved %.0f on average vs today's %.0f (own database, whole) "
-                + "vs %d for the whole warehouse%n", (double) sum.retrievedTokens / n, (double) sum.todayTokens / n, wholeTokens);
-        System.out.printf(Locale.ROOT, "  retrieval time (value lookup + ranking + cut): p50 %.2f ms, p95 %.2f ms, max %.2f ms%n",
-                percentile(latency, 50) / 1000.0, percentile(latency, 95) / 1000.0, percentile(latency, 100) / 1000.0);
-        System.out.printf(Locale.ROOT, "  retrieval CPU time of the thread (what a loaded machine does not inflate): p50 %.2f ms, "
-                + "p95 %.2f ms%n", percentile(cpu, 50) / 1000.0, percentile(cpu, 95) / 1000.0);
-        System.out.println("  a gold query qualified by namespace: " + example);
-        return new Measured(new Summary(n, sum.tableRecall / n, sum.columnRecall / n, budget, median,
-                percentile(latency, 95) / 1000.0, sweepRecall[sweep.length - 1] / n), questions, qualifiedGold);
+        print(f);
+        return new Summary(f.questions(), f.tableRecall(), f.columnRecall(), budget, median, f.cpuP95Millis(), atFour, f.routingTop1());
     }
 
-    /** Sums over the questions. */
-    private static final class Totals {
-        double tableRecall;
-        double columnRecall;
-        int allTables;
-        int allColumns;
-        long retrievedTokens;
-        long todayTokens;
-
-        void add(double tables, double columns, int retrieved, int today) {
-            tableRecall += tables;
-            columnRecall += columns;
-            allTables += tables == 1 ? 1 : 0;
-            allColumns += columns == 1 ? 1 : 0;
-            retrievedTokens += retrieved;
-            todayTokens += today;
+    static void print(Figures f) {
+        System.out.printf(Locale.ROOT, "  table recall %.3f, column recall %.3f, routing top-1 %.3f, tokens median %d (budget %d)%n",
+                f.tableRecall(), f.columnRecall(), f.routingTop1(), f.tokensMedian(), f.budget());
+        if (f.heldOut() > 0) {
+            System.out.printf(Locale.ROOT, "  held out (%d questions never tuned on): table recall %.3f, column recall %.3f%n",
+                    f.heldOut(), f.heldOutTableRecall(), f.heldOutColumnRecall());
         }
+        System.out.printf(Locale.ROOT, "  CPU per question (value lookup + ranking + cut): p50 %.2f ms, p95 %.2f ms; machine load: %s%n",
+                f.cpuP50Millis(), f.cpuP95Millis(), load());
+        System.out.println(f.summaryLine());
     }
 
-    static double percentile(long[] values, double p) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    static String load() {
+        double[] avg = {java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()};
+        return String.format(Locale.ROOT, "load average %.2f on %d cores", avg[0], Runtime.getRuntime().availableProcessors());
     }
 
-    private static String missing(GoldSchemaUse gold, String db, Set<String> kept) {
-        return Arrays.toString(gold.tables().stream()
-                .filter(t -> !kept.contains(Warehouse.qualified(db, t).toLowerCase(Locale.ROOT))).toArray());
+    /** Spider plus BIRD mini-dev as one in-memory warehouse; BIRD's questions; CPU at the default budget; 10,000 tables. */
+    static void scale(Path data) throws Exception {
+        DatabaseLocator locator = DatabaseLocator.forSharedData(data);
+        SqliteSchemaCatalog catalog = new SqliteSchemaCatalog(locator, io.flowsql.sql.catalog.ValueExamplePolicy.defaults(), 512);
+        Map<String, DatabaseSchema> databases = spiderDatabases(data, catalog);
+        Map<String, DatabaseSchema> bird = BirdSchemas.load(data);
+        Map<String, DatabaseSchema> all = new LinkedHashMap<>(databases);
+        all.putAll(bird);
+        DatabaseSchema warehouse = Warehouse.merge("warehouse", all);
+        NgramValueIndex index = new NgramValueIndex(spiderValues(locator, databases.keySet()), LcsValueScorer.defaults());
+        describe("Spider + BIRD mini-dev, in memory", warehouse, index, all.size(), 0);
+        List<Asked> birdQuestions = BirdSchemas.questions(data);
+        SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+        int[] today = birdQuestions.stream().mapToInt(q -> renderer.full(bird.get(q.schema())).tokens()).sorted().toArray();
+        int median = today[today.length / 2];
+        System.out.printf(Locale.ROOT, "%nBIRD mini-dev's %d questions with evidence at their median whole-schema prompt (%d tokens):%n",
+                birdQuestions.size(), median);
+        print(RetrievalMeasure.run(warehouse, index, birdQuestions, SchemaRetriever.lexical(median), false));
+
+        List<Asked> spider = spiderQuestions(data, true, databases.keySet());
+        List<Asked> sample = new ArrayList<>();
+        for (int i = 0; i < spider.size(); i += 4) {
+            sample.add(spider.get(i));
+        }
+        for (int i = 0; i < birdQuestions.size(); i += 4) {
+            sample.add(birdQuestions.get(i));
+        }
+        System.out.printf(Locale.ROOT, "%n%d Spider and BIRD questions at the default budget (%d tokens), %d tables:%n",
+                sample.size(), SchemaRetriever.DEFAULT_TOKEN_BUDGET, warehouse.tables().size());
+        print(RetrievalMeasure.run(warehouse, index, sample, SchemaRetriever.lexical(SchemaRetriever.DEFAULT_TOKEN_BUDGET), false));
+
+        Map<String, DatabaseSchema> repeated = new LinkedHashMap<>(all);
+        int tables = warehouse.tables().size();
+        for (int copy = 2; tables < 10_000; copy++) {
+            for (Map.Entry<String, DatabaseSchema> e : all.entrySet()) {
+                if (tables >= 10_000) {
+                    break;
+                }
+                repeated.put(e.getKey() + "_copy" + copy, e.getValue());
+                tables += e.getValue().tables().size();
+            }
+        }
+        DatabaseSchema big = Warehouse.merge("warehouse", repeated);
+        describe("generated: the schemas repeated under new names", big, index, repeated.size(), 0);
+        System.out.printf(Locale.ROOT, "the same questions at the default budget, %d tables (routing counts the original schema only):%n",
+                big.tables().size());
+        print(RetrievalMeasure.run(big, index, sample, SchemaRetriever.lexical(SchemaRetriever.DEFAULT_TOKEN_BUDGET), false));
     }
 }

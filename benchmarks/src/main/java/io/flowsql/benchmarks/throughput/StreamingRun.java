@@ -3,14 +3,23 @@ package io.flowsql.benchmarks.throughput;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.TopicPartition;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +28,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.LongSupplier;
 
 /**
@@ -106,18 +114,14 @@ final class StreamingRun {
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-producer");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
-        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        return KafkaClientFactory.plain(bootstrapServers).producer(Map.of(
+                ProducerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-producer",
+                ProducerConfig.LINGER_MS_CONFIG, "0"), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-consumer");
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return KafkaClientFactory.plain(bootstrapServers).consumer(Map.of(
+                ConsumerConfig.CLIENT_ID_CONFIG, CpuAccount.CLIENT_ID + "-consumer",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }

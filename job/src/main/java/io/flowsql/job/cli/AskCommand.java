@@ -6,6 +6,7 @@ import io.flowsql.events.QuestionParse;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -19,8 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "ask", mixinStandardHelpOptions = true, description = "Send questions to the questions topic.")
 final class AskCommand implements Callable<Integer> {
 
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "questions", description = "Questions topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -61,7 +62,7 @@ final class AskCommand implements Callable<Integer> {
         }
         questions.forEach(q -> events.add(source.fromText(q)));
         List<String> ids = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(kafka.factory())) {
             for (ObjectNode event : events) {
                 byte[] value = EventJson.toBytes(event);
                 QuestionParse check = EventJson.parseQuestion(value);

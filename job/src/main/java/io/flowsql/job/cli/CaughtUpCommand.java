@@ -1,11 +1,13 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,7 +17,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -29,8 +30,8 @@ import java.util.concurrent.Callable;
 @Command(name = "caught-up", mixinStandardHelpOptions = true,
         description = "Wait until a consumer group (e.g. the job's kafka.group-id) has committed offsets up to the end of a topic.")
 final class CaughtUpCommand implements Callable<Integer> {
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "questions", description = "Topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -48,7 +49,7 @@ final class CaughtUpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         long deadline = System.nanoTime() + org.apache.flink.util.TimeUtils.parseDuration(timeout).toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = groupReader(bootstrapServers, group)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = groupReader(kafka.factory(), group)) {
             Set<TopicPartition> partitions = new HashSet<>();
             consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             long behind = behind(consumer, partitions);
@@ -84,12 +85,10 @@ final class CaughtUpCommand implements Callable<Integer> {
      * A consumer in the group that only reads the group's committed offsets: it never subscribes, polls or commits,
      * so the group's members and offsets are untouched. Its end offsets are the committed ends (read_committed).
      */
-    static KafkaConsumer<byte[], byte[]> groupReader(String bootstrapServers, String group) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, group);
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    static KafkaConsumer<byte[], byte[]> groupReader(KafkaClientFactory factory, String group) {
+        return factory.consumer(Map.of(
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 }

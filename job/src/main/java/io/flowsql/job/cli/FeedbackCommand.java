@@ -8,6 +8,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +34,8 @@ import java.util.concurrent.Callable;
 @Command(name = "feedback", mixinStandardHelpOptions = true,
         description = "Send a verified question-SQL pair, a verdict on an answer, or a retraction to the feedback topic.")
 public final class FeedbackCommand implements Callable<Integer> {
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "feedback", description = "Feedback topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -94,15 +95,15 @@ public final class FeedbackCommand implements Callable<Integer> {
         FeedbackEvent event = event();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<String> refusal = new FeedbackChecks(bootstrapServers, topic, answersTopic).refusal(event);
+        Optional<String> refusal = new FeedbackChecks(kafka.bootstrapServers, topic, answersTopic).refusal(event);
         if (refusal.isPresent()) {
             err.println("not sent: " + refusal.get());
             err.flush();
             return 2;
         }
-        Map<TopicPartition, Long> deadLettersBefore = TopicScan.ends(bootstrapServers, deadLettersTopic);
+        Map<TopicPartition, Long> deadLettersBefore = TopicScan.ends(kafka.bootstrapServers, deadLettersTopic);
         RecordMetadata sent;
-        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(bootstrapServers)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(kafka.factory())) {
             sent = producer.send(new ProducerRecord<>(topic, event.keyBytes(), EventJson.toBytes(event))).get();
         }
         out.println(event.kind + " " + event.feedbackId);
@@ -111,7 +112,7 @@ public final class FeedbackCommand implements Callable<Integer> {
         if (wait.isZero()) {
             return 0;
         }
-        JobVerdict verdict = JobVerdict.await(bootstrapServers, deadLettersTopic, deadLettersBefore, group + "-learn", sent,
+        JobVerdict verdict = JobVerdict.await(kafka.factory(), kafka.bootstrapServers, deadLettersTopic, deadLettersBefore, group + "-learn", sent,
                 event.feedbackId, wait);
         out.println(verdict.describe());
         out.flush();

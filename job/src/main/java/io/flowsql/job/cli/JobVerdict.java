@@ -2,6 +2,7 @@ package io.flowsql.job.cli;
 
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -38,7 +39,7 @@ record JobVerdict(String outcome, String reason) {
         };
     }
 
-    static JobVerdict await(String bootstrapServers, String deadLettersTopic, Map<TopicPartition, Long> deadLettersFrom,
+    static JobVerdict await(KafkaClientFactory kafka, String bootstrapServers, String deadLettersTopic, Map<TopicPartition, Long> deadLettersFrom,
                             String feedbackGroup, RecordMetadata sent, String feedbackId, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         long acceptAt = Long.MAX_VALUE;
@@ -48,7 +49,7 @@ record JobVerdict(String outcome, String reason) {
             if (refused.isPresent()) {
                 return new JobVerdict("refused", refused.get().reason);
             }
-            if (acceptAt == Long.MAX_VALUE && committedPast(bootstrapServers, feedbackGroup, record, sent.offset())) {
+            if (acceptAt == Long.MAX_VALUE && committedPast(kafka, feedbackGroup, record, sent.offset())) {
                 acceptAt = System.nanoTime() + GRACE.toNanos();
             }
             if (System.nanoTime() >= acceptAt) {
@@ -78,8 +79,8 @@ record JobVerdict(String outcome, String reason) {
     }
 
     /** True when {@code group} has committed an offset past {@code offset} on the record's partition. */
-    private static boolean committedPast(String bootstrapServers, String group, TopicPartition partition, long offset) {
-        try (KafkaConsumer<byte[], byte[]> consumer = CaughtUpCommand.groupReader(bootstrapServers, group)) {
+    private static boolean committedPast(KafkaClientFactory kafka, String group, TopicPartition partition, long offset) {
+        try (KafkaConsumer<byte[], byte[]> consumer = CaughtUpCommand.groupReader(kafka, group)) {
             OffsetAndMetadata committed = consumer.committed(Set.of(partition)).get(partition);
             return committed != null && committed.offset() > offset;
         }

@@ -5,6 +5,7 @@ import io.flowsql.events.EventJson;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -28,8 +29,8 @@ import java.util.concurrent.Callable;
         + "exit code 0, or 4 when any answer shown failed; with --count or --ids-file, 3 when they did not all arrive within --timeout.")
 final class WatchCommand implements Callable<Integer> {
 
-    @Option(names = {"-b", "--bootstrap-servers"}, defaultValue = "127.0.0.1:9092", description = "Kafka (default ${DEFAULT-VALUE}).")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka;
 
     @Option(names = {"-t", "--topic"}, defaultValue = "answers", description = "Answers topic (default ${DEFAULT-VALUE}).")
     String topic;
@@ -72,7 +73,7 @@ final class WatchCommand implements Callable<Integer> {
         long nextProgress = every == 0 ? Long.MAX_VALUE : started + every;
         AnswerPrinter printer = new AnswerPrinter(out, rows);
         int failed = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(bootstrapServers, "flowsql-watch", fromLatest)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(kafka.factory(), "flowsql-watch", fromLatest)) {
             consumer.subscribe(List.of(topic));
             while (!selection.done()) {
                 long now = System.nanoTime();

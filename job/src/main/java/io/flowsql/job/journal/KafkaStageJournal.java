@@ -5,7 +5,6 @@ import io.flowsql.journal.JournalCache;
 import io.flowsql.journal.JournalEntry;
 import io.flowsql.journal.StageJournal;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -33,11 +32,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -61,6 +62,7 @@ public final class KafkaStageJournal implements StageJournal {
     private static final Duration CATCH_UP_LIMIT = Duration.ofSeconds(60);
     private static final Duration PRUNE_EVERY = Duration.ofMinutes(1);
     private static final long SEGMENT_MS = Duration.ofHours(1).toMillis();
+    static final int SEND_QUEUE = 10_000;
 
     private final String topic;
     private final long retentionMillis;
@@ -72,6 +74,17 @@ public final class KafkaStageJournal implements StageJournal {
     private final JournalCache entries;
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final Thread reader;
+    /**
+     * Sends entries and tombstones off the caller's thread: a send may block up to max.block.ms (metadata, a full
+     * buffer), and release is called on a Flink task thread. Bounded: a send that finds the queue full is not made
+     * (a tombstone is then left to the topic's retention, an entry's future fails).
+     */
+    private final ThreadPoolExecutor sends = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(SEND_QUEUE), r -> {
+                Thread t = new Thread(r, "stage-journal-sends");
+                t.setDaemon(true);
+                return t;
+            });
     /** Completes the record futures off the producer's I/O thread (what follows is the stage's own work). */
     private final ExecutorService completions = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stage-journal-acks");
@@ -85,8 +98,8 @@ public final class KafkaStageJournal implements StageJournal {
         this.retentionMillis = source.retention().toMillis();
         this.entries = new JournalCache(source.cacheMaxEntries(), source.cacheMaxBytes());
         this.admin = admin;
-        this.producer = new KafkaProducer<>(producerProperties(source.bootstrapServers()));
-        this.consumer = new KafkaConsumer<>(consumerProperties(source.bootstrapServers()));
+        this.producer = source.kafka().producer(PRODUCER_DEFAULTS, new StringSerializer(), new ByteArraySerializer());
+        this.consumer = source.kafka().consumer(CONSUMER_DEFAULTS, new StringDeserializer(), new ByteArrayDeserializer());
         this.partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         consumer.assign(partitions);
@@ -97,9 +110,7 @@ public final class KafkaStageJournal implements StageJournal {
 
     /** Creates the topic if needed, starts reading it, and returns once everything already in it is cached. */
     static KafkaStageJournal open(KafkaJournalSource source) {
-        Properties adminProps = new Properties();
-        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers());
-        Admin admin = Admin.create(adminProps);
+        Admin admin = source.kafka().admin(Map.of());
         KafkaStageJournal journal;
         try {
             ensureTopic(admin, source);
@@ -152,18 +163,16 @@ public final class KafkaStageJournal implements StageJournal {
         }
         entries.put(key, entry);
         CompletableFuture<Void> durable = new CompletableFuture<>();
-        try {
-            producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) ->
-                    // Off the producer's I/O thread: what follows is the stage's own work.
-                    completions.execute(() -> {
-                        if (error == null) {
-                            durable.complete(null);
-                        } else {
-                            durable.completeExceptionally(error);
-                        }
-                    }));
-        } catch (RuntimeException e) {
-            durable.completeExceptionally(e);
+        if (!send(key, value, error -> completions.execute(() -> {
+            // Off the producer's I/O thread: what follows is the stage's own work.
+            if (error == null) {
+                durable.complete(null);
+            } else {
+                durable.completeExceptionally(error);
+            }
+        }))) {
+            durable.completeExceptionally(new IllegalStateException("stage journal " + topic + ": "
+                    + SEND_QUEUE + " sends already queued"));
         }
         return durable;
     }
@@ -171,12 +180,32 @@ public final class KafkaStageJournal implements StageJournal {
     @Override
     public void release(String journalId) {
         for (String key : entries.removeJournal(journalId)) {
-            producer.send(new ProducerRecord<>(topic, key, null), (metadata, error) -> {
+            boolean queued = send(key, null, error -> {
                 if (error != null) {
                     LOG.warn("stage journal: tombstone for {} not written ({}); the topic's retention drops it", key,
                             error.toString());
                 }
             });
+            if (!queued) {
+                LOG.warn("stage journal: tombstone for {} not queued ({} sends waiting); the topic's retention drops it",
+                        key, SEND_QUEUE);
+            }
+        }
+    }
+
+    /** Queues a send on the sending thread; false when the queue is full. {@code done} gets null or the failure. */
+    private boolean send(String key, byte[] value, java.util.function.Consumer<Exception> done) {
+        try {
+            sends.execute(() -> {
+                try {
+                    producer.send(new ProducerRecord<>(topic, key, value), (metadata, error) -> done.accept(error));
+                } catch (RuntimeException e) {
+                    done.accept(e);
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
         }
     }
 
@@ -280,32 +309,28 @@ public final class KafkaStageJournal implements StageJournal {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        sends.shutdown();
+        try {
+            sends.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         producer.close(Duration.ofSeconds(10));
         completions.shutdown();
         admin.close(Duration.ofSeconds(5));
     }
 
-    private static Properties producerProperties(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
-        return p;
-    }
+    /** The journal producer's own settings: durable (acks=all, idempotent), prompt, and bounded in its waits. */
+    private static final Map<String, String> PRODUCER_DEFAULTS = Map.of(
+            ProducerConfig.ACKS_CONFIG, "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+            ProducerConfig.LINGER_MS_CONFIG, "1",
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+            ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
 
-    private static Properties consumerProperties(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return p;
-    }
+    /** The reader commits nothing and starts from the topic's beginning (it is assigned, not subscribed). */
+    private static final Map<String, String> CONSUMER_DEFAULTS = Map.of(
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 }

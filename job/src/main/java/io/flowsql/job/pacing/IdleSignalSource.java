@@ -10,7 +10,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
+import io.flowsql.job.kafka.KafkaClientFactory;
 
 /**
  * A source that emits nothing and tells Flink's checkpoint coordinator when the job is idle. Its enumerator (on the
@@ -22,16 +22,13 @@ import java.util.Properties;
  * them while there is nothing to catch up with: no question, no answer, no feedback in flight. Its readers only wait.
  */
 public final class IdleSignalSource implements Source<Void, NoSplit, Boolean> {
-    private final String bootstrapServers;
-    private final Properties clientProperties;
+    private final KafkaClientFactory kafka;
     private final List<String> topics;
     private final Duration pollInterval;
     private final Duration idleAfter;
 
-    public IdleSignalSource(String bootstrapServers, Properties clientProperties, List<String> topics,
-                            Duration pollInterval, Duration idleAfter) {
-        this.bootstrapServers = bootstrapServers;
-        this.clientProperties = clientProperties;
+    public IdleSignalSource(KafkaClientFactory kafka, List<String> topics, Duration pollInterval, Duration idleAfter) {
+        this.kafka = kafka;
         this.topics = List.copyOf(topics);
         this.pollInterval = pollInterval;
         this.idleAfter = idleAfter;
@@ -49,7 +46,7 @@ public final class IdleSignalSource implements Source<Void, NoSplit, Boolean> {
 
     @Override
     public SplitEnumerator<NoSplit, Boolean> createEnumerator(SplitEnumeratorContext<NoSplit> context) {
-        return new IdleSignalEnumerator(context, () -> new TopicEndOffsets(bootstrapServers, clientProperties, topics,
+        return new IdleSignalEnumerator(context, () -> new TopicEndOffsets(kafka, topics,
                 pollInterval.multipliedBy(5)), pollInterval, idleAfter);
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.job.pacing;
 
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -15,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,14 +31,10 @@ final class TopicEndOffsets implements AutoCloseable {
     private final Duration timeout;
     private List<TopicPartition> partitions = List.of();
 
-    TopicEndOffsets(String bootstrapServers, Properties clientProperties, List<String> topics, Duration timeout) {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.setProperty(AdminClientConfig.CLIENT_ID_CONFIG, "flowsql-idle-signal");
-        props.setProperty(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
-        props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()));
-        this.admin = Admin.create(props);
+    TopicEndOffsets(KafkaClientFactory kafka, List<String> topics, Duration timeout) {
+        this.admin = kafka.admin(Map.of(AdminClientConfig.CLIENT_ID_CONFIG, "flowsql-idle-signal",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis()),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout.toMillis())));
         this.topics = List.copyOf(topics);
         this.timeout = timeout;
     }

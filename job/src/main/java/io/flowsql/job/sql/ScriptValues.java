@@ -4,6 +4,7 @@ import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -18,6 +19,7 @@ final class ScriptValues {
     static Map<String, String> of(JobConfig config) {
         Map<String, String> values = new TreeMap<>();
         values.put("BOOTSTRAP", config.get(JobOptions.BOOTSTRAP_SERVERS));
+        values.put("KAFKA_PROPERTIES", kafkaProperties(config));
         values.put("QUESTIONS_TOPIC", config.get(JobOptions.QUESTIONS_TOPIC));
         values.put("ANSWERS_TOPIC", config.get(JobOptions.ANSWERS_TOPIC));
         values.put("DEAD_LETTERS_TOPIC", config.get(JobOptions.DEAD_LETTERS_TOPIC));
@@ -39,16 +41,32 @@ final class ScriptValues {
      */
     static Map<String, String> functionParameters(JobConfig config) {
         Map<String, String> parameters = new TreeMap<>(config.explicitValues());
-        for (Map.Entry<String, String> e : parameters.entrySet()) {
-            if (JobConfig.isSecret(e.getKey()) && !e.getValue().isEmpty()) {
-                throw new IllegalArgumentException(e.getKey() + " is a secret, and the Flink SQL path would show it in the "
-                        + "job's configuration (Flink's web UI, --print): give the endpoint's key by "
-                        + JobOptions.LLM_API_KEY_ENV.key() + " or " + JobOptions.LLM_API_KEY_FILE.key()
-                        + ", read on the TaskManagers");
-            }
+        List<String> masked = config.maskedKeys();
+        if (!masked.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", masked) + (masked.size() == 1 ? " is" : " are")
+                    + " not known to be safe to show, and the Flink SQL path would show it in the job's configuration "
+                    + "(Flink's web UI, --print): give credentials by reference, read where they are used: the endpoint's "
+                    + "key by " + JobOptions.LLM_API_KEY_ENV.key() + " or " + JobOptions.LLM_API_KEY_FILE.key()
+                    + ", a database's password by databases.<id>.password-env or -file, Kafka's by "
+                    + JobOptions.KAFKA_CLIENT_FILE.key());
         }
         parameters.put(FunctionConfig.OPTION_KEYS, String.join(",", parameters.keySet()));
         return parameters;
+    }
+
+    /**
+     * The Kafka tables' {@code properties.*} lines (each ending in a comma) from the job's client factory: kafka.client.*
+     * as given (only shown ones reach here, see {@link #functionParameters}) and kafka.client-file's keys as references
+     * that the Kafka clients resolve where they run, so the printed script holds no credential.
+     */
+    static String kafkaProperties(JobConfig config) {
+        return config.kafkaClients().passThrough().entrySet().stream()
+                .map(e -> "  " + sqlString("properties." + e.getKey()) + " = " + sqlString(e.getValue()) + ",\n")
+                .collect(Collectors.joining());
+    }
+
+    private static String sqlString(String s) {
+        return "'" + sqlLiteral(s) + "'";
     }
 
     /**

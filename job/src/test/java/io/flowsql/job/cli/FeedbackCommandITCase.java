@@ -85,7 +85,8 @@ class FeedbackCommandITCase {
         CompletableFuture<Run> accepted = CompletableFuture.supplyAsync(() -> feedback("--id", "fb-good", "--db", "concert_singer",
                 "--question", "q", "--sql", "SELECT 1", "--group", "test-job", "--wait", "60s"));
         ConsumerRecord<byte[], byte[]> good = awaitRecord("feedback", "fb-good");
-        try (KafkaConsumer<byte[], byte[]> job = CaughtUpCommand.groupReader(KAFKA.bootstrapServers(), "test-job-learn")) {
+        try (KafkaConsumer<byte[], byte[]> job = CaughtUpCommand.groupReader(
+                new io.flowsql.job.kafka.KafkaClientFactory(KAFKA.bootstrapServers(), Map.of(), null), "test-job-learn")) {
             job.commitSync(Map.of(new TopicPartition("feedback", good.partition()), new OffsetAndMetadata(good.offset() + 1)));
         }
         Run acceptedRun = accepted.get(90, TimeUnit.SECONDS);

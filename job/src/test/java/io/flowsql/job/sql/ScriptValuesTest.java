@@ -72,6 +72,25 @@ class ScriptValuesTest {
     }
 
     @Test
+    void theKafkaTablesGetTheClientPropertiesAndTheClientFileOnlyByReference(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("kafka.properties");
+        java.nio.file.Files.writeString(file, "sasl.jaas.config=ScramLoginModule required password=\"pw-4711\";\n");
+        JobConfig config = JobConfig.of(Map.of("kafka.client.security.protocol", "SASL_SSL",
+                JobOptions.KAFKA_CLIENT_FILE.key(), file.toString()));
+        String script = FlowSqlScript.bundledFor(config).text();
+        assertThat(script).doesNotContain("pw-4711")
+                .contains("'properties.security.protocol' = 'SASL_SSL',")
+                .contains("'properties.sasl.jaas.config' = '${flowsqlfile:" + file + ":sasl.jaas.config}',")
+                .contains("'properties.config.providers.flowsqlfile.class' = 'org.apache.kafka.common.config.provider.FileConfigProvider',");
+        // both Kafka tables (the questions read, the answers and dead letters written) carry them
+        assertThat(script.split("'properties.security.protocol'", -1)).hasSize(3);
+        assertThatThrownBy(() -> ScriptValues.of(JobConfig.of(Map.of("kafka.client.ssl.keystore.key", "-----BEGIN PRIVATE KEY-----"))))
+                .hasMessageContaining("kafka.client.ssl.keystore.key").hasMessageContaining(JobOptions.KAFKA_CLIENT_FILE.key())
+                .hasMessageNotContaining("PRIVATE KEY");
+    }
+
+    @Test
     void statementsSplitAtLineEndSemicolonsOutsideQuotesAndAPlaceholderWithoutValueIsAnError() {
         SqlScript script = new SqlScript("-- a comment; not a statement\nSET 'a' = 'x;\ny';\nSELECT 1;\n\nSELECT ${N}");
         assertThat(script.fill(Map.of("N", "2")).statements()).containsExactly("SET 'a' = 'x;\ny'", "SELECT 1", "SELECT 2");

@@ -31,6 +31,7 @@ public final class AgentCall {
 
     private final JournaledCalls calls;
     private final String reaskMessage;
+    private final StageSampling sampling;
 
     public AgentCall(LlmClient llm) {
         this(llm, StageJournal.NONE);
@@ -56,8 +57,18 @@ public final class AgentCall {
     }
 
     private AgentCall(JournaledCalls calls, PromptTemplate reask) {
+        this(calls, reask.render(PromptFields.none()), StageSampling.none());
+    }
+
+    private AgentCall(JournaledCalls calls, String reaskMessage, StageSampling sampling) {
         this.calls = calls;
-        this.reaskMessage = reask.render(PromptFields.none());
+        this.reaskMessage = reaskMessage;
+        this.sampling = Objects.requireNonNull(sampling, "sampling");
+    }
+
+    /** The same conversation, every request sent with the temperature and top_p {@code stageSampling} decides. */
+    public AgentCall withSampling(StageSampling stageSampling) {
+        return new AgentCall(calls, reaskMessage, stageSampling);
     }
 
     /**
@@ -71,6 +82,7 @@ public final class AgentCall {
                         .withMaxTokens(largerBudget(request, first));
                 return send(larger, trace).thenApply(second -> {
                     if (second.truncated(0)) {
+                        countTruncated(trace, 1);
                         throw truncated(larger, second);
                     }
                     return tryParse(parser, second.text()).orElseThrow(() -> unparseable(request, second.text()));
@@ -83,6 +95,7 @@ public final class AgentCall {
             return send(reask(request.withSampling(request.temperature(), null), first.text()), trace)
                     .thenApply(second -> {
                         if (second.truncated(0)) {
+                            countTruncated(trace, 1);
                             throw truncated(request, second);
                         }
                         return tryParse(parser, second.text()).orElseThrow(() -> unparseable(request, second.text()));
@@ -91,23 +104,38 @@ public final class AgentCall {
     }
 
     /**
-     * All parseable, whole choices of an n-sample request (n as set on the request); when none is, the request is
-     * re-asked once (with twice the budget when every choice was cut at max_tokens), and fails when the second
-     * answer has none either.
+     * All parseable, whole choices of an n-sample request (n as set on the request). Choices cut at max_tokens are
+     * asked for again once, as many as were cut, with twice the budget; those still cut are counted in the trace
+     * ({@link StageTrace#truncatedReplies}, the stage's {@code truncatedReplies} metric), never dropped silently. When no
+     * choice is readable and none was cut, the request is re-asked once; it fails when nothing readable comes back.
      */
     public <T> CompletableFuture<List<T>> askSamples(ChatRequest request, Function<String, Optional<T>> parser,
                                                      StageTrace trace) {
         return send(request, trace).thenCompose(first -> {
             List<T> parsed = parseAll(parser, first);
+            int cut = truncatedCount(first);
+            if (cut > 0) {
+                ChatRequest again = request.withSampling(request.temperature(), request.n() == null ? null : cut)
+                        .withMaxTokens(largerBudget(request, first));
+                return send(again, trace).thenApply(second -> {
+                    parsed.addAll(parseAll(parser, second));
+                    int stillCut = truncatedCount(second);
+                    countTruncated(trace, stillCut);
+                    if (parsed.isEmpty()) {
+                        throw stillCut > 0 ? truncated(again, second) : unparseable(request, second.text());
+                    }
+                    return parsed;
+                });
+            }
             if (!parsed.isEmpty()) {
                 return CompletableFuture.completedFuture(parsed);
             }
-            boolean allCut = allTruncated(first);
-            ChatRequest again = allCut ? request.withMaxTokens(largerBudget(request, first)) : reask(request, first.text());
-            return send(again, trace).thenApply(second -> {
+            return send(reask(request, first.text()), trace).thenApply(second -> {
                 List<T> secondParsed = parseAll(parser, second);
                 if (secondParsed.isEmpty()) {
-                    throw allTruncated(second) ? truncated(again, second) : unparseable(request, second.text());
+                    int stillCut = truncatedCount(second);
+                    countTruncated(trace, stillCut);
+                    throw stillCut > 0 ? truncated(request, second) : unparseable(request, second.text());
                 }
                 return secondParsed;
             });
@@ -121,16 +149,28 @@ public final class AgentCall {
         return Math.max(2 * used, MIN_REASK_BUDGET);
     }
 
-    private static boolean allTruncated(ChatResponse response) {
+    private static int truncatedCount(ChatResponse response) {
+        int cut = 0;
         for (int i = 0; i < response.choices().size(); i++) {
-            if (!response.truncated(i)) {
-                return false;
+            if (response.truncated(i)) {
+                cut++;
             }
         }
-        return !response.choices().isEmpty();
+        return cut;
     }
 
-    private CompletableFuture<ChatResponse> send(ChatRequest request, StageTrace trace) {
+    /** Replies still cut at max_tokens after the larger budget: traced and metered, never silently dropped. */
+    private static void countTruncated(StageTrace trace, int replies) {
+        if (trace == null || replies == 0) {
+            return;
+        }
+        synchronized (trace) {
+            trace.truncatedReplies += replies;
+        }
+    }
+
+    private CompletableFuture<ChatResponse> send(ChatRequest unsampled, StageTrace trace) {
+        ChatRequest request = sampling.apply(unsampled);
         CompletableFuture<JournaledCalls.Reply> call = calls.chat(request, trace == null ? null : trace.journalScope());
         Cancellation cancellation = trace == null ? null : trace.cancellation;
         if (cancellation != null) {

@@ -11,10 +11,17 @@ public class AgentSettings implements Serializable {
     private static final long serialVersionUID = 1L;
 
     // --- generation (OpenSearch-SQL)
-    /** How many candidates a sampling generator asks for. */
-    public int candidates = 5;
+    /** How many candidates a sampling generator asks for (OpenSearch-SQL's run_main.sh: n = 21; earlier here: 5). */
+    public int candidates = 21;
     /** Sampling temperature for multi-candidate generation. */
     public double temperature = 0.7;
+
+    // --- request parameters
+    /**
+     * Temperature and top_p per stage or task name (longest prefix), over what the stage registry declares
+     * ({@code llm.stage.<stage>.temperature}, {@code llm.stage.<stage>.top-p}); empty: the declarations.
+     */
+    public java.util.LinkedHashMap<String, io.flowsql.llm.RequestParameters> stageSampling = new java.util.LinkedHashMap<>();
 
     // --- MAG-SQL
     /**
@@ -48,6 +55,11 @@ public class AgentSettings implements Serializable {
     // --- MMSQL (see MmsqlRules and docs/AGENTS.md "MMSQL")
     /** The selector asks the model (ours); false: the full schema with three example rows per table (the official code). */
     public boolean mmsqlSelectByModel = true;
+    /**
+     * The selector runs only on schemas of more than this many columns (the paper uses it for large schemas; 30 is
+     * MAC-SQL's bound, whose selector MMSQL's follows); 0: on every turn (our earlier rule).
+     */
+    public int mmsqlSelectAboveColumns = 30;
     /** The rewriter asks the model (ours); false: turns pass through unrewritten (the official code comments it out). */
     public boolean mmsqlRewriteByModel = true;
     /** An ambiguous turn's readings are answered by decomposer and refiner (the authors' code); false: one call each. */
@@ -58,8 +70,8 @@ public class AgentSettings implements Serializable {
     // --- SQLFixAgent
     /** Paraphrases (and candidates) the query crafter writes. */
     public int sqlfixCrafterK = 3;
-    /** Attempts of the refiner. */
-    public int sqlfixRefineAttempts = 2;
+    /** Attempts of the refiner (the paper: 3; earlier here: 2). */
+    public int sqlfixRefineAttempts = 3;
     /** Where the repair memory persists across requests (null: in memory only). */
     public String repairMemoryPath;
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
@@ -92,6 +104,14 @@ public class AgentSettings implements Serializable {
      * ({@code rounds}, the project's earlier behaviour); a question may choose with {@code options.stage_modes}.
      */
     public String opensearchCorrectMode = "regenerate";
+
+    /**
+     * Correct also a result holding NULL or of a shape that does not fit the question (the project's earlier rule);
+     * false: errors and empty results only (the authors' code), so a right answer with a NULL is never replaced.
+     */
+    public boolean opensearchCorrectOnResult = false;
+    /** Run opensearch.adherence (the project's addition; the authors' code has no such step); off by default. */
+    public boolean opensearchAdherence = false;
 
     // --- OpenSearch-SQL alignment
     /**

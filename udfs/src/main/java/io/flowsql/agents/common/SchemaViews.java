@@ -40,6 +40,11 @@ public final class SchemaViews {
         return renderer.ddlWithRows(schema, rows).text();
     }
 
+    /** Only the chosen columns, their tables and the keys that join them (OpenSearch-SQL's generation schema). */
+    public String pruned(DatabaseSchema schema, List<ColumnRef> chosen) {
+        return renderer.pruned(schema, chosen).text();
+    }
+
     /** The linked columns in full (with value examples), the rest of the schema only by name. */
     public String soft(DatabaseSchema schema, List<ColumnRef> linkedColumns) {
         return renderer.soft(schema, linkedColumns).text();

@@ -36,9 +36,11 @@ public final class MagSqlGenerateStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        PromptFields fields = schemas.promptFields(ctx);
+        // the paper's value retrieval reaches both generators (its ablation: +1.7 EX), as the refiner already saw it
+        String values = ValueText.forPrompt(ctx.matchedValues);
+        PromptFields fields = schemas.promptFields(ctx).with("values", values);
         SubSqlRefiner.Frame start = new SubSqlRefiner.Frame(fields, schemas.views().full(schemas.schema(ctx)),
-                ValueText.forPrompt(ctx.matchedValues), rules.forRequest(ctx), ctx.tenant);
+                values, rules.forRequest(ctx), ctx.tenant);
         List<String> subQuestions = ctx.subQuestions.isEmpty() ? List.of(ctx.question) : List.copyOf(ctx.subQuestions);
         int[] counts = {0, 0};
         CompletableFuture<SubSqlRefiner.Refined> chain = generator.first(fields, subQuestions.get(0), trace)

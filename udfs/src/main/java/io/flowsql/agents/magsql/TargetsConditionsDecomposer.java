@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * MAG-SQL §3.2 Targets-Conditions Decomposer: splits the question into targets and conditions and writes
- * cumulative sub-questions; the last sub-question is forced to be the question itself, so the last sub-SQL
- * answers exactly what was asked.
+ * cumulative sub-questions; the last sub-question is replaced by the question itself (the authors' decomposer
+ * ends on a sub-question whose content is the question), so the last sub-SQL answers exactly what was asked and no
+ * extra step is added after the model's own last one.
  */
 public final class TargetsConditionsDecomposer {
     private final AgentCall call;
@@ -42,12 +43,7 @@ public final class TargetsConditionsDecomposer {
         if (subQuestions.isEmpty()) {
             return Optional.empty();
         }
-        String last = subQuestions.get(subQuestions.size() - 1);
-        if (normalize(last).equals(normalize(question))) {
-            subQuestions.set(subQuestions.size() - 1, question);
-        } else {
-            subQuestions.add(question);
-        }
+        subQuestions.set(subQuestions.size() - 1, question);
         return Optional.of(new Decomposition(
                 texts(json.get().path("targets")), texts(json.get().path("conditions")), subQuestions));
     }
@@ -62,9 +58,5 @@ public final class TargetsConditionsDecomposer {
             });
         }
         return out;
-    }
-
-    private static String normalize(String s) {
-        return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", " ").strip();
     }
 }

@@ -30,7 +30,7 @@ public final class QuestionDetector {
     }
 
     public CompletableFuture<Detection> detect(PromptFields frame, StageTrace trace) {
-        ChatRequest request = prompt.request(frame).withSampling(0.0, null);
+        ChatRequest request = prompt.request(frame);
         return call.ask(request, QuestionDetector::parse, trace);
     }
 

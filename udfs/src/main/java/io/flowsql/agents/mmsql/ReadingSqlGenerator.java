@@ -20,7 +20,7 @@ public final class ReadingSqlGenerator {
 
     public CompletableFuture<String> sqlFor(PromptFields frame, String reading, StageTrace trace) {
         PromptFields vars = frame.asking(reading).with("original_question", frame.question());
-        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace);
     }
 }

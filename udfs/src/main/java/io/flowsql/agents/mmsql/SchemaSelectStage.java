@@ -28,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
  * question needs; the stage keeps those that exist, adds the kept tables' primary keys and the foreign-key
  * columns between kept tables (so joins stay possible), and shows the rest of the pipeline only that part of
  * the schema ({@code ctx.schemaText}). Names that exist nowhere are dropped; when nothing valid is left the full
- * schema stays. {@code notes["mmsql.selected"]} lists the kept tables.
+ * schema stays. {@code notes["mmsql.selected"]} lists the kept tables. As the paper uses its selector for large
+ * schemas only, a schema of at most {@code selectAboveColumns} columns is shown whole without a model call.
  */
 public final class SchemaSelectStage implements Stage {
     public static final String NOTE = "mmsql.selected";
@@ -37,6 +38,7 @@ public final class SchemaSelectStage implements Stage {
     private final SchemaContext schemas;
     private final MmsqlRules rules;
     private final PromptPair prompt = PromptPair.load("mmsql/select");
+    private final int selectAboveColumns;
 
     public SchemaSelectStage(AgentCall call, SchemaContext schemas) {
         this(call, schemas, MmsqlRules.from(io.flowsql.agents.common.AgentSettings.defaults()));
@@ -44,9 +46,15 @@ public final class SchemaSelectStage implements Stage {
 
     /** @param rules whether the model selects ({@link MmsqlRules#selectByModel()}), else the official code's full schema with example rows */
     public SchemaSelectStage(AgentCall call, SchemaContext schemas, MmsqlRules rules) {
+        this(call, schemas, rules, 0);
+    }
+
+    /** @param selectAboveColumns schemas with at most this many columns are shown whole, no call (0: always select) */
+    public SchemaSelectStage(AgentCall call, SchemaContext schemas, MmsqlRules rules, int selectAboveColumns) {
         this.call = call;
         this.schemas = schemas;
         this.rules = rules;
+        this.selectAboveColumns = selectAboveColumns;
     }
 
     @Override
@@ -58,6 +66,11 @@ public final class SchemaSelectStage implements Stage {
                 trace.note = "full schema with " + MmsqlRules.EXAMPLE_ROWS + " example rows per table (the official code)";
                 return CompletableFuture.completedFuture(null);
             });
+        }
+        int columns = schemas.schema(ctx).columnCount();
+        if (columns <= selectAboveColumns) {
+            trace.note = "schema of " + columns + " columns (at most " + selectAboveColumns + "): shown whole, no selection";
+            return CompletableFuture.completedFuture(null);
         }
         return call.ask(prompt.request(MmsqlFields.of(ctx, schemas)),
                 SchemaSelectStage::parse, trace).thenAccept(keep -> {

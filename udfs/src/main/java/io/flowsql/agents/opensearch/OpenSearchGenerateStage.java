@@ -3,13 +3,19 @@ package io.flowsql.agents.opensearch;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.extract.Extraction;
+import io.flowsql.agents.opensearch.extract.ExtractionStage;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
+import io.flowsql.sql.ColumnRef;
+import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.index.CachingValueIndexProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Asks the progressive generator for n samples and adds each readable one as candidate "opensearch#i". */
@@ -38,12 +44,38 @@ public final class OpenSearchGenerateStage implements Stage {
         this.values = new QuestionValues(values, valueMatches, schemas::schema);
     }
 
-    /** The generator's prompt fields for {@code ctx}: the shared ones, the values, the few-shot examples, the extraction. */
+    /**
+     * The generator's prompt fields for {@code ctx}: the shared ones, the values, the few-shot examples, the extraction;
+     * after {@code opensearch.extract}, the schema shows the extracted and retrieved columns (plus the keys that join
+     * their tables) as the authors' generation does; without it (sqlfix, or the stage switched off) the whole schema.
+     */
     static PromptFields promptFields(RequestContext ctx, SchemaContext schemas, QuestionValues values, ExampleLibrary library) {
-        return schemas.promptFields(ctx)
+        PromptFields shared = schemas.promptFields(ctx);
+        String selected = selectedSchema(ctx, schemas);
+        return (selected == null ? shared : shared.with("schema", selected))
                 .with("values", values.text(ctx))
                 .with("examples", FewShotStage.promptText(ctx, library))
                 .with("extraction", Extraction.promptText(ctx));
+    }
+
+    /** The schema cut to the extraction's columns, or null when there is no extraction or none of its columns is known. */
+    static String selectedSchema(RequestContext ctx, SchemaContext schemas) {
+        if (ctx.schemaText != null && !ctx.schemaText.isBlank()) {
+            return null;
+        }
+        Optional<Extraction> extraction = Extraction.of(ctx);
+        if (extraction.isEmpty()) {
+            return null;
+        }
+        DatabaseSchema schema = schemas.schema(ctx);
+        List<ColumnRef> columns = new ArrayList<>();
+        for (String name : extraction.get().allColumns()) {
+            ExtractionStage.known(schema, name).ifPresent(known -> {
+                int dot = known.lastIndexOf('.');
+                columns.add(new ColumnRef(known.substring(0, dot), known.substring(dot + 1)));
+            });
+        }
+        return columns.isEmpty() ? null : schemas.views().pruned(schema, columns);
     }
 
     @Override

@@ -17,7 +17,9 @@ import java.util.List;
  * tables the question's access policy lets it see, {@link SchemaRetriever} keeps those that fit the token budget
  * ({@code schema.token-budget}), best first; when the whole visible schema fits, nothing is cut and the agents see
  * what they saw before. The kept tables go to {@link RequestContext#retrievedTables} (read by {@link SchemaContext})
- * and the trace note says what was kept, of how much.
+ * and the trace note says what was kept, of how much. In a dialogue, the schema namespaces the latest turn's SQL read
+ * route a follow-up ({@link RetrievalQuery#afterTurnIn}). The visible schema is filtered before ranking, so a
+ * tenant's policy decides what retrieval may choose from.
  */
 public final class SchemaRetrieveStage implements Stage.Local {
     /** Table names the trace note lists at most. */
@@ -45,7 +47,11 @@ public final class SchemaRetrieveStage implements Stage.Local {
             found = values.forDatabase(ctx.dbId).find(text, valueMatches).stream()
                     .filter(v -> visible.table(v.table()).isPresent()).toList();
         }
-        RetrievedSchema retrieved = retriever.retrieve(visible, RetrievalQuery.of(ctx.question, ctx.evidence, found));
+        RetrievalQuery query = RetrievalQuery.of(ctx.question, ctx.evidence, found);
+        if (!retriever.fitsWhole(visible)) {
+            query = query.afterTurnIn(SchemaRetriever.namespacesIn(previousSql(ctx), visible));
+        }
+        RetrievedSchema retrieved = retriever.retrieve(visible, query);
         ctx.retrievedTables = retrieved.cut() ? retrieved.tableNames() : null;
         ctx.retrievedBrief = retrieved.cut() && !retrieved.briefTables().isEmpty() ? retrieved.briefTables() : null;
         String note = retrieved.describe(retriever.budget());
@@ -55,5 +61,15 @@ public final class SchemaRetrieveStage implements Stage.Local {
                     + ", … (" + (names.size() - NOTE_TABLES) + " more)";
         }
         trace.note = note;
+    }
+
+    /** The SQL of the dialogue's latest turn that has one (its schema routes a follow-up), or null. */
+    private static String previousSql(RequestContext ctx) {
+        for (int i = ctx.history == null ? -1 : ctx.history.size() - 1; i >= 0; i--) {
+            if (ctx.history.get(i).sql != null && !ctx.history.get(i).sql.isBlank()) {
+                return ctx.history.get(i).sql;
+            }
+        }
+        return null;
     }
 }

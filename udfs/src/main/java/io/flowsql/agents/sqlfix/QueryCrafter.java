@@ -38,8 +38,7 @@ public final class QueryCrafter {
                 .with("sql", flaggedSql == null ? "(no SQL was produced)" : flaggedSql)
                 .with("reasons", String.join("; ", reasons))
                 .with("k", k);
-        ChatRequest request = paraphrasePrompt.request(vars)
-                .withSampling(0.7, null);
+        ChatRequest request = paraphrasePrompt.request(vars);
         return call.ask(request, text -> paraphrases(text, k), trace)
                 .thenCompose(paraphrases -> generateAll(frame, paraphrases, reasons, trace));
     }
@@ -59,8 +58,7 @@ public final class QueryCrafter {
         PromptFields vars = frame.asking(paraphrase)
                 .with("original_question", frame.question())
                 .with("reasons", String.join("; ", reasons));
-        ChatRequest request = generatePrompt.request(vars)
-                .withSampling(0.0, null);
+        ChatRequest request = generatePrompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace)
                 .handle((sql, error) -> error == null ? new CraftedQuery(paraphrase, sql, null)
                         : new CraftedQuery(paraphrase, null, String.valueOf(error.getMessage())));

@@ -90,7 +90,7 @@ public final class SqlRefiner {
                 .with("candidates", a.candidates())
                 .with("failures", a.failures().render())
                 .with("repairs", a.similar());
-        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, SqlRefiner::parse, trace).thenCompose(answer -> StageSql.offload(trace, () -> {
             ExecutionResult result = database.execute(StageSql.Scope.of(a.frame().dbId(), a.tenant(), trace), answer.sql());
             if (result.ok() && !result.isEmpty()) {

@@ -15,8 +15,9 @@ import java.util.function.Function;
 
 /**
  * The {@code sqlfix.refine} stage: for a flagged SQL, lets the refiner choose or repair and makes its answer
- * the final SQL. When every attempt fails it falls back to the first crafted candidate that returned rows,
- * else keeps the reviewed SQL if it ran, else fails the request.
+ * the final SQL. The refiner is shown every distinct candidate the request holds: the base generator's samples
+ * (not only the first, which the reviewer checked) and the crafted ones. When every attempt fails it falls back to
+ * the first of them that returned rows, else keeps the reviewed SQL if it ran, else fails the request.
  */
 public final class SqlRefinerStage implements Stage {
     private final SqlRefiner refiner;
@@ -34,8 +35,7 @@ public final class SqlRefinerStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        List<Candidate> crafted = ctx.candidates.stream()
-                .filter(c -> c.source != null && c.source.startsWith(QueryCrafterStage.SOURCE)).toList();
+        List<Candidate> crafted = distinct(ctx.candidates);
         FailureMemory failures = FailureMemory.of(ctx);
         return refiner.refine(frames.apply(ctx), ctx.tenant, ReviewNotes.reviewedSql(ctx), ReviewNotes.reasons(ctx),
                         crafted, failures, LiveFeedback.repairs(ctx), trace)
@@ -60,6 +60,14 @@ public final class SqlRefinerStage implements Stage {
         } else if (!EveryCandidateFailed.failIfSo(ctx, trace.stage)) {
             ctx.fail(trace.stage, FailureKind.NO_SQL, "no working SQL after the refiner's attempts");
         }
+    }
+
+    /** The candidates with a SQL, the first of each distinct SQL (whitespace and case aside), in order. */
+    static List<Candidate> distinct(List<Candidate> candidates) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        return candidates.stream().filter(c -> c.sql != null && !c.sql.isBlank())
+                .filter(c -> seen.add(c.sql.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT)))
+                .toList();
     }
 
     /** True when there was no SQL to review or it did not run (the reviewer flagged it for its execution error). */

@@ -42,7 +42,7 @@ public final class SqlReviewer {
         PromptFields vars = frame
                 .with("sql", sql)
                 .with("execution", ExecutionSummary.of(outcome));
-        ChatRequest request = prompt.request(vars).withSampling(0.0, null);
+        ChatRequest request = prompt.request(vars);
         return call.ask(request, SqlReviewer::parse, trace);
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.sql.catalog;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,7 +14,12 @@ public final class ReadOnlyConnections {
 
     private ReadOnlyConnections() {}
 
+    /** @throws SQLException when no database file is there (a read-only open never creates one, not even empty) */
     public static Connection open(Path file) throws SQLException {
+        if (!Files.isRegularFile(file)) {
+            throw new SQLException("no SQLite database file at " + file.toAbsolutePath()
+                    + " (opened read-only: nothing is created)", "08001");
+        }
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setOpenMode(SQLiteOpenMode.OPEN_URI);

@@ -1,10 +1,7 @@
 package io.flowsql.sql.exec;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
-import io.flowsql.sql.RoleName;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;
@@ -36,7 +33,6 @@ import java.util.concurrent.TimeUnit;
  * ALL} on PostgreSQL) so nothing a statement did to its session reaches the next one. Never throws for bad SQL.
  */
 public final class JdbcSafeExecutor implements SafeExecutor {
-    private static final Logger LOG = LoggerFactory.getLogger(JdbcSafeExecutor.class);
 
     private static final int CONNECTION_WAIT_IN_TIMEOUTS = 3;
 
@@ -112,9 +108,9 @@ public final class JdbcSafeExecutor implements SafeExecutor {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.UNKNOWN_DATABASE, "no database named " + dbId), micros(start));
         }
         DatabaseDeclaration d = declared.get();
-        if (role != null && d.engine() != DatabaseEngine.POSTGRESQL) {
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, "database roles are set on PostgreSQL only"),
-                    micros(start));
+        if (role != null && !d.engine().profile().setsRoles()) {
+            return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, "database roles are not set on "
+                    + d.engine().displayName()), micros(start));
         }
         GuardVerdict verdict = guard.check(d.engine(), sql, budget);
         if (budget.cancelled()) {
@@ -159,19 +155,9 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         boolean prepared = false;
         try {
             connection.setAutoCommit(false);
-            if (d.engine() == DatabaseEngine.POSTGRESQL) {
-                connection.setReadOnly(true);
-                long ms = Math.max(1, budget.remainingMillis());
-                try (Statement s = connection.createStatement()) {
-                    s.execute("SET TRANSACTION READ ONLY");
-                    s.execute("SET LOCAL statement_timeout = " + ms);
-                    s.execute("SET LOCAL lock_timeout = " + ms);
-                    s.execute("SET LOCAL idle_in_transaction_session_timeout = " + Math.max(ms, 1000));
-                }
-                if (role != null && !setRole(connection, role)) {
-                    return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME,
-                            "the database role configured for this question could not be set"), micros(start));
-                }
+            if (!d.engine().profile().beginStatement(connection, budget.remainingMillis(), role)) {
+                return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME,
+                        "the database role configured for this question could not be set"), micros(start));
             }
             ResultCollector collector = new ResultCollector(limits.maxRows(), limits.maxBytes());
             try (PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -182,7 +168,8 @@ public final class JdbcSafeExecutor implements SafeExecutor {
                 if (!budget.whileBlocked(cancel)) {
                     return ExecutionResult.failed(cancelled(), micros(start));
                 }
-                long delay = Math.max(1, (budget.deadlineNanos() - System.nanoTime()) / 1_000_000L);
+                long delay = Math.max(1, (budget.deadlineNanos() - System.nanoTime()) / 1_000_000L
+                        - d.engine().profile().interruptLeadMillis(budget.timeoutMillis()));
                 ScheduledFuture<?> atDeadline = watchdog.schedule(cancel, delay, TimeUnit.MILLISECONDS);
                 try (ResultSet resultSet = statement.executeQuery()) {
                     ResultCollector.Collected collected = collector.collect(resultSet, budget);
@@ -197,21 +184,9 @@ public final class JdbcSafeExecutor implements SafeExecutor {
                 }
             }
         } catch (SQLException e) {
-            return ExecutionResult.failed(classify(d.engine(), e, prepared, budget), micros(start));
+            return ExecutionResult.failed(classify(e, prepared, budget), micros(start));
         }
     }
-
-    /** {@code SET LOCAL ROLE}; false (the reason logged, not shown to the model) when the database refuses it. */
-    private static boolean setRole(Connection connection, String role) {
-        try (Statement s = connection.createStatement()) {
-            s.execute("SET LOCAL ROLE " + RoleName.quoted(role));
-            return true;
-        } catch (SQLException e) {
-            LOG.warn("SET LOCAL ROLE {} failed: {}", role, Secrets.scrub(String.valueOf(e.getMessage())));
-            return false;
-        }
-    }
-
 
     private static void cancelQuietly(Statement statement) {
         try {
@@ -224,13 +199,7 @@ public final class JdbcSafeExecutor implements SafeExecutor {
     /** Rolls the transaction back and resets the session; a connection that cannot be reset is evicted from the pool. */
     private void release(DatabaseDeclaration d, Connection connection, boolean healthy) {
         try {
-            connection.rollback();
-            if (d.engine() == DatabaseEngine.POSTGRESQL) {
-                connection.setAutoCommit(true);
-                try (Statement s = connection.createStatement()) {
-                    s.execute("DISCARD ALL");
-                }
-            }
+            d.engine().profile().resetSession(connection);
             if (!healthy) {
                 pools.evict(d, connection);
             }
@@ -245,7 +214,7 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         }
     }
 
-    private SqlError classify(DatabaseEngine engine, SQLException e, boolean prepared, StatementBudget budget) {
+    private SqlError classify(SQLException e, boolean prepared, StatementBudget budget) {
         String message = Secrets.scrub(String.valueOf(e.getMessage()));
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String lower = message.toLowerCase(Locale.ROOT);

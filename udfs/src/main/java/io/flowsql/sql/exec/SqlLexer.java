@@ -4,80 +4,84 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A small SQLite-aware lexer so that statement boundaries and comments are found the way SQLite
- * finds them (quotes, brackets, backticks and both comment styles), not by naive string search.
+ * Statement boundaries, comments and code found on the engine's own tokens ({@link SqlTokens}), not by naive string
+ * search: quotes, brackets, backticks, both comment styles and, where the engine has them, escape and dollar-quoted
+ * strings and nested comments.
  */
 public final class SqlLexer {
 
-    /** What the lexer found in one piece of SQL. */
-    public record Scan(List<String> statements, List<String> comments, String codeOnly, String namesUnquoted) {}
+    /**
+     * What the lexer found in one piece of SQL.
+     *
+     * @param tokens every token of the text (comments left out), statements separated by {@code ;} tokens
+     * @param openComment a block comment was never closed
+     */
+    public record Scan(List<String> statements, List<String> comments, String codeOnly, String namesUnquoted,
+            List<SqlTokens.Token> tokens, boolean openComment) {}
 
     private SqlLexer() {}
 
-    /**
-     * Splits at top-level semicolons; statements that hold only whitespace and comments are dropped.
-     * {@code codeOnly} is the text with comments replaced by spaces, literals by {@code ''} and quoted names by {@code _q_};
-     * {@code namesUnquoted} is the same but with each quoted name written bare ({@code "load_extension"} becomes
-     * {@code load_extension}, other characters than letters, digits and {@code _} as {@code _}), so a check on names
-     * sees them however they were quoted.
-     */
+    /** As SQLite reads the text. */
     public static Scan scan(String sql) {
+        return scan(sql, SqlTokens.Lexing.SQLITE);
+    }
+
+    /**
+     * Splits at top-level semicolons; statements that hold only comments are dropped. {@code codeOnly} is the text's
+     * tokens with comments as spaces, literals as {@code ''} and quoted names as {@code _q_}; {@code namesUnquoted} is
+     * the same but with each quoted name written bare ({@code "load_extension"} becomes {@code load_extension}, other
+     * characters than letters, digits and {@code _} as {@code _}), so a check on names sees them however they were quoted.
+     */
+    public static Scan scan(String sql, SqlTokens.Lexing lexing) {
+        SqlTokens.Tokens lexed = SqlTokens.lex(sql, lexing);
         List<String> statements = new ArrayList<>();
-        List<String> comments = new ArrayList<>();
         StringBuilder code = new StringBuilder(sql.length());
         StringBuilder names = new StringBuilder(sql.length());
         StringBuilder current = new StringBuilder();
-        boolean currentHasCode = false;
-        int i = 0;
-        int n = sql.length();
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int end = sql.indexOf('\n', i);
-                end = end < 0 ? n : end;
-                comments.add(sql.substring(i + 2, end));
-                current.append(' ');
-                code.append(' ');
-                names.append(' ');
-                i = end;
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                int stop = end < 0 ? n : end + 2;
-                comments.add(sql.substring(i + 2, end < 0 ? n : end));
-                current.append(' ');
-                code.append(' ');
-                names.append(' ');
-                i = stop;
-            } else if (c == '\'' || c == '"' || c == '`' || c == '[') {
-                char close = c == '[' ? ']' : c;
-                int end = closingQuote(sql, i + 1, close);
-                String token = sql.substring(i, end);
-                current.append(token);
-                code.append(c == '\'' ? "''" : "_q_");
-                names.append(c == '\'' ? "''" : bare(token));
-                currentHasCode = true;
-                i = end;
-            } else if (c == ';') {
-                if (currentHasCode) {
-                    statements.add(current.toString().trim());
+        int previousEnd = 0;
+        for (SqlTokens.Token token : lexed.tokens()) {
+            String gap = gap(sql.substring(previousEnd, token.start()));
+            code.append(gap);
+            names.append(gap);
+            previousEnd = token.end();
+            if (token.kind() == SqlTokens.Kind.SEMICOLON) {
+                if (!current.isEmpty()) {
+                    statements.add(current.toString());
                 }
                 current.setLength(0);
-                currentHasCode = false;
                 code.append(';');
                 names.append(';');
-                i++;
-            } else {
-                current.append(c);
-                code.append(c);
-                names.append(c);
-                currentHasCode |= !Character.isWhitespace(c);
-                i++;
+                continue;
+            }
+            current.append(current.isEmpty() ? "" : gap).append(token.text());
+            switch (token.kind()) {
+                case STRING, SPECIAL_STRING -> {
+                    code.append("''");
+                    names.append("''");
+                }
+                case QUOTED_NAME -> {
+                    code.append("_q_");
+                    names.append(bare(token.text()));
+                }
+                default -> {
+                    code.append(token.text());
+                    names.append(token.text());
+                }
             }
         }
-        if (currentHasCode) {
-            statements.add(current.toString().trim());
+        if (!current.isEmpty()) {
+            statements.add(current.toString());
         }
-        return new Scan(List.copyOf(statements), List.copyOf(comments), code.toString(), names.toString());
+        return new Scan(List.copyOf(statements), lexed.comments(), code.toString(), names.toString(), lexed.tokens(),
+                lexed.openComment());
+    }
+
+    /** The text between two tokens: kept when it is only white space, else (comments) one space or line break. */
+    private static String gap(String between) {
+        if (between.isBlank()) {
+            return between;
+        }
+        return between.indexOf('\n') >= 0 ? "\n" : " ";
     }
 
     /** A quoted name without its quotes, as a plain word. */
@@ -88,21 +92,5 @@ public final class SqlLexer {
             out.append(Character.isLetterOrDigit(ch) || ch == '_' ? ch : '_');
         }
         return out.length() == 0 ? "_q_" : out.toString();
-    }
-
-    /** Index just past the closing quote; a doubled quote inside is an escaped one. */
-    private static int closingQuote(String sql, int from, char close) {
-        int i = from;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == close) {
-                if (close != ']' && i + 1 < sql.length() && sql.charAt(i + 1) == close) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return sql.length();
     }
 }

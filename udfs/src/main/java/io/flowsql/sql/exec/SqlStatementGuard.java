@@ -36,15 +36,14 @@ public final class SqlStatementGuard {
             "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer", "sqlite_dbpage");
     private static final Pattern FORBIDDEN_FUNCTION = Pattern.compile(
             "\\b(" + String.join("|", FORBIDDEN_FUNCTIONS) + ")\\s*\\(", Pattern.CASE_INSENSITIVE);
-    private static final Pattern FORBIDDEN_KEYWORD = Pattern.compile(
-            "\\b(attach|detach|pragma|vacuum|reindex|analyze|savepoint|release|rollback|commit|begin)\\b",
-            Pattern.CASE_INSENSITIVE);
+    /** Statements refused by their first word with their own reason (the engine's session and file commands). */
+    private static final Set<String> FORBIDDEN_FIRST_WORDS = Set.of("attach", "detach", "pragma", "vacuum", "reindex",
+            "analyze", "savepoint", "release", "rollback", "commit", "begin");
     private static final Pattern WRITE_KEYWORD = Pattern.compile(
             "\\b(insert|update|delete|drop|create|alter|replace\\s+into|upsert)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern HIDDEN_IN_COMMENT = Pattern.compile(
             ";|\\b(select|insert|update|delete|drop|create|alter|attach|detach|pragma|vacuum|replace)\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern FIRST_WORD = Pattern.compile("^[\\s(]*([A-Za-z]+)");
 
     static {
         // JSqlParser's first parse loads and initialises a very large parser (seconds on a loaded machine): do it when
@@ -127,13 +126,16 @@ public final class SqlStatementGuard {
     }
 
     private Decision decide(String sql, StatementBudget budget, DatabaseEngine engine) {
-        SqlLexer.Scan scan = SqlLexer.scan(sql);
+        SqlLexer.Scan scan = SqlLexer.scan(sql, engine.profile().lexing());
         if (scan.statements().isEmpty()) {
             return Decision.of(GuardVerdict.refused("no statement, only comments"));
         }
         if (scan.statements().size() > 1) {
             return Decision.of(GuardVerdict.refused("several statements (" + scan.statements().size()
                     + "); exactly one SELECT is allowed"));
+        }
+        if (SqlTokens.nestsComments(scan.comments())) {
+            return Decision.of(GuardVerdict.refused("a comment opens another comment; engines read nested comments differently"));
         }
         String hidden = hiddenStatement(scan.comments());
         if (hidden != null) {
@@ -148,13 +150,10 @@ public final class SqlStatementGuard {
             return Decision.of(forbiddenFunction(function.group(1)));
         }
         String code = scan.codeOnly();
-        Matcher keyword = FORBIDDEN_KEYWORD.matcher(code);
-        if (keyword.find()) {
-            return Decision.of(GuardVerdict.refused(keyword.group(1).toUpperCase(Locale.ROOT)
-                    + " is not allowed; only SELECT queries run"));
+        String firstWord = firstWord(scan.tokens());
+        if (FORBIDDEN_FIRST_WORDS.contains(firstWord.toLowerCase(Locale.ROOT))) {
+            return Decision.of(GuardVerdict.refused(firstWord + " is not allowed; only SELECT queries run"));
         }
-        Matcher first = FIRST_WORD.matcher(code);
-        String firstWord = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
         if (!firstWord.equals("SELECT") && !firstWord.equals("WITH")) {
             return Decision.of(GuardVerdict.refused((firstWord.isEmpty() ? "this statement" : firstWord)
                     + " is not allowed; only a SELECT or WITH query runs"));
@@ -169,6 +168,12 @@ public final class SqlStatementGuard {
         Statements parsed;
         try {
             parsed = SqlParsing.parseStatements(statement, parseLimit, engine);
+            if (parsed == null) {
+                String requoted = requoted(statement, engine);
+                if (!requoted.equals(statement)) {
+                    parsed = SqlParsing.parseStatements(requoted, Math.min(parseMillis, budget.remainingMillis()), engine);
+                }
+            }
         } catch (TimeoutException e) {
             // past its limit the parse counts as unknown syntax: SQLite's own check decides
             return new Decision(write.find() ? writeRefusal(write) : GuardVerdict.unparsed(statement), false);
@@ -188,7 +193,38 @@ public final class SqlStatementGuard {
         if (called != null) {
             return Decision.of(forbiddenFunction(called));
         }
+        String engineRefusal = engine.profile().parsedRefusal(list.get(0));
+        if (engineRefusal != null) {
+            return Decision.of(GuardVerdict.refused(engineRefusal));
+        }
         return Decision.of(GuardVerdict.parsed(statement));
+    }
+
+    /** The first word of the statement (after opening parentheses), upper case; "" when it starts otherwise. */
+    private static String firstWord(List<SqlTokens.Token> tokens) {
+        for (SqlTokens.Token token : tokens) {
+            if (!token.isSymbol("(")) {
+                return token.kind() == SqlTokens.Kind.WORD ? token.text().toUpperCase(Locale.ROOT) : "";
+            }
+        }
+        return "";
+    }
+
+    /**
+     * The statement with the words JSqlParser reserves but the engine takes as names ({@code import}) quoted, for a
+     * second parse only: the engine still runs the text as written.
+     */
+    static String requoted(String statement, DatabaseEngine engine) {
+        Set<String> words = engine.profile().namesJSqlParserReserves();
+        StringBuilder out = new StringBuilder(statement.length() + 8);
+        int copied = 0;
+        for (SqlTokens.Token token : SqlTokens.lex(statement, engine.profile().lexing()).tokens()) {
+            if (token.kind() == SqlTokens.Kind.WORD && words.contains(token.name())) {
+                out.append(statement, copied, token.start()).append('"').append(token.text()).append('"');
+                copied = token.end();
+            }
+        }
+        return out.append(statement.substring(copied)).toString();
     }
 
     private static GuardVerdict writeRefusal(Matcher write) {

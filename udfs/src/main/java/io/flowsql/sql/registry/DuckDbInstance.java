@@ -16,20 +16,36 @@ import java.util.Properties;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
+import io.flowsql.sql.engine.duckdb.DuckDbProfile;
 import org.duckdb.DuckDBConnection;
 
 /**
  * One DuckDB database opened once and locked down before any statement reaches it: a database file opened read-only,
  * or an in-memory database with one view per Parquet/CSV file of the declared folders; then external access off
- * (only the declared folders stay readable), extension auto-install and auto-load off, and the configuration locked so
- * no statement can turn any of it back on. Pool connections are duplicates of this one connection (same database).
+ * (only the declared folders stay readable), extension auto-install and auto-load off, a memory limit and a bounded
+ * temporary folder of its own ({@link DuckDbProfile#lockDown}), and the configuration locked so no statement can turn
+ * any of it back on. Pool connections are duplicates of this one connection (same database).
  */
 final class DuckDbInstance implements DataSource, AutoCloseable {
 
     private final DuckDBConnection root;
+    private final Path temp;
 
-    private DuckDbInstance(DuckDBConnection root) {
+    private DuckDbInstance(DuckDBConnection root, Path temp) {
         this.root = root;
+        this.temp = temp;
+    }
+
+    /** Removes the instance's own temporary folder (DuckDB's spill files, bounded by the profile's limit). */
+    private static void deleteQuietly(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary folder left behind is removed with the machine's temporary files
+        }
     }
 
     static DuckDbInstance open(DatabaseDeclaration d) {
@@ -38,6 +54,7 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
         if (!inMemory) {
             props.setProperty("duckdb.read_only", "true");
         }
+        Path temp = null;
         try {
             DuckDBConnection connection = (DuckDBConnection) new org.duckdb.DuckDBDriver().connect(d.url(), props);
             try (Statement s = connection.createStatement()) {
@@ -52,18 +69,13 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
                         }
                     }
                 }
-                s.execute("SET autoinstall_known_extensions = false");
-                s.execute("SET autoload_known_extensions = false");
-                if (!folders.isEmpty()) {
-                    s.execute("SET allowed_directories = [" + String.join(", ",
-                            folders.stream().map(f -> "'" + f.replace("'", "''") + "'").toList()) + "]");
-                }
-                s.execute("SET enable_external_access = false");
-                s.execute("SET lock_configuration = true");
+                temp = Files.createTempDirectory("flowsql-duckdb-" + d.id().replaceAll("[^A-Za-z0-9_-]", "_") + "-");
+                DuckDbProfile.lockDown(s, folders, temp);
             }
             connection.setAutoCommit(true);
-            return new DuckDbInstance(connection);
-        } catch (SQLException e) {
+            return new DuckDbInstance(connection, temp);
+        } catch (SQLException | IOException e) {
+            deleteQuietly(temp);
             throw new IllegalStateException("databases." + d.id() + ": cannot open DuckDB: " + e.getMessage(), e);
         }
     }
@@ -130,6 +142,7 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
         } catch (SQLException e) {
             // closing: nothing left to do
         }
+        deleteQuietly(temp);
     }
 
     @Override

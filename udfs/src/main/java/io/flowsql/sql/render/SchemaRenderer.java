@@ -122,12 +122,20 @@ public final class SchemaRenderer {
         }
         List<String> joins = schema.foreignKeys().stream()
                 .filter(fk -> names.contains(fk.from().table().toLowerCase(Locale.ROOT)) && names.contains(fk.to().table().toLowerCase(Locale.ROOT)))
-                .map(fk -> fk.from() + " = " + fk.to()).toList();
+                .map(SchemaRenderer::foreignKeyLine).toList();
         if (!joins.isEmpty()) {
-            out.append("# Foreign keys:\n");
-            joins.forEach(j -> out.append(j).append('\n'));
+            out.append(FOREIGN_KEYS_HEADER);
+            joins.forEach(out::append);
         }
         return tokens.measure(out.toString());
+    }
+
+    /** The line that heads a rendering's foreign keys (after the tables). */
+    public static final String FOREIGN_KEYS_HEADER = "# Foreign keys:\n";
+
+    /** One foreign key as a full rendering lists it, newline included (a retrieval sums these lines' tokens). */
+    public static String foreignKeyLine(ForeignKey fk) {
+        return fk.from() + " = " + fk.to() + "\n";
     }
 
     private static String columnLine(ColumnSchema c, boolean detailed) {

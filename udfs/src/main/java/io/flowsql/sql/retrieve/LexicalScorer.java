@@ -60,6 +60,13 @@ public final class LexicalScorer implements RelevanceScorer {
         }
         double sum = 0;
         for (String n : nameWords) {
+            if (questionWords.contains(n)) {
+                sum += 1.0;
+                continue;
+            }
+            if (n.length() < 4) {
+                continue;  // only a word of four letters or more meets another by prefix (Words.match)
+            }
             double best = 0;
             for (String q : questionWords) {
                 best = Math.max(best, Words.match(q, n));

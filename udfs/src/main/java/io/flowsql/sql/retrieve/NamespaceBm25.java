@@ -1,5 +1,7 @@
 package io.flowsql.sql.retrieve;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
@@ -30,6 +32,7 @@ final class NamespaceBm25 {
     private final Map<String, Integer> documentFrequency = new HashMap<>();
     private final double[] length;
     private final double averageLength;
+    private final Cache<String, List<String>> prefixed = Caffeine.newBuilder().maximumSize(20_000).build();
 
     NamespaceBm25(DatabaseSchema schema) {
         for (TableSchema t : schema.tables()) {
@@ -102,11 +105,20 @@ final class NamespaceBm25 {
                 out.merge(q, 1.0, Math::max);
             }
             if (q.length() >= 4) {
-                for (String term : documentFrequency.keySet()) {
-                    if (!term.equals(q) && Words.match(q, term) > 0) {
-                        out.merge(term, PREFIX_WEIGHT, Math::max);
-                    }
+                for (String term : prefixed.get(q, this::prefixed)) {
+                    out.merge(term, PREFIX_WEIGHT, Math::max);
                 }
+            }
+        }
+        return out;
+    }
+
+    /** The document words other than {@code q} that start it or that it starts (a scan of the vocabulary, cached per word). */
+    private List<String> prefixed(String q) {
+        List<String> out = new ArrayList<>();
+        for (String term : documentFrequency.keySet()) {
+            if (!term.equals(q) && Words.match(q, term) > 0) {
+                out.add(term);
             }
         }
         return out;

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What the retrieval hands the agents: the bounded schema, how many tokens its full rendering takes against the whole
- * (visible) schema's, and whether anything was cut.
+ * (visible) schema's, whether anything was cut, and which schema namespaces it was routed to.
  *
  * @param schema      the tables kept, in the catalog's order, with the foreign keys among them
  * @param tokens      tokens of the bounded schema's full rendering
@@ -14,11 +14,14 @@ import java.util.List;
  * @param tablesSeen  tables the retrieval chose from (those the policy lets this question see)
  * @param cut         false when the whole visible schema fit the budget (then {@code schema} is it, unchanged)
  * @param briefTables of the kept tables, those shown in brief (names, types and keys only)
+ * @param schemas     the namespaces the tables were taken from, best-routed first (lower case; "" for unqualified
+ *                    tables; empty when nothing was cut)
  */
 public record RetrievedSchema(DatabaseSchema schema, int tokens, int wholeTokens, int tablesSeen, boolean cut,
-                              List<String> briefTables) {
+                              List<String> briefTables, List<String> schemas) {
     public RetrievedSchema {
         briefTables = List.copyOf(briefTables);
+        schemas = List.copyOf(schemas);
     }
 
     public List<String> tableNames() {
@@ -29,6 +32,7 @@ public record RetrievedSchema(DatabaseSchema schema, int tokens, int wholeTokens
     public String describe(int budget) {
         String head = cut
                 ? schema.tables().size() + " of " + tablesSeen + " tables (" + briefTables.size() + " in brief), " + tokens + " of " + wholeTokens + " tokens (budget " + budget + ")"
+                        + (schemas.isEmpty() || schemas.equals(List.of("")) ? "" : ", schemas " + String.join(", ", schemas))
                 : "whole schema: " + tablesSeen + " tables, " + wholeTokens + " tokens (budget " + budget + ")";
         return cut ? head + ": " + String.join(", ", tableNames()) : head;
     }

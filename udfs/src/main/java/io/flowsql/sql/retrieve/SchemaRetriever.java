@@ -3,13 +3,10 @@ package io.flowsql.sql.retrieve;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;
 import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,8 +18,11 @@ import java.util.stream.Collectors;
  * (visible) schema's full rendering fits the budget it is returned as it is, so small databases see exactly what they
  * saw before. Otherwise tables are ranked by a {@link RelevanceScorer} (by default {@link LexicalScorer}), each table's
  * score raised by its foreign-key neighbours' and by the best table of its schema namespace (so the tables joined to
- * a match, and the tables of the matched namespace, come next), and the best tables are kept while their renderings
- * fit the budget.
+ * a match, and the tables of the matched namespace, come next); the question is routed to its best few schema
+ * namespaces ({@link NamespaceOrder}), and their best tables are kept while their measured costs ({@link TableCosts},
+ * each table rendered once per schema object) add up to at most the budget ({@link BudgetCut}); the kept schema is
+ * rendered once, to check. The visible schema is whatever the caller lets the question see (a tenant's tables), so
+ * an access filter applies before ranking.
  */
 public final class SchemaRetriever {
     /** What the job uses unless {@code schema.token-budget} says otherwise: larger than every Spider and BIRD dev schema. */
@@ -36,8 +36,8 @@ public final class SchemaRetriever {
     private final TokenCounter tokens;
     private final RelevanceScorer scorer;
     private final int budget;
-    /** Tokens of a schema's whole rendering and of each of its tables alone, computed once per schema object. */
-    private final Cache<DatabaseSchema, Costs> costs = Caffeine.newBuilder().weakKeys().build();
+    /** Tokens of a schema's whole rendering and of each of its parts, measured once per schema object. */
+    private final Cache<DatabaseSchema, TableCosts> costs = Caffeine.newBuilder().weakKeys().build();
     /** Each schema's namespaces as BM25 documents, built once per schema object. */
     private final Cache<DatabaseSchema, NamespaceBm25> documents = Caffeine.newBuilder().weakKeys().build();
 
@@ -66,73 +66,82 @@ public final class SchemaRetriever {
 
     /** The bounded schema for {@code query} out of {@code visible} (the tables the question may see). */
     public RetrievedSchema retrieve(DatabaseSchema visible, RetrievalQuery query) {
-        Costs cost = costs.get(visible, this::measure);
+        TableCosts cost = costs.get(visible, this::measure);
         int n = visible.tables().size();
         if (cost.whole <= budget) {
-            return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of());
+            return new RetrievedSchema(visible, cost.whole, cost.whole, n, false, List.of(), List.of());
         }
         Relevance relevance = scorer.score(visible, query);
-        double[] score = ranked(visible, relevance, false);
-        List<Integer> order = NamespaceOrder.of(visible, score, ranked(visible, relevance, true), documents.get(visible, NamespaceBm25::new).score(query),
-                NamespaceBm25.valueHits(query.values()));
-        List<Integer> kept = new ArrayList<>();
-        Set<Integer> brief = new HashSet<>();
-        int used = 0;
-        for (int i : order) {
-            // the best tables in full while they take at most DETAILED_SHARE of the budget, the rest in brief
-            boolean detailed = used + cost.table[i] <= budget * DETAILED_SHARE;
-            int c = detailed ? cost.table[i] : cost.brief[i];
-            if (used + c <= budget) {
-                kept.add(i);
-                used += c;
-                if (!detailed) {
-                    brief.add(i);
-                }
-            }
-        }
-        if (kept.isEmpty() && n > 0) {
-            kept.add(order.isEmpty() ? 0 : order.get(0));  // a single table larger than the budget is still shown: a schema of none answers nothing
-        }
-        DatabaseSchema bounded = subset(visible, kept, brief);
+        double[] score = ranked(visible, cost, relevance, false);
+        NamespaceOrder.Routing routing = NamespaceOrder.of(cost.namespace, score, ranked(visible, cost, relevance, true),
+                documents.get(visible, NamespaceBm25::new).score(query), NamespaceBm25.valueHits(query.values()),
+                query.previousSchemas());
+        List<Integer> order = routing.order().isEmpty() && n > 0 ? List.of(0) : routing.order();
+        BudgetCut cut = new BudgetCut(order, cost, budget, DETAILED_SHARE);
+        DatabaseSchema bounded = subset(visible, cut.kept, cut.brief);
         int t = renderer.full(bounded).tokens();
-        while (t > budget && kept.size() > 1) {  // foreign-key lines the per-table costs left out
-            brief.remove(kept.remove(kept.size() - 1));
-            bounded = subset(visible, kept, brief);
+        while (t > budget && cut.trimTo(cut.tokens - (t - budget))) {  // the tokenizer merged across parts: rare, a few tokens
+            bounded = subset(visible, cut.kept, cut.brief);
             t = renderer.full(bounded).tokens();
         }
-        List<String> briefNames = brief.stream().sorted().map(i -> visible.tables().get(i).name()).toList();
-        return new RetrievedSchema(bounded, t, cost.whole, n, true, briefNames);
+        List<String> briefNames = cut.brief.stream().sorted().map(i -> visible.tables().get(i).name()).toList();
+        return new RetrievedSchema(bounded, t, cost.whole, n, true, briefNames, routing.namespaces());
     }
 
     /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
-    private static double[] ranked(DatabaseSchema schema, Relevance relevance, boolean ownAndNeighbours) {
+    private static double[] ranked(DatabaseSchema schema, TableCosts cost, Relevance relevance, boolean ownAndNeighbours) {
         List<TableSchema> tables = schema.tables();
-        Map<String, Integer> index = new HashMap<>();
         double[] base = new double[tables.size()];
         Map<String, Double> namespaceBest = new HashMap<>();
         for (int i = 0; i < tables.size(); i++) {
-            String name = tables.get(i).name();
-            index.put(name.toLowerCase(Locale.ROOT), i);
-            base[i] = relevance.table(name);
-            namespaceBest.merge(namespace(name), base[i], Math::max);
+            base[i] = relevance.table(tables.get(i).name());
+            if (base[i] != 0) {
+                namespaceBest.merge(cost.namespace[i], base[i], Math::max);
+            }
         }
         double[] score = base.clone();
-        for (ForeignKey fk : schema.foreignKeys()) {
-            Integer a = index.get(fk.from().table().toLowerCase(Locale.ROOT));
-            Integer b = index.get(fk.to().table().toLowerCase(Locale.ROOT));
-            if (a != null && b != null && !a.equals(b)) {
-                score[a] += NEIGHBOUR_WEIGHT * base[b];
-                score[b] += NEIGHBOUR_WEIGHT * base[a];
+        for (int i = 0; i < tables.size(); i++) {
+            for (int other : cost.neighbour[i]) {
+                if (other != i) {
+                    score[i] += NEIGHBOUR_WEIGHT * base[other];
+                }
             }
         }
         for (int i = 0; i < tables.size() && !ownAndNeighbours; i++) {
-            String ns = namespace(tables.get(i).name());
+            String ns = cost.namespace[i];
             if (!ns.isEmpty()) {
-                score[i] += NAMESPACE_WEIGHT * namespaceBest.get(ns);
+                score[i] += NAMESPACE_WEIGHT * namespaceBest.getOrDefault(ns, 0.0);
             }
         }
         return score;
     }
+
+    /**
+     * The namespaces of {@code visible} that {@code sql} names ({@code concert_singer.singer} → concert_singer), lower
+     * case: what a dialogue's previous turn read, for {@link RetrievalQuery#afterTurnIn}.
+     */
+    public static Set<String> namespacesIn(String sql, DatabaseSchema visible) {
+        if (sql == null || sql.isBlank()) {
+            return Set.of();
+        }
+        Set<String> named = new java.util.HashSet<>();
+        java.util.regex.Matcher m = QUALIFIER.matcher(sql);
+        while (m.find()) {
+            named.add((m.group(1) != null ? m.group(1) : m.group(2)).toLowerCase(Locale.ROOT));
+        }
+        Set<String> out = new java.util.HashSet<>();
+        for (TableSchema t : visible.tables()) {
+            String ns = namespace(t.name());
+            if (!ns.isEmpty() && named.contains(ns)) {
+                out.add(ns);
+            }
+        }
+        return out;
+    }
+
+    /** The first name of a dotted chain (a schema, or a table or alias: only namespaces of the schema count). */
+    private static final java.util.regex.Pattern QUALIFIER =
+            java.util.regex.Pattern.compile("(?<![.\\w\"])(?:\"([^\"]+)\"|([A-Za-z_][A-Za-z0-9_$]*))\\s*\\.");
 
     /** The schema namespace of a qualified table name ({@code sales.orders} → sales), or "" when unqualified. */
     static String namespace(String table) {
@@ -146,16 +155,7 @@ public final class SchemaRetriever {
         return SchemaSubset.named(schema, names, briefNames);
     }
 
-    private Costs measure(DatabaseSchema schema) {
-        int[] table = new int[schema.tables().size()];
-        int[] brief = new int[table.length];
-        for (int i = 0; i < table.length; i++) {
-            TableSchema t = schema.tables().get(i);
-            table[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(t), List.of())).tokens();
-            brief[i] = renderer.full(new DatabaseSchema(schema.dbId(), List.of(SchemaSubset.brief(t)), List.of())).tokens();
-        }
-        return new Costs(renderer.full(schema).tokens(), table, brief);
+    private TableCosts measure(DatabaseSchema schema) {
+        return new TableCosts(schema, renderer, tokens);
     }
-
-    private record Costs(int whole, int[] table, int[] brief) {}
 }

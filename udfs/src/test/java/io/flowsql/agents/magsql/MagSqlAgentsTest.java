@@ -73,9 +73,11 @@ class MagSqlAgentsTest {
         String question = "What are the names of singers from France who are older than 40?";
         ScriptedLlmClient llm = ScriptedLlmClient.respondsInOrder("Let me think about it.",
                 "{\"targets\": [\"names\"], \"conditions\": [\"from France\", \"older than 40\"],"
-                        + " \"sub_questions\": [\"What are the names of singers from France?\"]}");
+                        + " \"sub_questions\": [\"What are the names of singers from France?\","
+                        + " \"Names of French singers older than 40?\"]}");
         RequestContext ctx = request("concert_singer", question);
         new MagSqlDecomposeStage(new TargetsConditionsDecomposer(new AgentCall(llm)), SpiderAgentParts.SCHEMAS).applyAs("magsql.decompose", ctx).join();
+        // the model's last sub-question is replaced by the question word for word, not followed by it
         assertThat(ctx.subQuestions).containsExactly("What are the names of singers from France?", question);
         assertThat(ctx.notes).containsEntry("magsql.conditions", "from France | older than 40");
         assertThat(llm.requests()).hasSize(2);

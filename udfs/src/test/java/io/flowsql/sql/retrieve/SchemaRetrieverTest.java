@@ -82,7 +82,7 @@ class SchemaRetrieverTest {
     }
 
     @Test
-    void theNamespaceWhoseRareWordsTheQuestionUsesComesFirstAndOthersMatchedTablesBeforeItsUnmatchedOnes() {
+    void theNamespaceWhoseRareWordsTheQuestionUsesComesFirstAndOnlyTheBestFewNamespacesAreOffered() {
         List<TableSchema> tables = new ArrayList<>();
         // "documents" is in every namespace; "template" only in one, so it tells which database is meant
         for (String ns : List.of("archive", "billing", "records_mgmt", "legal", "hr")) {
@@ -97,14 +97,69 @@ class SchemaRetrieverTest {
         RetrievedSchema got = retriever.retrieve(schema,
                 RetrievalQuery.of("Which documents use a template with version number 2?", null, List.of()));
         List<String> kept = got.tableNames();
+        assertEquals("records_mgmt", got.schemas().get(0));
+        assertEquals(Math.min(NamespaceOrder.ROUTED, 5), got.schemas().size());
         assertTrue(kept.contains("records_mgmt.Templates") && kept.contains("records_mgmt.Documents"), kept.toString());
-        // the other namespaces' Documents (matched) come before any unmatched table of the best namespace
-        for (String ns : List.of("archive", "billing", "legal", "hr")) {
+        // the matched Documents of the next routed namespaces come before unmatched tables; the others' never
+        for (String ns : got.schemas().subList(1, got.schemas().size())) {
             assertTrue(kept.contains(ns + ".Documents"), kept.toString());
         }
-        assertTrue(got.briefTables().contains("hr.Documents"), got.briefTables().toString());
+        long fromOutside = kept.stream().filter(t -> !got.schemas().contains(SchemaRetriever.namespace(t))).count();
+        assertEquals(0, fromOutside, kept.toString());
         assertTrue(got.tokens() <= 120, "tokens " + got.tokens());
-        assertFalse(kept.contains("hr.Budget"), kept.toString());
+        assertTrue(got.describe(120).contains("schemas records_mgmt"), got.describe(120));
+    }
+
+    @Test
+    void aQuestionAboutATableNameFortyNamespacesShareTakesTablesFromAtMostTheRoutedFew() {
+        List<TableSchema> tables = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String ns = "db" + (char) ('a' + i % 26) + (char) ('a' + i / 26);
+            tables.add(table(ns + ".documents", "document_id", "title", "created"));
+            tables.add(table(ns + ".ledger", "entry_id", "amount", "booked"));
+        }
+        SchemaRetriever retriever = SchemaRetriever.lexical(2_000);
+        RetrievedSchema got = retriever.retrieve(new DatabaseSchema("warehouse", tables, List.of()),
+                RetrievalQuery.of("List the titles of all documents", null, List.of()));
+        Set<String> namespaces = new LinkedHashSet<>();
+        got.tableNames().forEach(t -> namespaces.add(SchemaRetriever.namespace(t)));
+        assertTrue(got.cut());
+        assertEquals(NamespaceOrder.ROUTED, namespaces.size(), got.tableNames().toString());
+        // equal scores keep the catalog's order: the collision rule is stated and deterministic
+        assertEquals(List.of("dbaa", "dbba", "dbca"), got.schemas().subList(0, 3));
+    }
+
+    @Test
+    void collidingTableNamesGoToTheNamespaceTheQuestionsOtherWordsOrTheDialogueName() {
+        List<TableSchema> tables = new ArrayList<>();
+        // the same formula_1 tables twice: once beside a "circuits" table with lap records, once alone
+        for (String ns : List.of("formula_1", "f1_archive")) {
+            tables.add(table(ns + ".races", "raceId", "year", "round", "circuitId", "name"));
+            tables.add(table(ns + ".drivers", "driverId", "forename", "surname", "nationality"));
+            tables.add(table(ns + ".results", "resultId", "raceId", "driverId", "points", "position"));
+        }
+        tables.add(table("f1_archive.lap_records", "circuitId", "lap_time", "record_holder"));
+        for (int i = 0; i < 10; i++) {
+            tables.add(table("shop" + i + ".orders", "order_id", "customer", "amount", "placed"));
+        }
+        DatabaseSchema schema = new DatabaseSchema("warehouse", tables, List.of());
+        SchemaRetriever retriever = SchemaRetriever.lexical(200);
+
+        RetrievedSchema byWords = retriever.retrieve(schema,
+                RetrievalQuery.of("Which driver holds the lap record of the race in 2009?", null, List.of()));
+        assertEquals("f1_archive", byWords.schemas().get(0));
+        assertTrue(byWords.tableNames().contains("f1_archive.drivers"), byWords.tableNames().toString());
+        assertFalse(byWords.tableNames().contains("formula_1.drivers") && !byWords.tableNames().contains("f1_archive.races"),
+                byWords.tableNames().toString());
+
+        RetrievalQuery followUp = RetrievalQuery.of("And how many points did the drivers of that race get?", null, List.of());
+        assertEquals("formula_1", retriever.retrieve(schema, followUp).schemas().get(0), "without the dialogue");
+        Set<String> previous = SchemaRetriever.namespacesIn("SELECT T1.surname FROM f1_archive.drivers AS T1 JOIN "
+                + "\"f1_archive\".lap_records AS T2 ON T1.driverId = T2.record_holder WHERE T1.driverId = 3", schema);
+        assertEquals(Set.of("f1_archive"), previous);
+        RetrievedSchema routed = retriever.retrieve(schema, followUp.afterTurnIn(previous));
+        assertEquals("f1_archive", routed.schemas().get(0));
+        assertTrue(routed.tableNames().containsAll(List.of("f1_archive.drivers", "f1_archive.results")), routed.tableNames().toString());
     }
 
     @Test

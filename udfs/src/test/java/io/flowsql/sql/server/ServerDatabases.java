@@ -63,7 +63,9 @@ public final class ServerDatabases {
     private static ServerDatabases start() throws IOException, SQLException {
         Path work = Paths.get("target", "server-databases").toAbsolutePath();
         Files.createDirectories(work);
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start();
+        // temp_file_limit is a superuser setting: the server bounds every session's temporary files (work_mem spills)
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120))
+                .setServerConfig("temp_file_limit", "1GB").start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 pg.close();

@@ -24,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@link Extraction}: the extracted columns, the values retrieved from the database; without an extraction, what the
  * sample's own {@code #columns}/{@code #values} declared; {@link ExtractionAdherence}) is generated again once, with what it missed; the new
  * answer replaces the sample when it misses less. Notes: {@code adherence.<source>} = what was missed and
- * whether the re-generation was taken ("regenerated") or not ("kept").
+ * whether the re-generation was taken ("regenerated") or not ("kept"). The authors' code has no such step: it runs only
+ * when asked for ({@code agents.opensearch-adherence}), and is skipped otherwise.
  */
 public final class AdherenceStage implements Stage {
     public static final String NOTE_PREFIX = "adherence.";
@@ -33,11 +34,23 @@ public final class AdherenceStage implements Stage {
     private final SchemaContext schemas;
     private final QuestionValues values;
     private final PromptPair prompt = PromptPair.load("opensearch/adherence");
+    private final boolean enabled;
 
     public AdherenceStage(AgentCall call, SchemaContext schemas, QuestionValues values) {
+        this(call, schemas, values, true);
+    }
+
+    /** @param enabled false: the stage applies to no request (the authors' pipeline) */
+    public AdherenceStage(AgentCall call, SchemaContext schemas, QuestionValues values, boolean enabled) {
         this.call = call;
         this.schemas = schemas;
         this.values = values;
+        this.enabled = enabled;
+    }
+
+    @Override
+    public boolean appliesTo(RequestContext ctx) {
+        return enabled && Stage.super.appliesTo(ctx);
     }
 
     @Override

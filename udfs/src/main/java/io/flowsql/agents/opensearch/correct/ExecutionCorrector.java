@@ -25,15 +25,25 @@ import java.util.function.Supplier;
  * repeats the query. The best attempt (lowest severity, the earliest on a tie) is the outcome.
  */
 public final class ExecutionCorrector {
+    /** The temperature of the authors' first correction round less its step (round r: 0.2 + r/5, at most 2). */
+    static final double BASE_TEMPERATURE = 0.2;
     private final AgentCall call;
     private final CandidateRunner runner;
     private final int rounds;
+    private final boolean resultChecks;
     private final Map<ErrorClass, PromptPair> prompts = new EnumMap<>(ErrorClass.class);
 
+    /** A corrector that also sends back NULLs and odd result shapes (the project's earlier rule). */
     public ExecutionCorrector(AgentCall call, CandidateRunner runner, int rounds) {
+        this(call, runner, rounds, true);
+    }
+
+    /** @param resultChecks false: errors and empty results only (OpenSearch-SQL's code); true: also NULLs and shape */
+    public ExecutionCorrector(AgentCall call, CandidateRunner runner, int rounds, boolean resultChecks) {
         this.call = call;
         this.runner = runner;
         this.rounds = rounds;
+        this.resultChecks = resultChecks;
         for (ErrorClass kind : ErrorClass.values()) {
             prompts.put(kind, PromptPair.load(kind.promptBase()));
         }
@@ -77,7 +87,7 @@ public final class ExecutionCorrector {
 
     private CompletableFuture<Correction> round(PromptFields fields, String question, Target target, Candidate current,
                                                 Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
-        Optional<ExecutionProblem> problem = ExecutionProblem.of(current, question);
+        Optional<ExecutionProblem> problem = problem(current, question);
         Candidate better = severity(current, question) < severity(best, question) ? current : best;
         if (problem.isEmpty() || done >= rounds) {
             return finish(question, target, better, seen, done, trace);
@@ -88,7 +98,9 @@ public final class ExecutionCorrector {
                 .with("sql", SchemaContext.oneLine(current.sql))
                 .with("problem", problem.get().detail())
                 .with("result", preview(current));
-        ChatRequest request = prompts.get(kind).request(vars);
+        // the authors' schedule: 0.2 + round/5 (top_p 0.3 as declared for opensearch.correct)
+        ChatRequest request = prompts.get(kind).request(vars).withSampling(
+                Math.min(2.0, BASE_TEMPERATURE + (done + 1) / 5.0), null);
         return call.ask(request, ModelOutput::sql, trace).handle((revised, failed) -> failed == null ? revised : "")
                 .thenCompose(revised -> StageSql.offload(trace, () -> {
             // an unreadable correction (after AgentCall's one re-ask) ends the rounds like a repeated query
@@ -104,9 +116,9 @@ public final class ExecutionCorrector {
     /** The rounds are over: the best attempt, after a fresh generation when it still shows a problem and one is set. */
     private CompletableFuture<Correction> finish(String question, Target target, Candidate best, List<ErrorClass> seen,
                                                  int done, StageTrace trace) {
-        if (target.regenerate() == null || ExecutionProblem.of(best, question).isEmpty() || rounds == 0) {
+        if (target.regenerate() == null || problem(best, question).isEmpty() || rounds == 0) {
             return CompletableFuture.completedFuture(new Correction(best, List.copyOf(seen), done,
-                    ExecutionProblem.of(best, question).isEmpty(), false));
+                    problem(best, question).isEmpty(), false));
         }
         return target.regenerate().get().handle((sql, failed) -> failed == null ? sql : Optional.<String>empty())
                 .thenCompose(sql -> StageSql.offload(trace, () -> {
@@ -117,7 +129,7 @@ public final class ExecutionCorrector {
                         chosen = severity(fresh, question) <= severity(best, question) ? fresh : best;
                     }
                     return CompletableFuture.completedFuture(new Correction(chosen, List.copyOf(seen), done,
-                            ExecutionProblem.of(chosen, question).isEmpty(), true));
+                            problem(chosen, question).isEmpty(), true));
                 }));
     }
 
@@ -133,8 +145,13 @@ public final class ExecutionCorrector {
         to.setPreview(from.previewRows());
     }
 
-    private static int severity(Candidate c, String question) {
-        return ExecutionProblem.of(c, question).map(p -> p.kind().severity()).orElse(0);
+    private int severity(Candidate c, String question) {
+        return problem(c, question).map(p -> p.kind().severity()).orElse(0);
+    }
+
+    /** What this corrector sends back in an executed candidate's result (see {@link ExecutionProblem#of}). */
+    public Optional<ExecutionProblem> problem(Candidate c, String question) {
+        return ExecutionProblem.of(c, question, resultChecks);
     }
 
     /** The columns and the first three rows as one line, or the error. */

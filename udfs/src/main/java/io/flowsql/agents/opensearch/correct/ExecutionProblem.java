@@ -21,6 +21,14 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
 
     /** The problem of an executed candidate, or empty when its result looks fine (or it has not run). */
     public static Optional<ExecutionProblem> of(Candidate c, String question) {
+        return of(c, question, true);
+    }
+
+    /**
+     * As above; with {@code resultChecks} false only an error or no rows is a problem (OpenSearch-SQL's code corrects
+     * on those only), so a right answer holding NULL or of an unusual shape is never sent back.
+     */
+    public static Optional<ExecutionProblem> of(Candidate c, String question, boolean resultChecks) {
         if (!c.executed) {
             return Optional.empty();
         }
@@ -29,6 +37,9 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
         }
         if (c.rowCount == 0) {
             return Optional.of(new ExecutionProblem(ErrorClass.EMPTY, "the query returned no rows"));
+        }
+        if (!resultChecks) {
+            return Optional.empty();
         }
         for (List<String> row : c.previewRows()) {
             for (int col = 0; col < row.size(); col++) {

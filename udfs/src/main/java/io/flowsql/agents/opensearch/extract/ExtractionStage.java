@@ -73,7 +73,7 @@ public final class ExtractionStage implements Stage {
     }
 
     /** {@code table.column} as the schema spells it, when the schema has it (quotes and case ignored). */
-    static Optional<String> known(DatabaseSchema schema, String name) {
+    public static Optional<String> known(DatabaseSchema schema, String name) {
         String bare = name.replaceAll("[\"`\\[\\]]", "").strip().toLowerCase(Locale.ROOT);
         int dot = bare.lastIndexOf('.');
         String table = dot < 0 ? null : bare.substring(0, dot).strip();

@@ -1,0 +1,136 @@
+package io.flowsql.benchmarks.retrieval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
+import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Figures;
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.catalog.ValueExamplePolicy;
+import io.flowsql.sql.index.CachingValueIndexProvider;
+import io.flowsql.sql.index.JdbcTextValues;
+import io.flowsql.sql.index.LcsValueScorer;
+import io.flowsql.sql.index.NgramValueIndex;
+import io.flowsql.sql.registry.Credentials;
+import io.flowsql.sql.registry.DatabaseDeclaration;
+import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.sql.registry.JdbcPools;
+import io.flowsql.sql.registry.ValueSampling;
+import io.flowsql.sql.render.SchemaRenderer;
+import io.flowsql.sql.render.TokenCounter;
+import io.flowsql.sql.retrieve.SchemaRetriever;
+import io.flowsql.sql.server.JdbcSchemaCatalog;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A user's warehouse and question log ({@code deploy/bench.sh warehouse-retrieval --ddl FILE --questions FILE}): the
+ * DDL (PostgreSQL, schema-qualified, {@code COMMENT ON} as descriptions, {@code INSERT}s welcome: they feed the value
+ * index) runs on a fresh embedded PostgreSQL, the catalog and value index are read from it as the job reads them, and
+ * each question of the JSON list {@code [{question, evidence?, sql, schema?}]} (gold SQL unqualified, written against
+ * {@code schema}) is asked of the whole warehouse.
+ */
+final class UserWarehouse {
+    static final String ID = "user_warehouse";
+
+    private UserWarehouse() {}
+
+    static Figures run(Path ddl, Path questionsFile, Integer budgetGiven, Path work) throws Exception {
+        Files.createDirectories(work);
+        Path pgData = Files.createTempDirectory(work.toAbsolutePath(), "user-pgdata");
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(true)
+                .setPGStartupWait(Duration.ofSeconds(120)).start()) {
+            long start = System.nanoTime();
+            List<String> schemas = new ArrayList<>();
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute(Files.readString(ddl));
+                try (ResultSet rs = s.executeQuery("SELECT DISTINCT table_schema FROM information_schema.tables WHERE table_schema "
+                        + "NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")) {
+                    while (rs.next()) {
+                        schemas.add(rs.getString(1));
+                    }
+                }
+            }
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+            DatabaseDeclaration d = new DatabaseDeclaration(ID, DatabaseEngine.POSTGRESQL, url, "postgres", "", "", schemas,
+                    List.of(), 2, 0, 0, 0, 0, new ValueSampling(10_000, 256L << 10, 256L << 20, 600_000));
+            DatabaseRegistry registry = new DatabaseRegistry(DatabaseLocator.forSharedData(work), List.of(d));
+            try (JdbcPools pools = new JdbcPools(new Credentials(Map.of()), 30_000);
+                    JdbcSchemaCatalog live = new JdbcSchemaCatalog(registry, pools, ValueExamplePolicy.defaults())) {
+                DatabaseSchema warehouse = live.schema(ID);
+                JdbcTextValues.Built values;
+                try (Connection c = pools.connection(d)) {
+                    values = JdbcTextValues.sample(d, warehouse, c, CachingValueIndexProvider.MIN_VALUE_LENGTH,
+                            CachingValueIndexProvider.MAX_VALUE_LENGTH);
+                    if (!c.getAutoCommit()) {
+                        c.rollback();
+                    }
+                }
+                NgramValueIndex index = new NgramValueIndex(values.values(), LcsValueScorer.defaults());
+                Map<String, DatabaseSchema> byNamespace = RetrievalMeasure.namespaces(warehouse);
+                WarehouseRetrievalBenchmark.describe("your DDL " + ddl.getFileName() + " on embedded PostgreSQL", warehouse, index,
+                        byNamespace.size(), (System.nanoTime() - start) / 1_000_000);
+                List<Asked> asked = questions(questionsFile, byNamespace);
+                SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+                int[] own = asked.stream().mapToInt(a -> renderer.full(byNamespace.get(a.schema())).tokens()).sorted().toArray();
+                int budget = budgetGiven != null ? budgetGiven : own.length == 0 ? SchemaRetriever.DEFAULT_TOKEN_BUDGET : own[own.length / 2];
+                System.out.printf(Locale.ROOT, "%d questions; their own schema's whole prompt: median %d tokens; budget %d tokens%n",
+                        asked.size(), own.length == 0 ? 0 : own[own.length / 2], budget);
+                Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
+                        !Boolean.getBoolean("flowsql.retrieval.quiet"));
+                WarehouseRetrievalBenchmark.print(f);
+                return f;
+            }
+        } finally {
+            deleteQuietly(pgData);
+        }
+    }
+
+    /** The question file's entries; a question without {@code schema} belongs to the schema holding most of its gold tables. */
+    static List<Asked> questions(Path file, Map<String, DatabaseSchema> byNamespace) throws java.io.IOException {
+        List<Asked> out = new ArrayList<>();
+        JsonNode list = new ObjectMapper().readTree(file.toFile());
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode q = list.get(i);
+            String sql = q.path("sql").asText("");
+            if (q.path("question").asText("").isBlank() || sql.isBlank()) {
+                throw new IllegalArgumentException(file + " entry " + i + ": needs question and sql");
+            }
+            String schema = q.path("schema").asText("").toLowerCase(Locale.ROOT);
+            if (schema.isEmpty() || !byNamespace.containsKey(schema)) {
+                if (!schema.isEmpty()) {
+                    throw new IllegalArgumentException(file + " entry " + i + ": no schema " + schema + " in the DDL");
+                }
+                int best = -1;
+                for (Map.Entry<String, DatabaseSchema> e : byNamespace.entrySet()) {
+                    int found = GoldSchemaUse.of(sql, e.getValue()).tables().size();
+                    if (found > best) {
+                        best = found;
+                        schema = e.getKey();
+                    }
+                }
+            }
+            String evidence = q.path("evidence").asText("");
+            out.add(new Asked("u" + i, q.get("question").asText(), evidence.isBlank() ? null : evidence, schema, sql, false));
+        }
+        return out;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException e) {
+            // a temp folder under the work folder; the next run makes its own
+        }
+    }
+}

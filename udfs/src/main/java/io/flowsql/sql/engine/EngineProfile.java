@@ -1,0 +1,75 @@
+package io.flowsql.sql.engine;
+
+import io.flowsql.sql.exec.SqlLexer;
+import io.flowsql.sql.exec.SqlTokens;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Set;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.statement.Statement;
+
+/**
+ * Everything that differs between database engines, in one class per engine: how its SQL is lexed and parsed, the
+ * statement guard's rules on its tokens and on its parsed statement, and how a statement's session is set up (a
+ * read-only transaction, time and memory limits) and reset afterwards. Callers ask the profile, never
+ * {@code if (engine == X)}.
+ */
+public interface EngineProfile {
+
+    /** How prompts and docs name the engine ("PostgreSQL"). */
+    String displayName();
+
+    /** How the engine's own lexer reads text (quotes, escape strings, comments). */
+    SqlTokens.Lexing lexing();
+
+    /** JSqlParser's settings for this engine's SQL. */
+    void parserSettings(CCJSqlParser parser);
+
+    /**
+     * Words JSqlParser reserves but the engine accepts as plain names in a query ({@code import}); the guard's parse
+     * retries with them quoted, so a column named {@code import} is not refused.
+     */
+    default Set<String> namesJSqlParserReserves() {
+        return Set.of("import");
+    }
+
+    /** True when a statement JSqlParser cannot read as one SELECT is refused (no engine-side plan check exists). */
+    boolean mustParse();
+
+    /** Why the statement's tokens are refused on this engine, or null. Runs before any parse. */
+    String tokenRefusal(String sql, SqlLexer.Scan scan);
+
+    /** Why the parsed statement is refused on this engine (beyond being one SELECT), or null. */
+    default String parsedRefusal(Statement statement) {
+        return null;
+    }
+
+    /** True when a database role can be set for one statement ({@link #beginStatement} with a role). */
+    default boolean setsRoles() {
+        return false;
+    }
+
+    /**
+     * Opens the statement's read-only transaction on a pooled connection (auto-commit already off) with what is left
+     * of its budget as the engine's own time limits, and the role when not null.
+     *
+     * @return false when the role could not be set
+     */
+    default boolean beginStatement(Connection connection, long remainingMillis, String role) throws SQLException {
+        return true;
+    }
+
+    /**
+     * How long before a statement's deadline its watchdog interrupts it: the time this engine may take to stop once
+     * interrupted (a spilled sort, a hash table being freed), so the statement ends within its budget and not after.
+     */
+    default long interruptLeadMillis(long budgetMillis) {
+        return 0;
+    }
+
+    /**
+     * Rolls the statement back and resets the session completely (settings, random seed, read-only characteristics)
+     * before the connection goes back to its pool.
+     */
+    void resetSession(Connection connection) throws SQLException;
+}

@@ -1,0 +1,187 @@
+package io.flowsql.sql.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SpiderData;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.exec.JdbcSafeExecutor;
+import io.flowsql.sql.exec.RoutingSafeExecutor;
+import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.exec.SqlExecutorConfig;
+import io.flowsql.sql.exec.SqliteSafeExecutor;
+import io.flowsql.sql.registry.Credentials;
+import io.flowsql.sql.registry.DatabaseDeclaration;
+import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.sql.registry.JdbcPools;
+import io.flowsql.sql.registry.ValueSampling;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Statements that run too long or grow too big stop on every engine: each either is refused before it runs (a value
+ * built in one call, which no engine can interrupt or count) or stops within 1.2x its time budget, by the engine's own
+ * limit, DuckDB's memory limit or the watchdog's cancel; the JVM lives through all of them (its peak heap and the
+ * process's peak resident memory are printed). Connections come back reset: a {@code setseed()} does not reach the next
+ * statement, and an idle PostgreSQL connection is read-only.
+ */
+class BoundedStatementsOnEveryEngineTest {
+
+    private static final long BUDGET_MILLIS = 4_000;
+
+    static ServerDatabases servers;
+    static DatabaseRegistry registry;
+    static JdbcPools pools;
+    static SafeExecutor sql;
+
+    @BeforeAll
+    static void start() {
+        servers = ServerDatabases.get();
+        registry = new DatabaseRegistry(SpiderData.locator(), List.of(
+                new DatabaseDeclaration("pg_one", DatabaseEngine.POSTGRESQL, servers.pgUrl(), ServerDatabases.READER, "",
+                        servers.secretsFile.toString(), List.of("concert_singer"), List.of(), 1, 0, 0, 0, 0, ValueSampling.defaults()),
+                new DatabaseDeclaration("duck_one", DatabaseEngine.DUCKDB,
+                        "jdbc:duckdb:" + servers.duckDir.resolve("concert_singer.duckdb"), "", "", "", List.of(), List.of(), 1, 0, 0,
+                        0, 0, ValueSampling.defaults())));
+        pools = new JdbcPools(new Credentials(Map.of()), 5_000);
+        SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(BUDGET_MILLIS).withMaxBytes(16L << 20);
+        sql = new RoutingSafeExecutor(registry, new SqliteSafeExecutor(SpiderData.locator(), config),
+                new JdbcSafeExecutor(registry, config, pools));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sql != null) {
+            sql.close();
+        }
+    }
+
+    /** (database, statement): each must not run to completion. */
+    private static final List<List<String>> HEAVY = List.of(
+            List.of("duck_one", "SELECT count(*) FROM (SELECT unnest(range(100000000)))"),
+            List.of("duck_one", "SELECT list(range) FROM range(50000000)"),
+            List.of("duck_one", "SELECT length(repeat('x', 500000000))"),
+            List.of("duck_one", "SELECT count(*) FROM range(10000000000) t(i) WHERE hash(i) % 7 = 3"),
+            List.of("duck_one", "SELECT sum(hash(a.i + b.i)) FROM range(1000000) a(i), range(1000000) b(i)"),
+            List.of("duck_one", "SELECT length(string_agg(repeat('x', 1000), '')) FROM range(3000000)"),
+            List.of("duck_one", "SELECT count(*) FROM (SELECT i FROM range(200000000) t(i) ORDER BY hash(i))"),
+            List.of("pg_one", "SELECT count(*) FROM generate_series(1, 10000000000)"),
+            List.of("pg_one", "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b"),
+            List.of("pg_one", "SELECT length(string_agg(repeat('x', 1000000), '')) FROM generate_series(1, 1000)"),
+            List.of("pg_one", "SELECT length(string_agg(md5(g::text), '')) FROM generate_series(1, 30000000) g"),
+            List.of("pg_one", "SELECT length(repeat('x', 500000000))"),
+            List.of("concert_singer", "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"),
+            List.of("concert_singer", "SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g,"
+                    + " singer h, singer i, singer j, singer k, singer l"));
+
+    @Test
+    void everyHeavyStatementIsRefusedOrStopsWithinItsBudget() throws Exception {
+        long limit = BUDGET_MILLIS * 12 / 10;
+        for (List<String> c : HEAVY) {
+            StatementBudget budget = StatementBudget.startingNow(BUDGET_MILLIS);
+            long start = System.nanoTime();
+            ExecutionResult r = sql.execute(c.get(0), c.get(1), budget);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            System.out.printf("%-15s %-9s %6d ms (limit %d)  heap %4d MB  rss peak %s  %s -> %s%n", c.get(0),
+                    r.ok() ? "RAN" : r.error().kind(), ms, limit, usedHeapMb(), peakRss(), c.get(1),
+                    r.ok() ? r.rows() : r.error().message());
+            assertThat(r.ok() && !r.truncated()).as(c.get(1) + " ran to completion").isFalse();
+            assertThat(ms).as(c.get(1) + " stopped within 1.2x its budget").isLessThanOrEqualTo(limit);
+            assertThat(sql.execute(c.get(0), "SELECT count(*) FROM singer").ok()).as(c.get(0) + " answers afterwards").isTrue();
+        }
+    }
+
+    @Test
+    void aSeedDoesNotReachTheNextStatement() throws Exception {
+        for (String db : List.of("pg_one", "duck_one")) {
+            double seeded = firstRandomAfterSeed(db);
+            ExecutionResult set = sql.execute(db, "SELECT setseed(0.25)");
+            assertThat(set.error()).as(db).isNull();
+            ExecutionResult next = sql.execute(db, "SELECT random()");
+            System.out.println(db + ": random() right after setseed(0.25) would be " + seeded + "; the next statement got "
+                    + next.rows());
+            assertThat(((Number) next.rows().get(0).get(0)).doubleValue()).as(db).isNotEqualTo(seeded);
+        }
+    }
+
+    @Test
+    void anIdlePostgresConnectionIsReadOnly() throws Exception {
+        assertThat(sql.execute("pg_one", "SELECT count(*) FROM singer").ok()).isTrue();
+        DatabaseDeclaration d = registry.declaration("pg_one").orElseThrow();
+        try (Connection idle = pools.connection(d); Statement s = idle.createStatement()) {
+            idle.setAutoCommit(true);
+            String characteristics = show(s, "SHOW default_transaction_read_only");
+            String now = show(s, "SHOW transaction_read_only");
+            System.out.println("idle PostgreSQL connection: default_transaction_read_only=" + characteristics
+                    + ", transaction_read_only=" + now);
+            assertThat(characteristics).isEqualTo("on");
+            assertThat(now).isEqualTo("on");
+        }
+    }
+
+    @Test
+    void aMissingSqliteFileIsNeverCreated() throws Exception {
+        Path root = Files.createTempDirectory("flowsql-missing");
+        Files.createDirectories(root.resolve("wta_1"));
+        io.flowsql.sql.catalog.DatabaseLocator locator = new io.flowsql.sql.catalog.DatabaseLocator(List.of(root), List.of());
+        Path file = root.resolve("wta_1").resolve("wta_1.sqlite");
+        try (SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
+            ExecutionResult r = sqlite.execute("wta_1", "SELECT 1");
+            System.out.println("missing SQLite file: " + (r.ok() ? "RAN" : r.error().kind() + " " + r.error().message()));
+            assertThat(r.ok()).isFalse();
+        }
+        assertThatThrownByOpen(file);
+        try (var files = Files.walk(root)) {
+            assertThat(files.filter(Files::isRegularFile).toList()).as("files created by a read-only open").isEmpty();
+        }
+    }
+
+    private static void assertThatThrownByOpen(Path file) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.flowsql.sql.catalog.ReadOnlyConnections.open(file).close())
+                .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("no SQLite database file");
+    }
+
+    private static double firstRandomAfterSeed(String db) throws Exception {
+        DatabaseDeclaration d = registry.declaration(db).orElseThrow();
+        try (Connection c = pools.connection(d); Statement s = c.createStatement()) {
+            s.execute("SELECT setseed(0.25)");
+            try (ResultSet rs = s.executeQuery("SELECT random()")) {
+                rs.next();
+                double value = rs.getDouble(1);
+                c.rollback();
+                d.engine().profile().resetSession(c);
+                return value;
+            }
+        }
+    }
+
+    private static String show(Statement s, String sql) throws Exception {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static long usedHeapMb() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
+    }
+
+    private static String peakRss() throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return line.substring(6).trim();
+            }
+        }
+        return "?";
+    }
+}
