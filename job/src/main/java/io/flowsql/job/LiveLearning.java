@@ -73,7 +73,7 @@ final class LiveLearning {
                 .uid(OUTCOME_UID).name("feedback outcome").setParallelism(1);
         SingleOutputStreamOperator<RequestContext> withLive = questions
                 .connect(entries.broadcast(LiveLibraryFunction.STATE))
-                .process(new LiveLibraryFunction(limits(config)))
+                .process(new LiveLibraryFunction(limits(config), topology.engine))
                 .uid(LIVE_LIBRARY_UID).name("live library");
         if (topology.parallelism > 0) {
             withLive.setParallelism(topology.parallelism);

@@ -76,7 +76,10 @@ final class JobTopics {
                 JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
                 JobOptions.SHARED_DATA.key(), sharedData.toString(),
                 JobOptions.PARALLELISM.key(), "2",
-                JobOptions.LLM_BASE_URL.key(), llmBaseUrl)).with(runTopics()).with(overrides);
+                JobOptions.LLM_BASE_URL.key(), llmBaseUrl,
+                // the job tests' waits are sized for five samples per opensearch question; the authors' 21 (the default)
+                // are checked by RequestParametersOverHttpTest in udfs. A test may override it.
+                JobOptions.AGENT_CANDIDATES.key(), "5")).with(runTopics()).with(overrides);
     }
 
     private Map<String, String> runTopics() {

@@ -47,18 +47,22 @@ class LlamaServerPresetsITCase {
         try (LlamaServer server = TinyModel.start("presets", "-c", "16384", "--parallel", "4");
              UsageRecordingProxy proxy = new UsageRecordingProxy("http://127.0.0.1:" + server.port())) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
-            JobConfig config = topics.jobConfig(sharedData, proxy.baseUrl(), Map.of(
-                    JobOptions.LLM_MODEL.key(), "tiny-random",
-                    JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
-                    JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
-                    JobOptions.LLM_CONTEXT_TOKENS.key(), "4096",
-                    JobOptions.LLM_SERVER_SLOTS.key(), "4",
+            JobConfig config = topics.jobConfig(sharedData, proxy.baseUrl(), Map.ofEntries(
+                    Map.entry(JobOptions.LLM_MODEL.key(), "tiny-random"),
+                    Map.entry(JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema"),
+                    Map.entry(JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay()),
+                    Map.entry(JobOptions.LLM_CONTEXT_TOKENS.key(), "4096"),
+                    Map.entry(JobOptions.LLM_SERVER_SLOTS.key(), "4"),
                     // a call may wait behind others on a CPU server shared with the build: one CI run under a load of
                     // ~15 saw two 120 s attempts of one call go unanswered (the test is about stages and usage, not speed)
-                    JobOptions.LLM_TIMEOUT.key(), "240s",
-                    JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1",
-                    JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2",
-                    JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"));
+                    Map.entry(JobOptions.LLM_TIMEOUT.key(), "240s"),
+                    Map.entry(JobOptions.AGENT_MAG_REFINE_ROUNDS.key(), "1"),
+                    Map.entry(JobOptions.AGENT_SQLFIX_CRAFTER_K.key(), "2"),
+                    Map.entry(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS.key(), "1"),
+                    // the tiny model's own budget (the authors' 21 samples would only slow this CPU server down), and
+                    // adherence on, which is off by default, so that every stage of every preset runs
+                    Map.entry(JobOptions.AGENT_CANDIDATES.key(), "5"),
+                    Map.entry(JobOptions.AGENT_OPENSEARCH_ADHERENCE.key(), "true")));
             try (JobCluster.RunningJob job = JobCluster.start("llama-server presets", config)) {
                 List<QuestionEvent> questions = questions(sharedData);
                 QuestionEvent overflow = tooLong(questions.get(0));

@@ -71,6 +71,11 @@ public record EngineConfig(
     }
 
     /** The SQLite folders and the declared databases. */
+    /** The job's access policies ({@code tenants.*}), for the operators outside the stages (feedback, live library). */
+    public io.flowsql.access.AccessPolicies access() {
+        return agents.access;
+    }
+
     public DatabaseRegistry registry() {
         return new DatabaseRegistry(databases, declaredDatabases);
     }

@@ -104,7 +104,7 @@ public final class StageRegistry {
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
                     .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH)
                     .sends(0.0).sends("opensearch.extract.order", 0.3, null),
-            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.engine.catalog(), p.engine.values(),
+            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.schema, p.engine.values(),
                     p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
                     p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
                     .in(OPENSEARCH),

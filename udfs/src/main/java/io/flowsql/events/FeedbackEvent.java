@@ -26,6 +26,8 @@ public class FeedbackEvent {
     public String evidence;
     public String notes;
     public String requestId;
+    /** Who sends it: its SQL runs under this tenant's access policy; null = none (refused once tenants are configured). */
+    public String tenant;
     public String verdict;
     public String correctedSql;
     public String retracts;

@@ -16,6 +16,8 @@ public class LiveEntry {
     public String feedbackId;
     public String kind;
     public String dbId;
+    /** The tenant whose feedback taught it (null: none); another tenant sees it only through its own policy. */
+    public String tenant;
     public String question;
     public String evidence;
     public String sql;
@@ -47,7 +49,7 @@ public class LiveEntry {
 
     /** About the bytes the entry holds (its text), for the per-database byte bound. */
     long bytes() {
-        return 64L + len(feedbackId) + len(dbId) + len(question) + len(evidence) + len(sql) + len(wrongSql);
+        return 64L + len(feedbackId) + len(dbId) + len(tenant) + len(question) + len(evidence) + len(sql) + len(wrongSql);
     }
 
     private static long len(String s) {
@@ -59,7 +61,7 @@ public class LiveEntry {
         return o instanceof LiveEntry e && timestampMillis == e.timestampMillis && Objects.equals(feedbackId, e.feedbackId)
                 && Objects.equals(kind, e.kind) && Objects.equals(dbId, e.dbId) && Objects.equals(question, e.question)
                 && Objects.equals(evidence, e.evidence) && Objects.equals(sql, e.sql) && Objects.equals(wrongSql, e.wrongSql)
-                && Objects.equals(retracts, e.retracts);
+                && Objects.equals(retracts, e.retracts) && Objects.equals(tenant, e.tenant);
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -26,26 +28,48 @@ import java.util.stream.Collectors;
  * {@code maxAge} are dropped; per database at most {@code maxEntriesPerDatabase} entries and
  * {@code maxBytesPerDatabase} bytes, the oldest (timestamp, then id) evicted first and remembered as a tombstone;
  * at most as many tombstones per database (and of unknown targets) as entries, the oldest dropped.
+ *
+ * <p>The clock never passes wall-clock time plus {@link LiveLibraryLimits#CLOCK_SKEW}: an entry stamped further ahead
+ * changes nothing (the job refuses such feedback before it gets here), so one future-dated record cannot age every
+ * entry out, and a restore does not take its clock from such an entry either.
  */
 public final class LiveLibrary {
     private final LiveLibraryLimits limits;
     private final TreeMap<String, LiveEntry> byId = new TreeMap<>();
     private final Map<String, List<LiveEntry>> examplesByDb = new HashMap<>();
     private boolean indexed;
+    private final LongSupplier wallClock;
     private long clock;
 
     public LiveLibrary(LiveLibraryLimits limits) {
+        this(limits, System::currentTimeMillis);
+    }
+
+    /** With the wall clock its own clock is bounded by (tests pass theirs). */
+    public LiveLibrary(LiveLibraryLimits limits, LongSupplier wallClock) {
         this.limits = limits;
+        this.wallClock = wallClock;
     }
 
     /** A library restored from state (entries as they were stored). */
     public static LiveLibrary restore(LiveLibraryLimits limits, Iterable<Map.Entry<String, LiveEntry>> stored) {
-        LiveLibrary library = new LiveLibrary(limits);
+        return restore(limits, stored, System::currentTimeMillis);
+    }
+
+    /** A library restored from state, its clock bounded by {@code wallClock}. */
+    public static LiveLibrary restore(LiveLibraryLimits limits, Iterable<Map.Entry<String, LiveEntry>> stored,
+                                      LongSupplier wallClock) {
+        LiveLibrary library = new LiveLibrary(limits, wallClock);
         for (Map.Entry<String, LiveEntry> e : stored) {
             library.byId.put(e.getKey(), e.getValue());
-            library.clock = Math.max(library.clock, e.getValue().timestampMillis);
+            library.clock = Math.max(library.clock, Math.min(e.getValue().timestampMillis, library.latest()));
         }
         return library;
+    }
+
+    /** The latest time the clock may reach now: wall-clock time plus the allowed skew. */
+    private long latest() {
+        return wallClock.getAsLong() + LiveLibraryLimits.CLOCK_SKEW.toMillis();
     }
 
     /**
@@ -54,6 +78,9 @@ public final class LiveLibrary {
      */
     public Set<String> apply(LiveEntry entry) {
         Set<String> changed = new TreeSet<>();
+        if (entry.timestampMillis > latest()) {
+            return changed;
+        }
         clock = Math.max(clock, entry.timestampMillis);
         if (LiveEntry.RETRACTION.equals(entry.kind)) {
             LiveEntry target = byId.get(entry.retracts);
@@ -96,9 +123,17 @@ public final class LiveLibrary {
      * limits say. The agents then rank these with the file library by their own retrieval.
      */
     public Selection select(String dbId, String question, long nowMillis) {
+        return select(dbId, question, nowMillis, e -> true);
+    }
+
+    /**
+     * As {@link #select(String, String, long)}, among the entries {@code visible} accepts (the asker's access: an
+     * entry whose SQL reads a table the asker may not read is never shown to it).
+     */
+    public Selection select(String dbId, String question, long nowMillis, Predicate<LiveEntry> visible) {
         long oldest = nowMillis - limits.maxAge().toMillis();
         Set<String> words = words(question);
-        List<LiveEntry> fresh = examplesOf(dbId).stream().filter(e -> e.timestampMillis >= oldest).toList();
+        List<LiveEntry> fresh = examplesOf(dbId).stream().filter(e -> e.timestampMillis >= oldest).filter(visible).toList();
         Comparator<LiveEntry> order = Comparator.<LiveEntry>comparingDouble(e -> -overlap(words, words(e.question)))
                 .thenComparing(e -> e.feedbackId);
         List<LiveFeedback.Example> examples = fresh.stream().sorted(order).limit(limits.examplesPerRequest())

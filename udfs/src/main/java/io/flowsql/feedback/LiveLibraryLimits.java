@@ -17,6 +17,12 @@ public record LiveLibraryLimits(int maxEntriesPerDatabase, long maxBytesPerDatab
         }
     }
 
+    /**
+     * How far ahead of this machine's clock a feedback record may be stamped (its producer sets the Kafka timestamp):
+     * a record further ahead is refused, and the library's clock never passes wall-clock time plus this.
+     */
+    public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
     public static LiveLibraryLimits defaults() {
         return new LiveLibraryLimits(200, 1024 * 1024, Duration.ofDays(30), 8, 3);
     }

@@ -26,8 +26,10 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 /**
  * Runs the SQL of each pair and correction through {@link FeedbackChecker} on a small bounded pool of its own
  * ({@code flowsql-feedback-check-N}, {@link #THREADS} threads, at most {@link #QUEUED} waiting), so a flood of slow
- * feedback SQL cannot take the engine's work pool from the questions; the task thread only hands it over. SQL that the
- * guard refuses or that fails on its database marks the feedback refused ({@code feedback_refused}). Feedback already
+ * feedback SQL cannot take the engine's work pool from the questions; the task thread only hands it over. It runs for
+ * the feedback's tenant under the job's access policies: SQL that the gate or the guard refuses or that fails on its
+ * database marks the feedback refused ({@code feedback_refused}), and so does any record stamped more than
+ * {@code LiveLibraryLimits.CLOCK_SKEW} ahead of the clock. Feedback already
  * refused, retractions and verdicts that teach nothing pass untouched. The operator's timeout refuses the feedback too
  * (nothing unchecked is learned) and cancels its statement, which stops at once and frees its connection.
  */
@@ -52,7 +54,7 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
     @Override
     public void open(OpenContext openContext) {
         lease = EngineFactory.shared(engine);
-        checker = new FeedbackChecker(lease.engine().sql());
+        checker = new FeedbackChecker(lease.engine().sql(), engine.access());
         pool = checkPool();
         inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
     }
@@ -68,6 +70,10 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
 
     @Override
     public void asyncInvoke(FeedbackEvent feedback, ResultFuture<FeedbackEvent> result) {
+        if (feedback.refusal == null) {
+            FeedbackChecker.futureStamp(feedback.timestampMillis, System.currentTimeMillis())
+                    .ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
+        }
         if (feedback.refusal != null || !teaches(feedback)) {
             result.complete(List.of(feedback));
             return;
@@ -75,7 +81,7 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
         StatementBudget budget = checker.newBudget();
         inFlight.put(feedback, budget);
         try {
-            CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.sql, budget), pool)
+            CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.tenant, feedback.sql, budget), pool)
                     .whenComplete((refusal, error) -> {
                         if (inFlight.remove(feedback) == null) {
                             return; // timed out: already refused and emitted

@@ -44,6 +44,7 @@ public class FeedbackOutcome extends ProcessFunction<FeedbackEvent, LiveEntry> {
             }
         }
         e.dbId = f.dbId;
+        e.tenant = f.tenant;
         e.question = f.question;
         e.evidence = f.evidence;
         e.sql = f.sql;

@@ -3,6 +3,9 @@ package io.flowsql.flink;
 import io.flowsql.feedback.LiveEntry;
 import io.flowsql.feedback.LiveLibrary;
 import io.flowsql.feedback.LiveLibraryLimits;
+import io.flowsql.feedback.LiveVisibility;
+import io.flowsql.engine.EngineConfig;
+import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.RequestContext;
 import java.util.Set;
@@ -21,7 +24,7 @@ import org.apache.flink.util.Collector;
  * The {@code live-library} operator: every parallel instance receives every checked feedback entry (broadcast) and
  * keeps the live library in broadcast state (feedback id → {@link LiveEntry}), so it is checkpointed, restored after a
  * failure and copied to every instance on rescaling; each question passing on its way to the stages gets its own
- * database's most alike live examples and repairs attached ({@link LiveFeedback}), which the few-shot stage and the
+ * database's most alike live examples and repairs attached, among those its tenant may see ({@link LiveVisibility}) ({@link LiveFeedback}), which the few-shot stage and the
  * refiner then rank with the file library. The library logic is {@link LiveLibrary}; this class only mirrors its
  * changes into the state and keeps a plain-Java copy rebuilt from the state after a restore.
  */
@@ -31,13 +34,22 @@ public class LiveLibraryFunction extends BroadcastProcessFunction<RequestContext
             new MapStateDescriptor<>("live-library", Types.STRING, TypeInformation.of(LiveEntry.class));
 
     private final LiveLibraryLimits limits;
+    /** The engine configuration whose access policies and registry decide what a question may be shown (null: all). */
+    private final EngineConfig engine;
     private transient LiveLibrary library;
+    private transient LiveVisibility visibility;
     private transient Counter applied;
     private transient Counter repeated;
     private transient Counter attached;
 
     public LiveLibraryFunction(LiveLibraryLimits limits) {
+        this(limits, null);
+    }
+
+    /** Shows each question only the entries its tenant's access policy lets it read ({@link LiveVisibility}). */
+    public LiveLibraryFunction(LiveLibraryLimits limits, EngineConfig engine) {
         this.limits = limits;
+        this.engine = engine;
     }
 
     @Override
@@ -47,12 +59,17 @@ public class LiveLibraryFunction extends BroadcastProcessFunction<RequestContext
         repeated = group.counter("unchanged");
         attached = group.counter("requestsWithLiveExamples");
         group.gauge("liveEntries", () -> library == null ? 0 : library.entries().size());
+        if (engine != null) {
+            DatabaseRegistry registry = engine.registry();
+            visibility = new LiveVisibility(engine.access(), registry::engineOf);
+        }
     }
 
     @Override
     public void processElement(RequestContext request, ReadOnlyContext ctx, Collector<RequestContext> out) throws Exception {
         LiveLibrary live = library(ctx.getBroadcastState(STATE));
-        LiveLibrary.Selection chosen = live.select(request.dbId, request.question, System.currentTimeMillis());
+        LiveLibrary.Selection chosen = live.select(request.dbId, request.question, System.currentTimeMillis(),
+                visibility == null ? e -> true : visibility.forAsker(request.tenant, request.dbId));
         LiveFeedback.attach(request, chosen.examples(), chosen.repairs());
         if (!chosen.examples().isEmpty()) {
             attached.inc();

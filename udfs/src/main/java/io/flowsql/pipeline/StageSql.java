@@ -1,6 +1,7 @@
 package io.flowsql.pipeline;
 
 import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.ErrorRedaction;
 import io.flowsql.access.TableGate;
 import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
@@ -25,7 +26,10 @@ import java.util.function.Supplier;
  *   <li>under a table-level policy ({@code tenants.<t>.tables.<db>}) the statement's tables are checked first
  *       ({@link TableGate}); a statement reading a table the tenant may not use does not run and fails as the database
  *       would fail a missing table ({@code invalid_sql: table X is not available}, naming only what the SQL named), so
- *       an agent corrects it as any other error and the question goes on;</li>
+ *       an agent corrects it as any other error and the question goes on; the statement is read in the database's
+ *       own dialect, and functions, casts and catalog relations are held to the engine's allow-lists;</li>
+ *   <li>under such a policy the database's error text keeps no value the statement did not itself contain
+ *       ({@link ErrorRedaction}): an engine quotes values it read in some errors;</li>
  *   <li>with a role for the tenant on that database ({@code tenants.<t>.roles.<db>}) the statement runs as that role
  *       (PostgreSQL: {@code SET LOCAL ROLE}), so the database's grants and row-level security apply too;</li>
  *   <li>a database that refused the login or cannot be reached fails the question at once
@@ -78,13 +82,24 @@ public final class StageSql {
     public ExecutionResult execute(Scope scope, String sql, StatementBudget budget) {
         Optional<Predicate<String>> allowed = access.gate(scope.tenant(), scope.dbId());
         if (allowed.isPresent() && sql != null) {
-            Optional<String> refusal = TableGate.feedback(sql, allowed.get());
+            Optional<String> refusal = TableGate.feedback(sql, allowed.get(), executor.engineOf(scope.dbId()));
             if (refusal.isPresent()) {
                 return ExecutionResult.failed(new SqlError(SqlError.Kind.INVALID_SQL, refusal.get()), 0);
             }
         }
         String role = access.role(scope.tenant(), scope.dbId());
-        return failFast(executor.execute(scope.dbId(), sql, budget, role));
+        ExecutionResult result = failFast(executor.execute(scope.dbId(), sql, budget, role));
+        return allowed.isPresent() ? redacted(result, sql) : result;
+    }
+
+    /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */
+    private static ExecutionResult redacted(ExecutionResult result, String sql) {
+        if (result.ok()) {
+            return result;
+        }
+        SqlError error = result.error();
+        return ExecutionResult.failed(new SqlError(error.kind(), ErrorRedaction.redact(error.message(), sql)),
+                result.elapsedMicros());
     }
 
     /**

@@ -34,7 +34,9 @@ public final class EmbeddingRetriever {
 
     /** The column index of a database, built on the first request for it (a failed build is tried again next time). */
     public CompletableFuture<VectorIndex<ColumnRef>> columns(DatabaseSchema schema, StageTrace trace) {
-        CompletableFuture<VectorIndex<ColumnRef>> index = columnIndexes.computeIfAbsent(schema.dbId(), db -> {
+        // one index per database and set of visible tables: a tenant's index holds only its tables' columns
+        String key = schema.dbId() + "\u0000" + String.join("\u0000", schema.tables().stream().map(TableSchema::name).toList());
+        CompletableFuture<VectorIndex<ColumnRef>> index = columnIndexes.computeIfAbsent(key, db -> {
             List<ColumnRef> refs = new ArrayList<>();
             List<String> texts = new ArrayList<>();
             for (TableSchema table : schema.tables()) {
@@ -47,7 +49,7 @@ public final class EmbeddingRetriever {
         });
         index.whenComplete((ignored, error) -> {
             if (error != null) {
-                columnIndexes.remove(schema.dbId(), index);
+                columnIndexes.remove(key, index);
             }
         });
         return index;

@@ -10,6 +10,7 @@ import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.DatabaseEngine;
 import io.flowsql.sql.TableSchema;
 import java.util.List;
 import java.util.Map;
@@ -58,12 +59,12 @@ class AccessPoliciesTest {
         assertFalse(warehouse.test("salesman.x"));
 
         var concert = policies.tables("team-a", "concert_singer");
-        assertTrue(TableGate.refusal("SELECT count(*) FROM singer", concert).isEmpty());
-        assertTrue(TableGate.refusal("WITH s AS (SELECT * FROM singer) SELECT * FROM s", concert).isEmpty());
+        assertTrue(TableGate.refusal("SELECT count(*) FROM singer", concert, DatabaseEngine.SQLITE).isEmpty());
+        assertTrue(TableGate.refusal("WITH s AS (SELECT * FROM singer) SELECT * FROM s", concert, DatabaseEngine.SQLITE).isEmpty());
         assertEquals(TableGate.REFUSAL, TableGate.refusal(
-                "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id", concert).orElseThrow());
-        assertEquals(TableGate.REFUSAL, TableGate.refusal("SELECT * FROM \"stadium\"", concert).orElseThrow());
-        assertEquals(TableGate.REFUSAL, TableGate.refusal("SELECT * FROM singer WHERE x IS NOT y", concert).orElseThrow(),
+                "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id", concert, DatabaseEngine.SQLITE).orElseThrow());
+        assertEquals(TableGate.REFUSAL, TableGate.refusal("SELECT * FROM \"stadium\"", concert, DatabaseEngine.SQLITE).orElseThrow());
+        assertEquals(TableGate.REFUSAL, TableGate.refusal("SELECT * FROM singer WHERE x IS NOT y", concert, DatabaseEngine.SQLITE).orElseThrow(),
                 "a statement the parser cannot read is refused");
     }
 

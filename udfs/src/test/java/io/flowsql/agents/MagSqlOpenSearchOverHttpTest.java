@@ -28,27 +28,20 @@ import org.junit.jupiter.api.Test;
 
 /** The mag-sql and opensearch presets on Spider dev questions, over HTTP to the simulated server in oracle mode. */
 class MagSqlOpenSearchOverHttpTest {
+    private static OracleSimulation simulation;
     private static SimulatedLlmServer server;
-    private static OpenAiCompatibleClient client;
     private static Engine engine;
 
     @BeforeAll
     static void start() {
-        server = SimulatedLlmServer.start(SimulatorConfig.builder()
-                .latency(LatencyModel.ZERO)
-                .responders(AgentResponders.all())
-                .oracle(GoldSqlOracle.load(SpiderData.sharedData().resolve("spider/dev.json")))
-                .seed(7)
-                .build());
-        client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
-                .defaultModel("sim").callTimeout(Duration.ofSeconds(5)).build()).build();
-        engine = new Engine(client, SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+        simulation = OracleSimulation.start(7, Duration.ofSeconds(5));
+        server = simulation.server();
+        engine = simulation.engine();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        simulation.close();
     }
 
     private static RequestContext ask(String preset, AgentSettings settings, String db, String question) {

@@ -35,27 +35,20 @@ import org.junit.jupiter.api.Test;
 class RequestParametersOverHttpTest {
     private static final String DB = "concert_singer";
     private static final String QUESTION = "What is the average, minimum, and maximum age of all singers from France?";
+    private static OracleSimulation simulation;
     private static SimulatedLlmServer server;
-    private static OpenAiCompatibleClient client;
     private static Engine engine;
 
     @BeforeAll
     static void start() {
-        server = SimulatedLlmServer.start(SimulatorConfig.builder()
-                .latency(LatencyModel.ZERO)
-                .responders(AgentResponders.all())
-                .oracle(GoldSqlOracle.load(SpiderData.sharedData().resolve("spider/dev.json")))
-                .seed(11)
-                .build());
-        client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
-                .defaultModel("sim").callTimeout(Duration.ofSeconds(20)).build()).build();
-        engine = new Engine(client, SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES);
+        simulation = OracleSimulation.start(11, Duration.ofSeconds(20));
+        server = simulation.server();
+        engine = simulation.engine();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
-        server.close();
+        simulation.close();
     }
 
     private static List<RecordedRequest> run(String preset, AgentSettings settings) {

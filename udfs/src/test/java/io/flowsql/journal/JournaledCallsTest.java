@@ -108,7 +108,8 @@ class JournaledCallsTest {
     @Test
     void aReplyJournaledWhileTheCallWasOnItsWayIsTheDecision() {
         MemoryJournal journal = new MemoryJournal();
-        String key = new JournalScope("r-1", STAGE).keyFor(ask("a"));
+        // the key of the request as AgentCall sends it: with its temperature (StageSampling)
+        String key = new JournalScope("r-1", STAGE).keyFor(io.flowsql.agents.common.StageSampling.none().apply(ask("a")));
         // The killed task's call completes and is journaled while the restored request's call is at the model.
         ScriptedLlmClient llm = ScriptedLlmClient.responds(r -> {
             journal.entries.put(key, new JournalEntry("r-1", STAGE, List.of("```sql\nSELECT 'first'\n```"), List.of(),

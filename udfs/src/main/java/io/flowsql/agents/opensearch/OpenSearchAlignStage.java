@@ -62,6 +62,11 @@ public final class OpenSearchAlignStage implements Stage {
         this.defaultMode = defaultMode;
     }
 
+    /** The schema the rules align against: the tables the question's tenant may see (the whole one without a context). */
+    private DatabaseSchema visible(RequestContext ctx) {
+        return schemas != null ? schemas.visibleSchema(ctx) : catalog.schema(ctx.dbId);
+    }
+
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
         String mode = StageModes.of(ctx, trace, defaultMode);
@@ -78,7 +83,7 @@ public final class OpenSearchAlignStage implements Stage {
     }
 
     private CompletableFuture<Void> byRules(RequestContext ctx, StageTrace trace) {
-        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        DatabaseSchema schema = visible(ctx);
         int changed = 0;
         for (Candidate candidate : pending(ctx)) {
             ConsistencyAligner.Aligned aligned = rules.align(candidate.sql, schema, StageSql.Scope.of(ctx, trace));
@@ -93,7 +98,7 @@ public final class OpenSearchAlignStage implements Stage {
     }
 
     private CompletableFuture<Void> byModel(RequestContext ctx, StageTrace trace) {
-        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        DatabaseSchema schema = visible(ctx);
         Set<String> tables = schema.tables().stream().map(TableSchema::name)
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         String valueText = values.text(ctx);

@@ -19,6 +19,33 @@ public interface EngineProfile {
     /** How prompts and docs name the engine ("PostgreSQL"). */
     String displayName();
 
+    /** What a declared database's JDBC URL starts with ("jdbc:postgresql:"). */
+    String jdbcUrlPrefix();
+
+    /** The schema a name without a schema resolves to when none is declared. */
+    default String defaultSchema() {
+        return "main";
+    }
+
+    /** True when a failed statement aborts the transaction it ran in (the reader must roll back before the next one). */
+    default boolean failedStatementAbortsTransaction() {
+        return false;
+    }
+
+    /**
+     * The loader's column type for a SQLite column whose values are of this storage class ({@code integer},
+     * {@code real}, {@code blob}, anything else as text).
+     */
+    String columnType(String sqliteStorageClass);
+
+    /**
+     * True when the loader puts each database into a schema of its own (dropped and created again, names lower-cased as
+     * unquoted names fold, foreign keys declared); false when it loads into the main schema, replacing tables by name.
+     */
+    default boolean loadsIntoOwnSchema() {
+        return false;
+    }
+
     /** How the engine's own lexer reads text (quotes, escape strings, comments). */
     SqlTokens.Lexing lexing();
 

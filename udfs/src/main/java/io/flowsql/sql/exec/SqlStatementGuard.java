@@ -106,7 +106,7 @@ public final class SqlStatementGuard {
         if (sql.length() > maxLength) {
             return GuardVerdict.refused("statement of " + sql.length() + " characters; at most " + maxLength + " are accepted");
         }
-        String key = engine == DatabaseEngine.SQLITE ? sql : engine.id() + '\u0000' + sql;
+        String key = engine.id() + '\u0000' + sql;
         GuardVerdict known = verdicts.getIfPresent(key);
         if (known != null) {
             return known;

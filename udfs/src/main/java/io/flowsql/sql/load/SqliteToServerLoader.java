@@ -48,7 +48,7 @@ public final class SqliteToServerLoader {
         target.setAutoCommit(false);
         try (Connection source = ReadOnlyConnections.open(sqliteFile); Statement ddl = target.createStatement()) {
             String prefix = "";
-            if (engine == DatabaseEngine.POSTGRESQL) {
+            if (engine.profile().loadsIntoOwnSchema()) {
                 ddl.execute("DROP SCHEMA IF EXISTS " + name(schema) + " CASCADE");
                 ddl.execute("CREATE SCHEMA " + name(schema));
                 prefix = name(schema) + ".";
@@ -61,7 +61,7 @@ public final class SqliteToServerLoader {
             for (Map.Entry<String, List<Column>> t : tables.entrySet()) {
                 List<String> pk = primaryKey(source, t.getKey());
                 boolean unique = !pk.isEmpty() && unique(source, t.getKey(), pk);
-                if (engine == DatabaseEngine.DUCKDB) {
+                if (!engine.profile().loadsIntoOwnSchema()) {
                     ddl.execute("DROP TABLE IF EXISTS " + name(t.getKey()));
                 }
                 List<String> defs = new ArrayList<>();
@@ -77,7 +77,7 @@ public final class SqliteToServerLoader {
                 rows += copyRows(source, target, prefix, t.getKey(), t.getValue());
             }
             int fks = 0;
-            if (engine == DatabaseEngine.POSTGRESQL) {
+            if (engine.profile().loadsIntoOwnSchema()) {
                 fks = foreignKeys(source, ddl, prefix, tables, keys);
             }
             target.commit();
@@ -200,16 +200,8 @@ public final class SqliteToServerLoader {
         try (Statement s = source.createStatement(); ResultSet rs = s.executeQuery("SELECT group_concat(DISTINCT typeof(" + q
                 + ")) FROM " + quote(table) + " WHERE " + q + " IS NOT NULL")) {
             String kinds = rs.next() && rs.getString(1) != null ? rs.getString(1) : "text";
-            if (kinds.equals("integer")) {
-                return "BIGINT";
-            }
-            if (kinds.equals("real") || kinds.equals("integer,real") || kinds.equals("real,integer")) {
-                return engine == DatabaseEngine.POSTGRESQL ? "DOUBLE PRECISION" : "DOUBLE";
-            }
-            if (kinds.equals("blob")) {
-                return engine == DatabaseEngine.POSTGRESQL ? "BYTEA" : "BLOB";
-            }
-            return engine == DatabaseEngine.POSTGRESQL ? "TEXT" : "VARCHAR";
+            boolean real = kinds.equals("real") || kinds.equals("integer,real") || kinds.equals("real,integer");
+            return engine.profile().columnType(real ? "real" : kinds);
         }
     }
 
@@ -235,9 +227,9 @@ public final class SqliteToServerLoader {
         }
     }
 
-    /** A name on the target: lower-cased on PostgreSQL (as unquoted names fold), always quoted. */
+    /** A name on the target: lower-cased where the engine loads into its own schema (PostgreSQL: unquoted names fold), always quoted. */
     String name(String identifier) {
-        return quote(engine == DatabaseEngine.POSTGRESQL ? identifier.toLowerCase(Locale.ROOT) : identifier);
+        return quote(engine.profile().loadsIntoOwnSchema() ? identifier.toLowerCase(Locale.ROOT) : identifier);
     }
 
     static String quote(String identifier) {

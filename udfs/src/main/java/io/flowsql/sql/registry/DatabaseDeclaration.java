@@ -51,7 +51,7 @@ public record DatabaseDeclaration(
         if (!engine.jdbc()) {
             throw new IllegalArgumentException("databases." + id + ": SQLite databases need no declaration (data.database-roots)");
         }
-        if (!url.startsWith("jdbc:" + (engine == DatabaseEngine.POSTGRESQL ? "postgresql:" : "duckdb:"))) {
+        if (!url.startsWith(engine.profile().jdbcUrlPrefix())) {
             throw new IllegalArgumentException("databases." + id + ".url must be a jdbc:" + engine.id() + ": URL");
         }
         String lower = url.toLowerCase(Locale.ROOT);
@@ -75,6 +75,6 @@ public record DatabaseDeclaration(
      * connections' {@code search_path}), else {@code public} on PostgreSQL and {@code main} on DuckDB.
      */
     public String defaultSchema() {
-        return !schemas.isEmpty() ? schemas.get(0) : engine == DatabaseEngine.POSTGRESQL ? "public" : "main";
+        return !schemas.isEmpty() ? schemas.get(0) : engine.profile().defaultSchema();
     }
 }

@@ -151,7 +151,7 @@ final class JdbcSchemaReader {
     }
 
     private static void rollbackQuietly(DatabaseDeclaration d, Connection connection) {
-        if (d.engine() == DatabaseEngine.POSTGRESQL) {
+        if (d.engine().profile().failedStatementAbortsTransaction()) {
             try {
                 connection.rollback();
             } catch (SQLException e) {

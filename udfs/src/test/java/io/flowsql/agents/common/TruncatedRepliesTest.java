@@ -39,13 +39,20 @@ class TruncatedRepliesTest {
                 reasons);
     }
 
+    private static ScriptedLlmClient inTurn(ChatResponse... replies) {
+        List<ChatResponse> script = Collections.synchronizedList(new ArrayList<>(List.of(replies)));
+        return ScriptedLlmClient.replies(r -> script.remove(0));
+    }
+
+    private List<String> fiveSamples(ScriptedLlmClient llm, StageTrace trace) {
+        return new AgentCall(llm).askSamples(generate.withSampling(0.7, 5), ModelOutput::sql, trace).join();
+    }
+
     @Test
     void cutSamplesAreAskedAgainWithALargerBudgetAndJoinTheOthers() {
-        List<ChatResponse> script = Collections.synchronizedList(new ArrayList<>(List.of(answer(3, 2), answer(2, 0))));
-        ScriptedLlmClient llm = ScriptedLlmClient.replies(r -> script.remove(0));
+        ScriptedLlmClient llm = inTurn(answer(3, 2), answer(2, 0));
         StageTrace trace = new StageTrace("opensearch.generate");
-
-        List<String> sqls = new AgentCall(llm).askSamples(generate.withSampling(0.7, 5), ModelOutput::sql, trace).join();
+        List<String> sqls = fiveSamples(llm, trace);
 
         assertThat(sqls).as("3 whole choices, then the 2 cut ones asked again").hasSize(5);
         ChatRequest again = llm.requests().get(1);
@@ -57,11 +64,9 @@ class TruncatedRepliesTest {
 
     @Test
     void samplesStillCutAfterTheLargerBudgetAreCountedNotDropped() {
-        List<ChatResponse> script = Collections.synchronizedList(new ArrayList<>(List.of(answer(3, 2), answer(1, 1))));
-        ScriptedLlmClient llm = ScriptedLlmClient.replies(r -> script.remove(0));
+        ScriptedLlmClient llm = inTurn(answer(3, 2), answer(1, 1));
         StageTrace trace = new StageTrace("opensearch.generate");
-
-        List<String> sqls = new AgentCall(llm).askSamples(generate.withSampling(0.7, 5), ModelOutput::sql, trace).join();
+        List<String> sqls = fiveSamples(llm, trace);
 
         assertThat(sqls).hasSize(4);
         assertThat(trace.truncatedReplies).as("the one reply still cut is in the stage trace").isEqualTo(1);

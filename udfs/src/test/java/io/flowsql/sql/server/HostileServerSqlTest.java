@@ -178,7 +178,7 @@ class HostileServerSqlTest {
         }
     }
 
-    private static Map<String, Long> pgRowCounts(ServerDatabases servers) throws Exception {
+    static Map<String, Long> pgRowCounts(ServerDatabases servers) throws Exception {
         Map<String, Long> counts = new TreeMap<>();
         try (Connection admin = servers.admin(); Statement s = admin.createStatement()) {
             List<String> tables = new ArrayList<>();
@@ -195,7 +195,7 @@ class HostileServerSqlTest {
         return counts;
     }
 
-    private static String sha256(Path file) throws Exception {
+    static String sha256(Path file) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 }

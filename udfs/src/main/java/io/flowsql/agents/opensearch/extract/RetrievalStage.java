@@ -9,7 +9,7 @@ import io.flowsql.retrieval.VectorIndex;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.catalog.SchemaCatalog;
+import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +34,8 @@ import java.util.regex.Pattern;
  * exact (case-folded) match always. The authors embed every value of the database offline; we re-rank the value
  * index's candidates instead, which needs no offline step and no vectors of a whole BIRD database in memory.</li>
  * </ul>
+ * Both search only what the question's tenant may see: columns of its visible schema
+ * ({@link SchemaContext#visibleSchema}), values of its allowed tables.
  * Writes {@code notes["retrieve.columns"]}, {@code notes["retrieve.values"]} and adds the values to
  * {@code ctx.matchedValues} (which the generator and the corrector show). Without an extraction (stage disabled) the
  * question's n-grams still retrieve columns, and the question alone proposes values.
@@ -47,17 +50,17 @@ public final class RetrievalStage implements Stage {
     private static final int MAX_PHRASES = 160;
 
     private final EmbeddingRetriever retriever;
-    private final SchemaCatalog catalog;
+    private final SchemaContext schemas;
     private final CachingValueIndexProvider values;
     private final int perPhrase;
     private final double columnMinScore;
     private final double valueMinScore;
     private final int valueCandidates;
 
-    public RetrievalStage(EmbeddingRetriever retriever, SchemaCatalog catalog, CachingValueIndexProvider values,
+    public RetrievalStage(EmbeddingRetriever retriever, SchemaContext schemas, CachingValueIndexProvider values,
                           int perPhrase, double columnMinScore, double valueMinScore, int valueCandidates) {
         this.retriever = retriever;
-        this.catalog = catalog;
+        this.schemas = schemas;
         this.values = values;
         this.perPhrase = perPhrase;
         this.columnMinScore = columnMinScore;
@@ -67,7 +70,7 @@ public final class RetrievalStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        DatabaseSchema schema = schemas.visibleSchema(ctx);
         List<String> phrases = phrases(ctx.question);
         CompletableFuture<List<String>> columns = retriever.columns(schema, trace).thenCompose(index ->
                 retriever.embed(EmbeddingRetriever.COLUMNS_USE, phrases, trace).thenApply(vectors -> {
@@ -114,10 +117,12 @@ public final class RetrievalStage implements Stage {
         if (asked.isEmpty() && !ctx.notes.containsKey(Extraction.COLUMNS)) {
             asked.add(ctx.question);
         }
+        Predicate<String> visible = schemas.access().tables(ctx.tenant, ctx.dbId);
         Map<String, List<ValueMatch>> candidates = new LinkedHashMap<>();
         List<String> texts = new ArrayList<>();
         for (String value : asked) {
-            List<ValueMatch> found = values.forDatabase(ctx.dbId).find(value, valueCandidates);
+            List<ValueMatch> found = values.forDatabase(ctx.dbId).find(value, valueCandidates).stream()
+                    .filter(m -> visible.test(m.table())).toList();
             if (!found.isEmpty()) {
                 candidates.put(value, found);
                 texts.add(value);

@@ -70,6 +70,21 @@ public final class DuckDbProfile implements EngineProfile {
     }
 
     @Override
+    public String jdbcUrlPrefix() {
+        return "jdbc:duckdb:";
+    }
+
+    @Override
+    public String columnType(String sqliteStorageClass) {
+        return switch (sqliteStorageClass) {
+            case "integer" -> "BIGINT";
+            case "real" -> "DOUBLE";
+            case "blob" -> "BLOB";
+            default -> "VARCHAR";
+        };
+    }
+
+    @Override
     public String displayName() {
         return "DuckDB";
     }
@@ -123,10 +138,10 @@ public final class DuckDbProfile implements EngineProfile {
         }
     }
 
-    /** DuckDB stops an interrupted pipeline at its next chunk, a spilled sort later: a tenth of the budget, at most 1 s. */
+    /** DuckDB stops an interrupted pipeline at its next chunk, a spilled sort or a large aggregate later: a sixth of the budget, at most 1 s. */
     @Override
     public long interruptLeadMillis(long budgetMillis) {
-        return Math.min(1_000, budgetMillis / 10);
+        return Math.min(1_000, budgetMillis / 6);
     }
 
     @Override

@@ -44,6 +44,36 @@ public final class PostgresProfile implements EngineProfile {
             "pg_settings_get_flags", "inet_server_addr", "inet_server_port", "version");
 
     @Override
+    public String jdbcUrlPrefix() {
+        return "jdbc:postgresql:";
+    }
+
+    @Override
+    public String defaultSchema() {
+        return "public";
+    }
+
+    @Override
+    public boolean failedStatementAbortsTransaction() {
+        return true;
+    }
+
+    @Override
+    public String columnType(String sqliteStorageClass) {
+        return switch (sqliteStorageClass) {
+            case "integer" -> "BIGINT";
+            case "real" -> "DOUBLE PRECISION";
+            case "blob" -> "BYTEA";
+            default -> "TEXT";
+        };
+    }
+
+    @Override
+    public boolean loadsIntoOwnSchema() {
+        return true;
+    }
+
+    @Override
     public String displayName() {
         return "PostgreSQL";
     }

@@ -14,6 +14,21 @@ import net.sf.jsqlparser.parser.CCJSqlParser;
 public final class SqliteProfile implements EngineProfile {
 
     @Override
+    public String jdbcUrlPrefix() {
+        return "jdbc:sqlite:";
+    }
+
+    @Override
+    public String columnType(String sqliteStorageClass) {
+        return switch (sqliteStorageClass) {
+            case "integer" -> "INTEGER";
+            case "real" -> "REAL";
+            case "blob" -> "BLOB";
+            default -> "TEXT";
+        };
+    }
+
+    @Override
     public String displayName() {
         return "SQLite";
     }

@@ -1,0 +1,94 @@
+package io.flowsql.agents.opensearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.agents.SpiderAgentParts;
+import io.flowsql.agents.common.HistoryRenderer;
+import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.opensearch.extract.RetrievalStage;
+import io.flowsql.llm.ChatRequest;
+import io.flowsql.llm.ChatResponse;
+import io.flowsql.llm.EmbeddingRequest;
+import io.flowsql.llm.EmbeddingResponse;
+import io.flowsql.llm.LlmClient;
+import io.flowsql.llm.TokenUsage;
+import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StageTrace;
+import io.flowsql.retrieval.EmbeddingRetriever;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code opensearch.retrieve} searches only what the question's tenant may see: tenant {@code team} may read
+ * {@code singer} of {@code concert_singer} only. The embedding endpoint (a recording client whose vectors are
+ * letter-trigram counts) never receives a hidden table's column (the question's own words it does), and the request is given none; the admin's
+ * index, built first for the same database, is not reused for the team.
+ */
+class RetrievalScopeTest {
+    private static final String DB = "concert_singer";
+    private static final AccessPolicies POLICIES = AccessPolicies.fromOptions(Map.of(
+            "team.databases", DB, "team.tables." + DB, "singer", "admin.databases", DB), "");
+
+    /** Embeds by letter trigrams and records every text it is sent. */
+    private static final class RecordingEmbeddings implements LlmClient {
+        final List<String> sent = new ArrayList<>();
+
+        @Override
+        public CompletableFuture<ChatResponse> chat(ChatRequest request) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException());
+        }
+
+        @Override
+        public synchronized CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
+            sent.addAll(request.inputs());
+            List<float[]> vectors = request.inputs().stream().map(RecordingEmbeddings::vector).toList();
+            return CompletableFuture.completedFuture(new EmbeddingResponse(vectors, new TokenUsage(1, 0, false, 0), "test",
+                    true, 0, 0, false));
+        }
+
+        private static float[] vector(String text) {
+            float[] v = new float[256];
+            String t = " " + text.toLowerCase(Locale.ROOT) + " ";
+            for (int i = 0; i + 3 <= t.length(); i++) {
+                v[Math.floorMod(t.substring(i, i + 3).hashCode(), v.length)] += 1;
+            }
+            return v;
+        }
+    }
+
+    private static RequestContext ask(String tenant) {
+        RequestContext ctx = new RequestContext();
+        ctx.requestId = "r-" + tenant;
+        ctx.dbId = DB;
+        ctx.tenant = tenant;
+        ctx.question = "Which stadium in Raith Rovers has the highest capacity and which singer is from Netherlands?";
+        return ctx;
+    }
+
+    @Test
+    void retrievalSeesOnlyTheTenantsTables() {
+        RecordingEmbeddings llm = new RecordingEmbeddings();
+        SchemaContext schemas = new SchemaContext(SpiderAgentParts.CATALOG, SpiderAgentParts.VIEWS, new HistoryRenderer(),
+                POLICIES);
+        RetrievalStage stage = new RetrievalStage(new EmbeddingRetriever(llm), schemas, SpiderAgentParts.VALUES, 4, 0.3,
+                0.3, 8);
+        RequestContext admin = ask("admin");
+        stage.run(admin, new StageTrace("opensearch.retrieve")).join();
+        assertThat(String.join("\n", llm.sent).toLowerCase(Locale.ROOT)).as("the admin's retrieval embeds the stadium table").contains("stadium capacity");
+        assertThat(admin.matchedValues.toString()).contains("Raith Rovers");
+
+        llm.sent.clear();
+        RequestContext team = ask("team");
+        stage.run(team, new StageTrace("opensearch.retrieve")).join();
+        String sent = String.join("\n", llm.sent).toLowerCase(Locale.ROOT);
+        assertThat(sent).contains("singer").doesNotContain("stadium capacity").doesNotContain("stadium location")
+                .doesNotContain("concert name");
+        assertThat(team.notes.toString().toLowerCase(Locale.ROOT)).doesNotContain("stadium.").doesNotContain("raith");
+        assertThat(team.matchedValues.toString()).doesNotContain("Raith").contains("Netherlands");
+    }
+}
