@@ -95,12 +95,16 @@
     return el('div', {}, table, meta);
   }
 
+  // a column named like an identifier (id, singer_id, SingerId, id_2) holds keys, not amounts: charting it says nothing
+  const ID_LIKE = /(^id$|_id$|^id_|[a-z]Id$|^.*_?key$)/i;
+
   // the answer's chart spec (answers schema `chart`), when it has one, picks the chart and its columns
   function barChart(result, spec) {
     if (spec && spec.type === 'none') return null;
     if (spec && spec.type === 'line') return lineChart(result, spec);
     const numeric = numericColumns(result.columns, result.rows);
-    const valueCol = spec && spec.y && spec.y.length ? result.columns.indexOf(spec.y[0]) : numeric.indexOf(true);
+    const valueCol = spec && spec.y && spec.y.length ? result.columns.indexOf(spec.y[0])
+      : numeric.findIndex((isNumber, j) => isNumber && !ID_LIKE.test(String(result.columns[j] || '')));
     if (valueCol < 0 || result.rows.length === 0) return null;
     const labelCol = spec && spec.x ? result.columns.indexOf(spec.x) : numeric.indexOf(false);
     const rows = result.rows.slice(0, 20);
@@ -179,6 +183,8 @@
     const out = el('div', { class: 'run-result', 'data-testid': 'run-result' });
     const run = el('button', { type: 'button', 'data-testid': 'run-sql', text: 'Run', onclick: async () => {
       out.replaceChildren(el('span', { class: 'muted', text: 'running…' }));
+      delete out.dataset.sql;
+      markStale();
       try {
         const result = await api('/api/run', { db: db, sql: area.value });
         if (result.error) {
@@ -186,11 +192,22 @@
             text: result.error.kind + ': ' + result.error.message }));
         } else {
           out.replaceChildren(highlight(area.value, 'run-sql-text'), resultView(result, 'run-table'));
+          out.dataset.sql = area.value;
+          markStale();
         }
       } catch (e) {
         out.replaceChildren(el('div', { class: 'error', 'data-testid': 'run-error', text: e.message }));
       }
     } });
+    // a result under SQL that was edited since is no longer that SQL's result: say so until it is run again
+    const stale = el('div', { class: 'stale-note', 'data-testid': 'run-stale', hidden: '',
+      text: 'The SQL was edited after this result: Run it again to see the edited query\'s result.' });
+    function markStale() {
+      const edited = out.dataset.sql !== undefined && out.dataset.sql !== area.value;
+      stale.hidden = !edited;
+      out.classList.toggle('stale', edited);
+    }
+    area.addEventListener('input', markStale);
     const buttons = el('div', { class: 'buttons' }, run);
     if (state.feedback && requestId) {
       const status = el('span', { class: 'muted', 'data-testid': 'correction-status' });
@@ -198,7 +215,7 @@
         onclick: () => sendFeedback(requestId, 'wrong', area.value, status) }), status);
     }
     buttons.append(el('span', { class: 'muted', text: 'read-only: one SELECT, on ' + db }));
-    const box = el('div', { class: 'editor', hidden: '' }, area, buttons, out);
+    const box = el('div', { class: 'editor', hidden: '' }, area, buttons, stale, out);
     const toggle = el('button', { type: 'button', 'data-testid': 'edit-sql', text: 'Edit and run SQL', onclick: () => {
       box.hidden = !box.hidden;
       if (!box.hidden) area.focus();

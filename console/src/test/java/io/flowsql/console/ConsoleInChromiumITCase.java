@@ -102,6 +102,20 @@ class ConsoleInChromiumITCase {
             assertThat(turn.findElements(By.cssSelector("[data-testid=run-result] svg[data-testid=chart] rect"))).isNotEmpty();
             person.screenshot("02-edited-and-run");
 
+            // an id-like column is no amount: no chart of Singer_ID, but a chart of Age beside it
+            runInEditor(person, turn, "SELECT Singer_ID, Name FROM singer");
+            assertThat(turn.findElements(By.cssSelector("[data-testid=run-result] svg[data-testid=chart]"))).as("no chart of ids").isEmpty();
+            runInEditor(person, turn, "SELECT Singer_ID, Age FROM singer");
+            assertThat(turn.findElement(By.cssSelector("[data-testid=run-result] svg[data-testid=chart] text")).getText())
+                    .as("the chart is of the amount").startsWith("Age");
+            WebElement staleNote = turn.findElement(By.cssSelector("[data-testid=run-stale]"));
+            assertThat(staleNote.isDisplayed()).as("a fresh result is not stale").isFalse();
+            turn.findElement(By.cssSelector("[data-testid=sql-editor]")).sendKeys(" WHERE Age > 30");
+            assertThat(staleNote.isDisplayed()).as("edited SQL marks the result above as not its own").isTrue();
+            assertThat(turn.findElement(By.cssSelector("[data-testid=run-result]")).getAttribute("class")).contains("stale");
+            runInEditor(person, turn, edited);
+            assertThat(staleNote.isDisplayed()).as("run again: the result is the edited SQL's").isFalse();
+
             String firstRequest = turn.getAttribute("data-request-id");
             turn.findElement(By.cssSelector("[data-testid=send-correction]")).click();
             person.until(Duration.ofSeconds(30), d -> turn.findElement(By.cssSelector("[data-testid=correction-status]"))
@@ -201,5 +215,16 @@ class ConsoleInChromiumITCase {
             }
         }
         return rows;
+    }
+
+    /** Types {@code sql} into the turn's editor, runs it and waits until the run's table shows its rows. */
+    private static void runInEditor(Browser person, WebElement turn, String sql) throws Exception {
+        WebElement editor = turn.findElement(By.cssSelector("[data-testid=sql-editor]"));
+        editor.clear();
+        editor.sendKeys(sql);
+        turn.findElement(By.cssSelector("[data-testid=run-sql]")).click();
+        java.util.Set<List<String>> expected = new java.util.HashSet<>(query("concert_singer", sql));
+        person.until(Duration.ofSeconds(20), d -> turn.findElements(By.cssSelector("[data-testid=run-table]")).stream()
+                .filter(t -> new java.util.HashSet<>(Browser.rows(t)).equals(expected)).findFirst().orElse(null));
     }
 }

@@ -108,11 +108,6 @@ public final class KafkaSources {
                 .build();
     }
 
-    /** True when the answers read back are committed ones only (dialogue.feedback-isolation=read_committed). */
-    static boolean readsCommittedAnswers(JobConfig config) {
-        return IsolationLevel.READ_COMMITTED.toString().equals(feedbackIsolation(config));
-    }
-
     /** The consumer's isolation.level value (Kafka's IsolationLevel prints as read_committed / read_uncommitted). */
     static String feedbackIsolation(JobConfig config) {
         return config.get(JobOptions.FEEDBACK_ISOLATION).toString();

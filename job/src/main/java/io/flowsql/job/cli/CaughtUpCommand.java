@@ -1,5 +1,6 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -48,7 +49,7 @@ final class CaughtUpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         long deadline = System.nanoTime() + org.apache.flink.util.TimeUtils.parseDuration(timeout).toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = groupReader()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = groupReader(kafka.factory(), group)) {
             Set<TopicPartition> partitions = new HashSet<>();
             consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             long behind = behind(consumer, partitions);
@@ -58,7 +59,7 @@ final class CaughtUpCommand implements Callable<Integer> {
             }
             if (behind > 0) {
                 err.println("group " + group + " is still " + behind + " record(s) behind the end of " + topic
-                        + " after " + timeout + " (a next job reads them again; answered ones become duplicate_request_id dead letters)");
+                        + " after " + timeout + " (a next job reads them again, answered or not)");
                 err.flush();
                 return 3;
             }
@@ -84,8 +85,8 @@ final class CaughtUpCommand implements Callable<Integer> {
      * A consumer in the group that only reads the group's committed offsets: it never subscribes, polls or commits,
      * so the group's members and offsets are untouched. Its end offsets are the committed ends (read_committed).
      */
-    private KafkaConsumer<byte[], byte[]> groupReader() {
-        return kafka.factory().consumer(Map.of(
+    static KafkaConsumer<byte[], byte[]> groupReader(KafkaClientFactory factory, String group) {
+        return factory.consumer(Map.of(
                 ConsumerConfig.GROUP_ID_CONFIG, group,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -4,21 +4,32 @@ import io.flowsql.events.EventJson;
 import io.flowsql.events.FeedbackEvent;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
  * {@code feedback}: sends one piece of feedback to the feedback topic (schemas/feedback.schema.json) — a verified
  * pair ({@code --db --question --sql}), a verdict on an answer ({@code --request-id --correct|--wrong [--sql]}) or a
- * retraction ({@code --retract ID}) — keyed by its feedback id, and prints the id. The job checks it (a bad one
- * becomes a dead letter: watch the dead-letters topic) and the next questions on that database use it.
+ * retraction ({@code --retract ID}) — keyed by its feedback id, and prints the id. Before sending it refuses (exit 2)
+ * a verdict on a request id with no answer on the answers topic, a retraction of a feedback id not on the feedback
+ * topic, and a verdict contradicting an earlier one on the same answer that was not retracted (retract that one
+ * first: the last word is explicit). After sending it waits up to {@code --wait} for the job's verdict: a dead letter
+ * naming the feedback id is a refusal, printed with its reason (exit 5); with none by the time the job's feedback
+ * group committed past the record, it says accepted; otherwise that no verdict came within the wait (exit 6).
  */
 @Command(name = "feedback", mixinStandardHelpOptions = true,
         description = "Send a verified question-SQL pair, a verdict on an answer, or a retraction to the feedback topic.")
@@ -64,14 +75,48 @@ public final class FeedbackCommand implements Callable<Integer> {
     @Option(names = "--retract", description = "retraction: the feedback id to forget.")
     String retract;
 
+    @Option(names = "--answers-topic", defaultValue = "answers", description = "Answers topic, where a verdict's request id must be (default ${DEFAULT-VALUE}).")
+    String answersTopic;
+
+    @Option(names = "--dead-letters-topic", defaultValue = "dead-letters", description = "Where the job's refusals go (default ${DEFAULT-VALUE}).")
+    String deadLettersTopic;
+
+    @Option(names = "--group", defaultValue = "flowsql-job", description = "The job's kafka.group-id (its feedback reader is <group>-learn; default ${DEFAULT-VALUE}).")
+    String group;
+
+    @Option(names = "--wait", defaultValue = "30s", description = "How long to wait for the job's verdict (default ${DEFAULT-VALUE}; 0s: do not wait).")
+    String waitFor;
+
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         FeedbackEvent event = event();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(kafka.factory())) {
-            producer.send(new ProducerRecord<>(topic, event.keyBytes(), EventJson.toBytes(event))).get();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<String> refusal = new FeedbackChecks(kafka.bootstrapServers, topic, answersTopic).refusal(event);
+        if (refusal.isPresent()) {
+            err.println("not sent: " + refusal.get());
+            err.flush();
+            return 2;
         }
-        System.out.println(event.kind + " " + event.feedbackId);
-        return 0;
+        Map<TopicPartition, Long> deadLettersBefore = TopicScan.ends(kafka.bootstrapServers, deadLettersTopic);
+        RecordMetadata sent;
+        try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(kafka.factory())) {
+            sent = producer.send(new ProducerRecord<>(topic, event.keyBytes(), EventJson.toBytes(event))).get();
+        }
+        out.println(event.kind + " " + event.feedbackId);
+        out.flush();
+        Duration wait = org.apache.flink.util.TimeUtils.parseDuration(waitFor);
+        if (wait.isZero()) {
+            return 0;
+        }
+        JobVerdict verdict = JobVerdict.await(kafka.factory(), kafka.bootstrapServers, deadLettersTopic, deadLettersBefore, group + "-learn", sent,
+                event.feedbackId, wait);
+        out.println(verdict.describe());
+        out.flush();
+        return verdict.exitCode();
     }
 
     /** The event the options describe; refuses a mix of kinds or a kind's missing field. */
