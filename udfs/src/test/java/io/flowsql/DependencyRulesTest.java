@@ -39,6 +39,7 @@ class DependencyRulesTest {
             Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"),
             Map.entry("io.flowsql.sql.catalog.SchemaCatalog", "the SQLite catalog, the live JDBC catalog (PostgreSQL, DuckDB) and the routing one over both"),
             Map.entry("io.flowsql.sql.exec.SafeExecutor", "the SQLite executor, the JDBC executor (PostgreSQL, DuckDB) and the routing one over both"),
+            Map.entry("io.flowsql.sql.engine.EngineProfile", "one profile per engine (SQLite, PostgreSQL, DuckDB): the engine's rules live only there"),
             Map.entry("io.flowsql.sql.retrieve.RelevanceScorer", "the lexical scorer, sums of scorers (plus), and the embedding scorer the OpenSearch-SQL work adds"));
 
     private static JavaClasses mainClasses() {

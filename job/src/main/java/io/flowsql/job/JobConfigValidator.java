@@ -4,7 +4,7 @@ import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.engine.StageRegistry;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import org.apache.flink.configuration.ConfigOption;
 

@@ -1,7 +1,7 @@
 package io.flowsql.access;
 
-import io.flowsql.sql.DatabaseEngine;
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.SqlParsing;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;

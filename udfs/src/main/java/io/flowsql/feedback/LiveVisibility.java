@@ -2,7 +2,7 @@ package io.flowsql.feedback;
 
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.access.TableGate;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;

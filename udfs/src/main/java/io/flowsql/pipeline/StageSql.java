@@ -3,7 +3,7 @@ package io.flowsql.pipeline;
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.access.ErrorRedaction;
 import io.flowsql.access.TableGate;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;

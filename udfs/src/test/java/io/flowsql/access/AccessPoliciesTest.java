@@ -10,7 +10,7 @@ import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.TableSchema;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.flowsql.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;

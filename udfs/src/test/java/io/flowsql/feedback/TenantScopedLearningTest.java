@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.pipeline.LiveFeedback;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;

@@ -84,7 +84,12 @@ class HostileSqlTest {
         Map<String, String> before = hashes(root.resolve("databases"));
         Map<String, Set<SqlError.Kind>> statements = hostile(outside);
         assertThat(statements).hasSizeGreaterThanOrEqualTo(50);
-        int threadsBefore = Thread.activeCount();
+        // the guard's first parse loads the lexer and parser classes: on a loaded machine that alone outlasts the
+        // 500 ms budget below, so it is done once under the default budget first
+        try (SqliteSafeExecutor warm = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
+            assertThat(warm.execute("concert_singer", "SELECT count(*) FROM singer").error()).isNull();
+        }
+        long threadsBefore = threadsBesideTheParsePool();
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(locator,
                 SqlExecutorConfig.defaults().withTimeoutMillis(500).withMaxBytes(1 << 20))) {
             assertThat(executor.execute("concert_singer", "SELECT count(*) FROM singer").rows().get(0).get(0)).isEqualTo(6L);
@@ -107,7 +112,9 @@ class HostileSqlTest {
         try (Stream<Path> left = Files.list(outside)) {
             assertThat(left).as("nothing written outside").isEmpty();
         }
-        assertThat(Thread.activeCount()).isLessThanOrEqualTo(threadsBefore);
+        // the guard's shared parse pool may grow by a thread while a timed-out parse is abandoned (it is bounded);
+        // nothing else may be left behind
+        assertThat(threadsBesideTheParsePool()).isLessThanOrEqualTo(threadsBefore);
     }
 
     /** Every file under the folder (including any journal SQLite might leave) with its SHA-256. */
@@ -121,5 +128,10 @@ class HostileSqlTest {
         }
         assertThat(out).isNotEmpty();
         return out;
+    }
+
+    private static long threadsBesideTheParsePool() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .filter(t -> !t.getName().startsWith("flowsql-sql-parse-")).count();
     }
 }

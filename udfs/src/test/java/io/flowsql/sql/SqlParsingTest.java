@@ -1,5 +1,6 @@
 package io.flowsql.sql;
 
+import io.flowsql.sql.engine.SqlParsing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;

@@ -3,7 +3,7 @@ package io.flowsql.benchmarks.eval;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.target.TargetDatabases;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;

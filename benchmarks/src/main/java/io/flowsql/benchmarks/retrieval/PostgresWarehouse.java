@@ -1,7 +1,7 @@
 package io.flowsql.benchmarks.retrieval;
 
 import io.flowsql.sql.ColumnSchema;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Figures;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.ValueExamplePolicy;

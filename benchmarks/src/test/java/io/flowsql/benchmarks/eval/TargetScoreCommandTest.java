@@ -9,7 +9,7 @@ import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
 import io.flowsql.benchmarks.eval.target.TargetDatabases;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

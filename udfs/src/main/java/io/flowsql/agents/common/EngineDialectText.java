@@ -1,6 +1,6 @@
 package io.flowsql.agents.common;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.EnumMap;
 import java.util.Map;
 

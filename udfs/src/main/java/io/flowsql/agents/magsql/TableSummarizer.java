@@ -8,7 +8,7 @@ import io.flowsql.agents.common.PromptPair;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Cancellation;
 import io.flowsql.pipeline.StageTrace;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.flowsql.sql.catalog;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 
 /**

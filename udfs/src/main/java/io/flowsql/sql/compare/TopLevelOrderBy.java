@@ -1,6 +1,6 @@
 package io.flowsql.sql.compare;
 
-import io.flowsql.sql.exec.SqlLexer;
+import io.flowsql.sql.engine.SqlLexer;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,7 +1,5 @@
 package io.flowsql.sql.engine;
 
-import io.flowsql.sql.exec.SqlLexer;
-import io.flowsql.sql.exec.SqlTokens;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;

@@ -1,8 +1,7 @@
 package io.flowsql.sql.engine;
 
-import io.flowsql.sql.exec.SqlTokens;
-import io.flowsql.sql.exec.SqlTokens.Kind;
-import io.flowsql.sql.exec.SqlTokens.Token;
+import io.flowsql.sql.engine.SqlTokens.Kind;
+import io.flowsql.sql.engine.SqlTokens.Token;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

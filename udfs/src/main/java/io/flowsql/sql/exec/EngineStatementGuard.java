@@ -1,6 +1,7 @@
 package io.flowsql.sql.exec;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.SqlLexer;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.engine.EngineProfile;
 

@@ -1,6 +1,6 @@
 package io.flowsql.sql.exec;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.registry.DatabaseRegistry;

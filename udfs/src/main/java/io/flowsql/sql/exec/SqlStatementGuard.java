@@ -1,9 +1,11 @@
 package io.flowsql.sql.exec;
 
+import io.flowsql.sql.engine.SqlTokens;
+import io.flowsql.sql.engine.SqlLexer;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.flowsql.sql.DatabaseEngine;
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.SqlParsing;
 import io.flowsql.sql.StatementBudget;
 import java.util.List;
 import java.util.Locale;

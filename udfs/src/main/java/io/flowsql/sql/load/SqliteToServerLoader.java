@@ -1,6 +1,6 @@
 package io.flowsql.sql.load;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package io.flowsql.sql.registry;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Locale;

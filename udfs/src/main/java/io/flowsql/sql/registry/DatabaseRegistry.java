@@ -1,6 +1,6 @@
 package io.flowsql.sql.registry;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import java.io.Serializable;
 import java.time.Duration;

@@ -16,7 +16,7 @@ import java.util.Properties;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import io.flowsql.sql.engine.duckdb.DuckDbProfile;
+import io.flowsql.sql.engine.DuckDbProfile;
 import org.duckdb.DuckDBConnection;
 
 /**

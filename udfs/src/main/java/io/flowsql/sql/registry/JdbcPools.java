@@ -3,7 +3,7 @@ package io.flowsql.sql.registry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
 import java.io.UncheckedIOException;
 import java.sql.Connection;

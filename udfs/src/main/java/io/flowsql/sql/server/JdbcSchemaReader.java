@@ -4,7 +4,7 @@ import io.flowsql.sql.catalog.*;
 
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.ColumnSchema;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;

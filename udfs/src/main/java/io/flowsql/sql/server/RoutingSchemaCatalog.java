@@ -2,7 +2,7 @@ package io.flowsql.sql.server;
 
 import io.flowsql.sql.catalog.*;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.registry.DatabaseRegistry;
 

@@ -21,7 +21,7 @@ import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;

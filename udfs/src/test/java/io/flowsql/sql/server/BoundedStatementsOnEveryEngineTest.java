@@ -2,7 +2,7 @@ package io.flowsql.sql.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SpiderData;
 import io.flowsql.sql.StatementBudget;

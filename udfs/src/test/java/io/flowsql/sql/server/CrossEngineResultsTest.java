@@ -2,9 +2,9 @@ package io.flowsql.sql.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.SqlParsing;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;

@@ -1,6 +1,6 @@
 package io.flowsql.sql.server;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.SpiderData;
 import io.flowsql.sql.load.SqliteToServerLoader;
 import io.flowsql.sql.registry.DatabaseDeclaration;

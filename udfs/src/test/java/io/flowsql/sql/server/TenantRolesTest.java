@@ -9,7 +9,7 @@ import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.ExecuteCandidatesStage;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageSql;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SpiderData;
 import io.flowsql.sql.SqlError;

@@ -1,6 +1,6 @@
 package io.flowsql.benchmarks.eval.load;
 
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.SqlParsing;
 import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;

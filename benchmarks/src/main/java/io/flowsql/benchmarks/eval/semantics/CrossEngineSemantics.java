@@ -1,7 +1,7 @@
 package io.flowsql.benchmarks.eval.semantics;
 
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.Match;

@@ -1,7 +1,7 @@
 package io.flowsql.benchmarks.eval.target;
 
 import io.flowsql.benchmarks.db.ReaderRole;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;

@@ -8,7 +8,7 @@ import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.score.Scorer;
 import io.flowsql.benchmarks.eval.semantics.CrossEngineSemantics;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
 import io.flowsql.benchmarks.eval.score.Prediction;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.benchmarks.eval.semantics.SemanticsChoice;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;

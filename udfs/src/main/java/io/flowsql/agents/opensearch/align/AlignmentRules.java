@@ -1,7 +1,7 @@
 package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.flowsql.agents.opensearch.align;
 
-import io.flowsql.sql.DatabaseEngine;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.SqlParsing;
 import io.flowsql.sql.TableSchema;
 import java.util.Locale;
 import java.util.Optional;

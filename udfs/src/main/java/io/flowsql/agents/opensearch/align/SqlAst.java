@@ -2,7 +2,7 @@ package io.flowsql.agents.opensearch.align;
 
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.SqlParsing;
+import io.flowsql.sql.engine.SqlParsing;
 import io.flowsql.sql.TableSchema;
 import java.util.HashMap;
 import java.util.List;

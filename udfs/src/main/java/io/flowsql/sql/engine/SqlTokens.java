@@ -1,4 +1,4 @@
-package io.flowsql.sql.exec;
+package io.flowsql.sql.engine;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,5 @@
-package io.flowsql.sql;
+package io.flowsql.sql.engine;
 
-import io.flowsql.sql.engine.EngineProfile;
-import io.flowsql.sql.engine.duckdb.DuckDbProfile;
-import io.flowsql.sql.engine.postgres.PostgresProfile;
-import io.flowsql.sql.engine.sqlite.SqliteProfile;
 import java.util.Locale;
 import java.util.function.Supplier;
 

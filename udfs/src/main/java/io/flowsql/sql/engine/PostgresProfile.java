@@ -1,10 +1,6 @@
-package io.flowsql.sql.engine.postgres;
+package io.flowsql.sql.engine;
 
 import io.flowsql.sql.RoleName;
-import io.flowsql.sql.engine.EngineProfile;
-import io.flowsql.sql.engine.TokenRules;
-import io.flowsql.sql.exec.SqlLexer;
-import io.flowsql.sql.exec.SqlTokens;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,8 +1,5 @@
-package io.flowsql.sql.engine.sqlite;
+package io.flowsql.sql.engine;
 
-import io.flowsql.sql.engine.EngineProfile;
-import io.flowsql.sql.exec.SqlLexer;
-import io.flowsql.sql.exec.SqlTokens;
 import java.sql.Connection;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 

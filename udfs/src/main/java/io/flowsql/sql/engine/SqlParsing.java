@@ -1,4 +1,4 @@
-package io.flowsql.sql;
+package io.flowsql.sql.engine;
 
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
