@@ -79,7 +79,11 @@ final class JobTopics {
                 JobOptions.LLM_BASE_URL.key(), llmBaseUrl,
                 // the job tests' waits are sized for five samples per opensearch question; the authors' 21 (the default)
                 // are checked by RequestParametersOverHttpTest in udfs. A test may override it.
-                JobOptions.AGENT_CANDIDATES.key(), "5")).with(runTopics()).with(overrides);
+                JobOptions.AGENT_CANDIDATES.key(), "5",
+                // the dialogue checks (CosqlDialogues) expect every MMSQL stage, the schema selector included, on every
+                // turn: CoSQL's schemas are below the authors' size threshold (agents.mmsql-select-above-columns, 30),
+                // which udfs' MmsqlAblationTest covers. A test may override it.
+                JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS.key(), "0")).with(runTopics()).with(overrides);
     }
 
     private Map<String, String> runTopics() {
