@@ -17,7 +17,7 @@ import java.util.Objects;
  * not serving a question). Outside {@code io.flowsql.access} and the SQL layer nothing calls the executor or the
  * catalog's schemas ({@code DataDoorRuleTest}); everything else gets data through a door, which knows its tenant.
  */
-public final class DataDoors {
+public final class DataDoors implements AutoCloseable {
     private final SafeExecutor executor;
     private final SchemaCatalog catalog;
     private final AccessPolicies access;
@@ -87,6 +87,14 @@ public final class DataDoors {
         var allowed = policies.tables(tenant, dbId);
         return cuts.get(whole, w -> Caffeine.newBuilder().maximumSize(1024).build())
                 .get(tenant, k -> SchemaSubset.of(whole, t -> allowed.test(t.name())));
+    }
+
+    /** Closes the executor (for a room that owns it, such as the console's). */
+    @Override
+    public void close() {
+        if (executor != null) {
+            executor.close();
+        }
     }
 
     private SafeExecutor executor() {

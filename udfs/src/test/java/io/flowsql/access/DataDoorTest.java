@@ -27,7 +27,7 @@ class DataDoorTest {
         assertThat(door.admits()).isTrue();
         assertThat(door.schema().tables()).extracting(TableSchema::name).containsExactly("singer");
         assertThat(door.schema().foreignKeys()).isEmpty();
-        assertThat(door.execute("SELECT count(*) FROM singer").rows()).containsExactly(java.util.List.of(6));
+        assertThat(door.execute("SELECT count(*) FROM singer").rows()).containsExactly(java.util.List.of(6L));
         ExecutionResult hidden = door.execute("SELECT name FROM stadium");
         assertThat(hidden.ok()).isFalse();
         assertThat(hidden.error().message()).isEqualTo("table stadium is not available");
