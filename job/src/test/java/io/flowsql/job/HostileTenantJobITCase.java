@@ -106,7 +106,8 @@ class HostileTenantJobITCase {
                     JobOptions.LLM_MODEL.key(), "test-model",
                     JobOptions.STRATEGY.key(), "opensearch",
                     JobOptions.PRESETS.key(), "opensearch",
-                    JobOptions.AGENT_CANDIDATES.key(), "2",
+                    JobOptions.AGENT_CANDIDATES.key(), "1",
+                    JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS.key(), "1",
                     JobOptions.DATABASE_ROOTS.key(), root.toString(),
                     "tenants." + TENANT + ".databases", "vault",
                     "tenants." + TENANT + ".tables.vault", "visible_note"));
