@@ -208,7 +208,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-paced-"), rate,
                     llm::requestCount, Duration.ofMinutes(10));
         }
-        RunFigures sequential = new SequentialRun(EngineWiring.engineConfig(config), latencyMillis)
+        SequentialRun oneAtATimeRun = new SequentialRun(EngineWiring.engineConfig(config), latencyMillis);
+        RunFigures sequential = oneAtATimeRun
                 .run("one at a time (Pipeline)", preset,
                         BenchmarkQuestions.of(sharedData, preset, oneAtATime, preset + "-s" + s + "-seq-"), llm::requestCount);
 
@@ -221,6 +222,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         System.out.println("  " + sequential.line(s, latencyMillis));
         System.out.printf("  speed-up of streaming over one at a time: %.1fx%n",
                 streaming.questionsPerSecond() / sequential.questionsPerSecond());
+        System.out.println("  " + oneAtATimeRun.contextBytes().line());
         if (paced != null) {
             // the paced run's own calls and each question's own floor: the critical path of its chat calls
             System.out.println("  " + paced.line(s, latencyMillis));
