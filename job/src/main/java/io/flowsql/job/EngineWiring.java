@@ -115,6 +115,8 @@ public final class EngineWiring {
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();
         agents.fewShotLibraryPath = fewShot.isEmpty() ? null : fewShot;
         agents.fewShotExamples = config.get(JobOptions.AGENT_FEWSHOT_EXAMPLES);
+        agents.fewShotSources = config.get(JobOptions.AGENT_FEWSHOT_SOURCES).trim();
+        agents.fewShotOtherDatabasesOnly = config.get(JobOptions.AGENT_FEWSHOT_OTHER_DATABASES_ONLY);
         String repairMemory = config.get(JobOptions.AGENT_REPAIR_MEMORY).trim();
         agents.repairMemoryPath = repairMemory.isEmpty() ? null : repairMemory;
         agents.repairMemoryLearns = config.get(JobOptions.AGENT_REPAIR_MEMORY_LEARN);

@@ -420,6 +420,17 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_FEWSHOT_EXAMPLES = ConfigOptions.key("agents.fewshot-examples")
             .intType().defaultValue(AGENT_DEFAULTS.fewShotExamples)
             .withDescription("OpenSearch-SQL: examples retrieved per question from the library.");
+    public static final ConfigOption<String> AGENT_FEWSHOT_SOURCES = ConfigOptions.key("agents.fewshot-sources")
+            .stringType().defaultValue(AGENT_DEFAULTS.fewShotSources)
+            .withDescription("OpenSearch-SQL: dialogue files in the SParC/CoSQL layout (comma-separated, e.g. "
+                    + "cosql/sparc_dev_SQLonly.json,cosql/cosql_dev_SQLonly.json under data.shared) whose first turns make "
+                    + "the few-shot library at first start, written to agents.fewshot-library when that file does not exist "
+                    + "yet (kept in memory when it is blank); blank = none.");
+    public static final ConfigOption<Boolean> AGENT_FEWSHOT_OTHER_DATABASES_ONLY = ConfigOptions.key("agents.fewshot-other-databases-only")
+            .booleanType().defaultValue(AGENT_DEFAULTS.fewShotOtherDatabasesOnly)
+            .withDescription("OpenSearch-SQL: never choose a library example of the question's own database (the authors' "
+                    + "examples come from a training set with other databases); false suits a library learned from your own "
+                    + "databases.");
     public static final ConfigOption<String> AGENT_REPAIR_MEMORY = ConfigOptions.key("agents.repair-memory")
             .stringType().defaultValue("")
             .withDescription("SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "

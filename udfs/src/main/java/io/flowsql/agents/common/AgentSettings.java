@@ -82,6 +82,13 @@ public class AgentSettings implements Serializable {
     public String fewShotLibraryPath;
     /** Examples retrieved per question from the library. */
     public int fewShotExamples = 3;
+    /**
+     * Dialogue files in the SParC/CoSQL layout (comma-separated) the library is built from at first start when its file
+     * does not exist yet (or, with no library file, kept in memory); blank: none.
+     */
+    public String fewShotSources = "";
+    /** The library's examples of the question's own database are never chosen (the authors' cross-database split). */
+    public boolean fewShotOtherDatabasesOnly = true;
 
     // --- OpenSearch-SQL extraction and embedding retrieval (opensearch.extract, opensearch.retrieve)
     /** Columns kept per question phrase by embedding retrieval (the authors' code: 4). */
