@@ -120,6 +120,9 @@ public final class EngineWiring {
         String repairMemory = config.get(JobOptions.AGENT_REPAIR_MEMORY).trim();
         agents.repairMemoryPath = repairMemory.isEmpty() ? null : repairMemory;
         agents.repairMemoryLearns = config.get(JobOptions.AGENT_REPAIR_MEMORY_LEARN);
+        String seed = config.get(JobOptions.AGENT_REPAIR_MEMORY_SEED).trim();
+        agents.repairMemorySeed = seed.isEmpty() ? null : seed;
+        agents.repairSeedOtherDatabasesOnly = config.get(JobOptions.AGENT_REPAIR_SEED_OTHER_DATABASES_ONLY);
         agents.alignValues = config.get(JobOptions.AGENT_ALIGN_VALUES);
         agents.alignMaxSubqueryToOrderBy = config.get(JobOptions.AGENT_ALIGN_MAX_SUBQUERY);
         agents.alignNotNullOnOrderBy = config.get(JobOptions.AGENT_ALIGN_NOT_NULL);

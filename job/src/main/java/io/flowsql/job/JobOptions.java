@@ -435,6 +435,15 @@ public final class JobOptions {
             .stringType().defaultValue("")
             .withDescription("SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
                     + "restarts); blank = in memory only, lost when the TaskManager stops.");
+    public static final ConfigOption<String> AGENT_REPAIR_MEMORY_SEED = ConfigOptions.key("agents.repair-memory-seed")
+            .stringType().defaultValue("")
+            .withDescription("SQLFixAgent: verified repairs the memory starts with (JSON lines written by `eval.sh repair-memory` "
+                    + "from published Spider dev predictions whose result differs from the gold one, the gold SQL as the fix); "
+                    + "read only, never appended to; blank = none.");
+    public static final ConfigOption<Boolean> AGENT_REPAIR_SEED_OTHER_DATABASES_ONLY = ConfigOptions.key("agents.repair-memory-seed-other-databases-only")
+            .booleanType().defaultValue(AGENT_DEFAULTS.repairSeedOtherDatabasesOnly)
+            .withDescription("SQLFixAgent: never show a seeded repair of the question's own database (the seeds hold the gold "
+                    + "SQL of the databases they were built from); false suits seeds built from your own databases.");
     public static final ConfigOption<Boolean> AGENT_REPAIR_MEMORY_LEARN = ConfigOptions.key("agents.repair-memory-learn")
             .booleanType().defaultValue(AGENT_DEFAULTS.repairMemoryLearns)
             .withDescription("SQLFixAgent: add the run's repairs to the memory; false uses only the repairs "

@@ -66,8 +66,10 @@ public final class StageParts {
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
         this.examples = fewShotLibrary(settings, engine);
-        this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
+        RepairMemory memory = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
+        this.repairs = settings.repairMemorySeed == null || settings.repairMemorySeed.isBlank() ? memory
+                : memory.seededWith(Path.of(settings.repairMemorySeed.strip()));
     }
 
     /**

@@ -147,7 +147,8 @@ public final class StageRegistry {
                     .sends(0.0).sends("sqlfix.craft.paraphrase", 0.7, null),
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
-                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
+                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts,
+                            p.settings.repairSeedOtherDatabasesOnly), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX).sends(0.0),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
             // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.

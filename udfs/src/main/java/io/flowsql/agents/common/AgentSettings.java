@@ -76,6 +76,10 @@ public class AgentSettings implements Serializable {
     public String repairMemoryPath;
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
     public boolean repairMemoryLearns = true;
+    /** Verified repairs built beforehand ({@code eval.sh repair-memory}, JSON lines) that the memory starts with; null: none. */
+    public String repairMemorySeed;
+    /** The seeded repairs of the question's own database are never shown (seeds built from the evaluation set). */
+    public boolean repairSeedOtherDatabasesOnly = true;
 
     // --- OpenSearch-SQL dynamic few-shot
     /** The example library (JSON Lines, see docs/AGENTS.md); null: the generator's two fixed examples. */

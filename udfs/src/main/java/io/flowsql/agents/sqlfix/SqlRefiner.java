@@ -35,8 +35,18 @@ public final class SqlRefiner {
     private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
+    private final boolean seedsOfOtherDatabasesOnly;
 
     public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts) {
+        this(call, database, repairs, maxAttempts, false);
+    }
+
+    /**
+     * @param seedsOfOtherDatabasesOnly the memory's seeded repairs of the question's own database are never shown (seeds
+     *                                  built from an evaluation set's predictions hold its gold SQL)
+     */
+    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts,
+                      boolean seedsOfOtherDatabasesOnly) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }
@@ -45,6 +55,7 @@ public final class SqlRefiner {
         this.repairs = repairs;
         this.maxAttempts = maxAttempts;
         this.prompt = PromptPair.load("sqlfix/refine");
+        this.seedsOfOtherDatabasesOnly = seedsOfOtherDatabasesOnly;
     }
 
     /**
@@ -72,7 +83,8 @@ public final class SqlRefiner {
             liveRecords.add(record);
             liveIds.put(record, r.feedbackId());
         }
-        List<RepairRecord> shown = repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
+        List<RepairRecord> shown = repairs.similar(seedsOfOtherDatabasesOnly ? frame.dbId() : null,
+                frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
         LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
         String similar = renderRepairs(shown);
         return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, renderCandidates(candidates), similar,
