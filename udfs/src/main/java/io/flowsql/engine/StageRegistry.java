@@ -213,6 +213,23 @@ public final class StageRegistry {
         return all;
     }
 
+    /**
+     * The tasks whose reply schema carries SQL (the generation and refinement steps, whose budgets are at least 1,000
+     * tokens as the authors'), read from the stages' prompt resources.
+     */
+    public static java.util.Set<String> sqlWritingTasks() {
+        java.util.Set<String> tasks = new java.util.TreeSet<>();
+        for (StageDeclaration stage : STAGES) {
+            for (String base : stage.prompts()) {
+                io.flowsql.agents.common.PromptPair pair = io.flowsql.agents.common.PromptPair.load(base);
+                if (pair.reply() != null && pair.reply().schema().findValue("sql") != null) {
+                    tasks.add(pair.task());
+                }
+            }
+        }
+        return tasks;
+    }
+
     /** The preset names, in the order the documentation lists them. */
     public static List<String> presetNames() {
         return PRESETS;
