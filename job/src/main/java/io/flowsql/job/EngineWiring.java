@@ -112,6 +112,7 @@ public final class EngineWiring {
         agents.mmsqlSelectAboveColumns = config.get(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS);
         agents.sqlfixCrafterK = config.get(JobOptions.AGENT_SQLFIX_CRAFTER_K);
         agents.sqlfixRefineAttempts = config.get(JobOptions.AGENT_SQLFIX_REFINE_ATTEMPTS);
+        agents.sqlfixCraftPerAttempt = config.get(JobOptions.AGENT_SQLFIX_CRAFT_PER_ATTEMPT);
         String fewShot = config.get(JobOptions.AGENT_FEWSHOT_LIBRARY).trim();
         agents.fewShotLibraryPath = fewShot.isEmpty() ? null : fewShot;
         agents.fewShotExamples = config.get(JobOptions.AGENT_FEWSHOT_EXAMPLES);

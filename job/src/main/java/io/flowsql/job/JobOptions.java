@@ -413,6 +413,10 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_SQLFIX_REFINE_ATTEMPTS = ConfigOptions.key("agents.sqlfix-refine-attempts")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixRefineAttempts)
             .withDescription("SQLFixAgent: attempts of the refiner (at least 1).");
+    public static final ConfigOption<Boolean> AGENT_SQLFIX_CRAFT_PER_ATTEMPT = ConfigOptions.key("agents.sqlfix-craft-per-attempt")
+            .booleanType().defaultValue(AGENT_DEFAULTS.sqlfixCraftPerAttempt)
+            .withDescription("SQLFixAgent: the query crafter writes fresh paraphrases, told why the earlier attempts failed, "
+                    + "before every refinement attempt after the first (the paper); false: crafted once for every attempt.");
     public static final ConfigOption<String> AGENT_FEWSHOT_LIBRARY = ConfigOptions.key("agents.fewshot-library")
             .stringType().defaultValue("")
             .withDescription("OpenSearch-SQL's few-shot example library (JSON lines, built by `eval.sh fewshot-library`); blank = the "

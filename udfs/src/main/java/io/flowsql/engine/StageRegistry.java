@@ -32,6 +32,7 @@ import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.opensearch.align.model.ModelAligner;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
+import io.flowsql.agents.sqlfix.AttemptCrafting;
 import io.flowsql.agents.sqlfix.QueryCrafter;
 import io.flowsql.agents.sqlfix.QueryCrafterStage;
 import io.flowsql.agents.sqlfix.SqlRefiner;
@@ -148,7 +149,8 @@ public final class StageRegistry {
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
                     new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts,
-                            p.settings.repairSeedOtherDatabasesOnly), p.frames))
+                            p.settings.repairSeedOtherDatabasesOnly, !p.settings.sqlfixCraftPerAttempt ? null
+                            : new AttemptCrafting(new QueryCrafter(p.call), p.runner, p.settings.sqlfixCrafterK)), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX).sends(0.0),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
             // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.

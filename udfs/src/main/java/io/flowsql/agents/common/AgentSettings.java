@@ -72,6 +72,8 @@ public class AgentSettings implements Serializable {
     public int sqlfixCrafterK = 3;
     /** Attempts of the refiner (the paper: 3; earlier here: 2). */
     public int sqlfixRefineAttempts = 3;
+    /** Fresh paraphrases (and their SQL) before every refinement attempt after the first (the paper); false: crafted once. */
+    public boolean sqlfixCraftPerAttempt = true;
     /** Where the repair memory persists across requests (null: in memory only). */
     public String repairMemoryPath;
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
