@@ -123,6 +123,8 @@ public final class MariaDbProfile implements EngineProfile {
         p.setProperty("allowLocalInfile", "false");
         p.setProperty("allowMultiQueries", "false");
         p.setProperty("useServerPrepStmts", "false");
+        // Connection.reset() sends COM_RESET_CONNECTION only with this option
+        p.setProperty("useResetConnection", "true");
         p.setProperty("connectTimeout", String.valueOf(connectSeconds * 1000L));
         p.setProperty("sessionVariables", "tx_read_only=1,max_recursive_iterations=" + MAX_RECURSIVE_ITERATIONS);
         return p;
@@ -214,7 +216,11 @@ public final class MariaDbProfile implements EngineProfile {
         connection.rollback();
         connection.unwrap(org.mariadb.jdbc.Connection.class).reset();
         try (Statement s = connection.createStatement()) {
-            s.execute("SET SESSION tx_read_only = 1, max_recursive_iterations = " + MAX_RECURSIVE_ITERATIONS);
+            // what COM_RESET_CONNECTION restores, set again: a reset the server skipped leaves no statement's limits behind
+            s.execute("SET SESSION tx_read_only = 1, max_recursive_iterations = " + MAX_RECURSIVE_ITERATIONS
+                    + ", max_statement_time = DEFAULT, tmp_table_size = DEFAULT, max_heap_table_size = DEFAULT,"
+                    + " sort_buffer_size = DEFAULT, join_buffer_size = DEFAULT, max_join_size = DEFAULT,"
+                    + " lock_wait_timeout = DEFAULT, innodb_lock_wait_timeout = DEFAULT, sql_select_limit = DEFAULT");
         }
         connection.setAutoCommit(false);
     }
