@@ -72,7 +72,7 @@ public final class LocalMariaDb implements AutoCloseable {
             Files.writeString(secret, readerPassword);
             root(dir, "DROP USER IF EXISTS 'flowsql_admin'@'127.0.0.1', '" + READER + "'@'127.0.0.1';"
                     + " CREATE USER 'flowsql_admin'@'127.0.0.1' IDENTIFIED BY '" + adminPassword + "';"
-                    + " GRANT ALL ON *.* TO 'flowsql_admin'@'127.0.0.1';"
+                    + " GRANT ALL ON *.* TO 'flowsql_admin'@'127.0.0.1' WITH GRANT OPTION;"
                     + " CREATE USER '" + READER + "'@'127.0.0.1' IDENTIFIED BY '" + readerPassword + "';");
             return new LocalMariaDb(script, dir, url, adminPassword, secret);
         } catch (IOException e) {
