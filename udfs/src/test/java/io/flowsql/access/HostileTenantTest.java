@@ -43,7 +43,12 @@ class HostileTenantTest {
         NO_VALUE_IN_ERROR
     }
 
-    record Case(String sql, Outcome expected) {}
+    /** A case and the databases it does not apply to (MariaDB has no {@code CAST(… AS REAL)}). */
+    record Case(String sql, Outcome expected, String notOn) {
+        Case(String sql, Outcome expected) {
+            this(sql, expected, "");
+        }
+    }
 
     private static final List<Case> CASES = List.of(
             // controls
@@ -58,7 +63,8 @@ class HostileTenantTest {
             new Case("SELECT upper(name), length(country) FROM singer", Outcome.RUNS),
             new Case("SELECT name FROM singer UNION SELECT country FROM singer", Outcome.RUNS),
             new Case("SELECT name FROM singer s WHERE EXISTS (SELECT 1 FROM singer t WHERE t.age > s.age)", Outcome.RUNS),
-            new Case("SELECT CAST(age AS REAL) FROM singer", Outcome.RUNS),
+            new Case("SELECT CAST(age AS REAL) FROM singer", Outcome.RUNS, "maria_" + DB),
+            new Case("SELECT CAST(age AS DECIMAL(10, 2)) FROM singer", Outcome.RUNS),
             // WITH names and aliases that hide a table
             new Case("SELECT * FROM (WITH stadium AS (SELECT 1 AS x) SELECT * FROM singer) a, stadium", Outcome.GATE),
             new Case("SELECT name FROM singer WHERE EXISTS (WITH stadium AS (SELECT 1 AS x) SELECT x FROM stadium) "
@@ -182,6 +188,9 @@ class HostileTenantTest {
         int ran = 0;
         for (Case c : CASES) {
             for (String db : DATABASES) {
+                if (db.equals(c.notOn())) {
+                    continue;
+                }
                 ExecutionResult r = gated.execute(new StageSql.Scope(db, "team", null), c.sql());
                 ran++;
                 String out = (r.columns() + " " + r.rows() + " " + (r.ok() ? "" : r.error().message())).toLowerCase(Locale.ROOT);
