@@ -41,9 +41,9 @@ public final class LocalMariaDb implements AutoCloseable {
         this.readerSecret = readerSecret;
     }
 
-    /** The start script: {@code deploy/mariadb-start.sh} of the project in the working folder or its parent. */
+    /** The start script: {@code deploy/mariadb-start.sh} of the project ({@code -Dflowsql.project.dir}, the working folder or its parent). */
     static Path script() {
-        for (Path base : new Path[] {Path.of(""), Path.of("..")}) {
+        for (Path base : new Path[] {Path.of(System.getProperty("flowsql.project.dir", "")), Path.of(""), Path.of("..")}) {
             Path script = base.toAbsolutePath().normalize().resolve("deploy/mariadb-start.sh");
             if (Files.isExecutable(script)) {
                 return script;
