@@ -402,7 +402,23 @@
     }
   }
 
+  // The answer follower's health (GET /api/health): the page says so when answers cannot reach it.
+  async function checkHealth() {
+    let health;
+    try {
+      const response = await fetch('/api/health');
+      health = (await response.json()).answers;
+    } catch (e) {
+      health = { state: 'unreachable', detail: 'the console does not answer' };
+    }
+    const bad = !health || health.state !== 'following';
+    document.body.dataset.follower = health ? health.state : 'unknown';
+    $('follower').textContent = bad && health ? 'answers are not followed: ' + health.state.replace('_', ' ') + ' (' + health.detail + ')' : '';
+  }
+
   function follow() {
+    checkHealth();
+    setInterval(checkHealth, 5000);
     const events = new EventSource('/api/events');
     events.addEventListener('open', () => { $('connection').textContent = 'following answers (read_committed)'; document.body.dataset.live = 'yes'; });
     events.addEventListener('error', () => { $('connection').textContent = 'reconnecting…'; document.body.dataset.live = 'no'; });
