@@ -63,8 +63,13 @@ final class EventStream {
         }
     }
 
+    /** The browser's {@code Last-Event-ID} on a reconnect, else {@code ?after=} (a page opening a new stream). */
     private static long lastEventId(HttpExchange exchange) {
         String id = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+        String query = exchange.getRequestURI().getRawQuery();
+        if (id == null && query != null && query.startsWith("after=")) {
+            id = query.substring("after=".length());
+        }
         try {
             return id == null ? 0 : Long.parseLong(id.trim());
         } catch (NumberFormatException e) {
