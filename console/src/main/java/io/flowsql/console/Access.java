@@ -13,7 +13,8 @@ import java.util.Set;
  * Who may talk to the console. Bound to loopback (the default) it answers only requests whose Host is a loopback
  * name (so a web page elsewhere cannot reach it by DNS rebinding); bound elsewhere it needs a bearer token, given as
  * an {@code Authorization: Bearer} header or once as {@code /?token=...}, which sets an HttpOnly cookie. Every request
- * that changes something must carry the header {@code X-FlowSQL-Console: 1}, which a cross-site form cannot send.
+ * that changes something must carry the header {@code X-FlowSQL-Console: 1}, which a cross-site form cannot send, and
+ * must not come from another origin as the browser names it ({@code Origin}, {@code Sec-Fetch-Site}).
  * With tenant tokens (one per tenant, when the job has access policies) the token is required on loopback too, and
  * says which tenant the caller is: {@link #check} returns it, and the console speaks for that tenant only.
  */
@@ -57,8 +58,30 @@ final class Access {
         if ("POST".equals(exchange.getRequestMethod()) && !"1".equals(exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
             throw new HttpIo.Refused(403, "missing header " + CSRF_HEADER);
         }
+        if ("POST".equals(exchange.getRequestMethod()) && !sameOrigin(exchange.getRequestHeaders())) {
+            throw new HttpIo.Refused(403, "a request from another origin may change nothing here");
+        }
         String tenant = token == null ? NO_TENANT : tenantByToken.get(token);
         return tenant.isEmpty() ? null : tenant;
+    }
+
+    /**
+     * True unless the browser says the request comes from another site: an {@code Origin} that is not this console's
+     * own (http or https, same host and port as {@code Host}), or {@code Sec-Fetch-Site: cross-site}. A client that
+     * sends neither (curl, the CLI) is judged by the token and the header alone.
+     */
+    static boolean sameOrigin(com.sun.net.httpserver.Headers headers) {
+        String site = headers.getFirst("Sec-Fetch-Site");
+        if (site != null && site.trim().equalsIgnoreCase("cross-site")) {
+            return false;
+        }
+        String origin = headers.getFirst("Origin");
+        if (origin == null) {
+            return true;
+        }
+        String host = headers.getFirst("Host");
+        String o = origin.trim().toLowerCase(Locale.ROOT);
+        return host != null && (o.equals("http://" + host.toLowerCase(Locale.ROOT)) || o.equals("https://" + host.toLowerCase(Locale.ROOT)));
     }
 
     /** The token the query string carries when it is an accepted one (the page's first visit with {@code ?token=}), else null. */

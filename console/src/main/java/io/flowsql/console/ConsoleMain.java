@@ -41,7 +41,23 @@ public final class ConsoleMain implements Callable<Integer> {
     Map<String, String> overrides = new LinkedHashMap<>();
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ConsoleMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command; a setting it refuses (a public address without a token, a bad token, an unknown host) ends it with
+     * one line on standard error and exit code 2, not a stack trace.
+     */
+    static CommandLine commandLine() {
+        CommandLine line = new CommandLine(new ConsoleMain());
+        line.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (!(e instanceof IllegalArgumentException)) {
+                throw e;
+            }
+            cmd.getErr().println("console: " + e.getMessage());
+            return 2;
+        });
+        return line;
     }
 
     @Override

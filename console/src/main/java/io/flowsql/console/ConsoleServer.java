@@ -33,9 +33,19 @@ import java.util.concurrent.TimeUnit;
 public final class ConsoleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
     static final String SESSION_COOKIE = "flowsql_console_session";
-    /** Server threads; event streams may hold at most {@link #MAX_STREAMS} of them. */
-    static final int THREADS = 24;
+    /** Server threads; event streams may hold at most {@link #MAX_STREAMS} of them, Run and Ask their slots' worth. */
+    static final int THREADS = 32;
     static final int MAX_STREAMS = 16;
+    /** SQL statements run at once ("Run", and corrected SQL checked before feedback is sent); more are refused 503. */
+    static final int RUN_SLOTS = 4;
+    /** Questions handed to the broker at once ("Ask" waits for every replica's acknowledgement); more are refused 503. */
+    static final int ASK_SLOTS = 4;
+    /**
+     * Seconds the JDK server allows for a request (line, headers, body) and for a response, set only when the operator
+     * has not: the backstop for a client that sends nothing at all. JVM-wide and read once, when the first JDK HTTP
+     * server of the process is made; the body deadline in {@link HttpIo} does not depend on it.
+     */
+    static final String MAX_REQUEST_SECONDS = "30";
     static final int MAX_QUESTION_CHARS = 4_000;
     static final int MAX_SQL_CHARS = 100_000;
     private static final Map<String, String> STATIC = Map.of(
@@ -50,6 +60,8 @@ public final class ConsoleServer implements AutoCloseable {
     private final FeedbackSender feedback;
     private final AnswerFollower follower;
     private final SqlRunner sql;
+    private final WorkSlots runs = new WorkSlots("SQL statements", RUN_SLOTS, 2);
+    private final WorkSlots asks = new WorkSlots("questions", ASK_SLOTS, 2);
     private final HttpServer server;
     private final ExecutorService threads;
 
@@ -61,6 +73,9 @@ public final class ConsoleServer implements AutoCloseable {
         this.feedback = settings.feedback() ? new FeedbackSender(settings.kafka(), settings.feedbackTopic()) : null;
         this.follower = new AnswerFollower(settings.kafka(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
         this.sql = new SqlRunner(settings.databases(), settings.sql(), settings.access());
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+        }
         this.server = HttpServer.create(settings.address(), 64);
         this.threads = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "console-http");
@@ -74,6 +89,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.createContext("/api/run", guarded(this::run));
         server.createContext("/api/events", guarded(this::events));
         server.createContext("/api/feedback", guarded(this::feedback));
+        server.createContext("/api/health", guarded(this::health));
     }
 
     /** Starts following the answers (from now on), then serves; returns the running console. */
@@ -107,9 +123,13 @@ public final class ConsoleServer implements AutoCloseable {
     private HttpHandler guarded(Handler handler) {
         return exchange -> {
             try {
+                HttpIo.readBody(exchange);
                 String tenant = access.check(exchange);
                 handler.handle(exchange, tenant);
             } catch (HttpIo.Refused e) {
+                if (e.retryAfterSeconds > 0) {
+                    exchange.getResponseHeaders().set("Retry-After", Integer.toString(e.retryAfterSeconds));
+                }
                 HttpIo.sendError(exchange, e.status, e.getMessage());
             } catch (IOException e) {
                 LOG.debug("client went away: {}", e.toString());
@@ -202,10 +222,22 @@ public final class ConsoleServer implements AutoCloseable {
         if (!prepared.check().isValid()) {
             throw new HttpIo.Refused(400, "not a valid question: " + prepared.check().reason());
         }
-        if (session.databaseOf(dialogueId) == null && !sessions.startDialogue(session, dialogueId, db)) {
-            throw new HttpIo.Refused(429, "this session has started " + Session.MAX_DIALOGUES + " dialogues");
+        if (session.databaseOf(dialogueId) == null) {
+            sessions.startDialogue(session, dialogueId, db);   // before sending: the answer may come at once
         }
-        sender.send(prepared);
+        if (!session.startQuestion(requestId)) {
+            throw new HttpIo.Refused(429, "this session has " + Session.MAX_IN_FLIGHT
+                    + " questions waiting for their answers; ask again once one is answered", 5);
+        }
+        try {
+            asks.run(() -> {
+                sender.send(prepared);
+                return null;
+            });
+        } catch (Exception e) {
+            session.questionDone(requestId);
+            throw e;
+        }
         ObjectNode asked = EventJson.mapper().createObjectNode();
         asked.put("request_id", requestId).put("dialogue_id", dialogueId).put("db_id", db).put("question", question)
                 .put("asked_at", Instant.now().toString());
@@ -214,13 +246,23 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /** Body {@code {"db": ..., "sql": ...}}: SQL a person typed, as untrusted as a model's. */
-    private void run(HttpExchange exchange, String tenant) throws IOException {
+    private void run(HttpExchange exchange, String tenant) throws Exception {
         method(exchange, "POST");
         session(exchange, tenant);
         JsonNode body = HttpIo.readJson(exchange);
         String db = HttpIo.text(body, "db", 200);
         String statement = HttpIo.text(body, "sql", MAX_SQL_CHARS);
-        HttpIo.sendJson(exchange, 200, sql.run(db, tenant, statement));
+        HttpIo.sendJson(exchange, 200, runs.run(() -> sql.run(db, tenant, statement)));
+    }
+
+    /** The answer follower's health: 200 while answers reach the page as they commit, 503 when behind, cut off or down. */
+    private void health(HttpExchange exchange, String tenant) throws IOException {
+        method(exchange, "GET");
+        FollowerHealth answers = follower.health();
+        ObjectNode body = EventJson.mapper().createObjectNode();
+        body.put("status", answers.ok() ? "ok" : "degraded");
+        body.set("answers", answers.json());
+        HttpIo.sendJson(exchange, answers.ok() ? 200 : 503, body);
     }
 
     /**
@@ -249,7 +291,7 @@ public final class ConsoleServer implements AutoCloseable {
             if (verdict.equals("correct")) {
                 throw new HttpIo.Refused(400, "a corrected SQL goes with the verdict wrong");
             }
-            JsonNode check = sql.run(db, tenant, corrected);
+            JsonNode check = runs.run(() -> sql.run(db, tenant, corrected));
             if (check.has("error")) {
                 throw new HttpIo.Refused(400, "the corrected SQL does not run: " + check.get("error").path("kind").asText()
                         + ": " + check.get("error").path("message").asText());

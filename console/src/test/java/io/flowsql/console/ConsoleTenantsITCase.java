@@ -1,7 +1,7 @@
 package io.flowsql.console;
 
-import static io.flowsql.console.ConsoleAccessITCase.host;
-import static io.flowsql.console.ConsoleAccessITCase.request;
+import static io.flowsql.console.RawHttp.host;
+import static io.flowsql.console.RawHttp.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -96,14 +96,14 @@ class ConsoleTenantsITCase {
 
     /** The headers of a logged-in tenant: its token, its session, the CSRF header. */
     private static Map<String, String> login(URI uri, String token) throws Exception {
-        ConsoleAccessITCase.Reply page = request(uri, "GET", "/", host(uri), Map.of("Authorization", "Bearer " + token), null);
+        RawHttp.Reply page = request(uri, "GET", "/", host(uri), Map.of("Authorization", "Bearer " + token), null);
         assertThat(page.status()).isEqualTo(200);
         return Map.of("Authorization", "Bearer " + token, "Content-Type", "application/json", Access.CSRF_HEADER, "1",
                 "Cookie", ConsoleServer.SESSION_COOKIE + "=" + page.cookie(ConsoleServer.SESSION_COOKIE));
     }
 
     private static List<String> databases(URI uri, Map<String, String> headers) throws Exception {
-        ConsoleAccessITCase.Reply reply = request(uri, "GET", "/api/databases", host(uri), headers, null);
+        RawHttp.Reply reply = request(uri, "GET", "/api/databases", host(uri), headers, null);
         assertThat(reply.status()).isEqualTo(200);
         List<String> ids = new ArrayList<>();
         EventJson.mapper().readTree(reply.body()).path("databases").forEach(n -> ids.add(n.asText()));
@@ -112,7 +112,7 @@ class ConsoleTenantsITCase {
 
     private static JsonNode run(URI uri, Map<String, String> headers, String db, String sql) throws Exception {
         String body = EventJson.mapper().createObjectNode().put("db", db).put("sql", sql).toString();
-        ConsoleAccessITCase.Reply reply = request(uri, "POST", "/api/run", host(uri), headers, body);
+        RawHttp.Reply reply = request(uri, "POST", "/api/run", host(uri), headers, body);
         assertThat(reply.status()).isEqualTo(200);
         return EventJson.mapper().readTree(reply.body());
     }
