@@ -24,7 +24,8 @@ import java.util.stream.Stream;
 public final class LocalKafkaCluster implements AutoCloseable {
     /** Nodes are numbered 1..SIZE (their node.id). */
     public static final int SIZE = 3;
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Generous: on a loaded 2-core machine a node's JVM took 60 s to start and 37 s to restart after a kill. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
     private final Path dataDir;
     private final String clusterId = Uuid.randomUuid().toString();
@@ -132,7 +133,7 @@ public final class LocalKafkaCluster implements AutoCloseable {
         awaitBrokers(bootstrapServers(), SIZE);
     }
 
-    /** Waits until {@code count} brokers are registered (a restarted one is back) or 90 s pass. */
+    /** Waits until {@code count} brokers are registered (a restarted one is back) or the start timeout passes. */
     public static void awaitBrokers(String bootstrapServers, int count) {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         try (Admin admin = LocalKafkaBroker.admin(bootstrapServers)) {
@@ -224,7 +225,8 @@ public final class LocalKafkaCluster implements AutoCloseable {
                             + tail(dataDir.resolve("node-" + n + ".log")));
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Kafka node " + n + " not ready within " + START_TIMEOUT);
+                    throw new IllegalStateException("Kafka node " + n + " not ready within " + START_TIMEOUT + "; log: "
+                            + tail(dataDir.resolve("node-" + n + ".log")));
                 }
                 Thread.sleep(100);
             }

@@ -171,7 +171,16 @@ public final class SoakBenchmark implements Callable<Integer> {
             int node = 1 + random.nextInt(LocalKafkaCluster.SIZE);
             kafka.kill(node);
             Thread.sleep(TimeUnit.SECONDS.toMillis(outageSeconds));
-            kafka.restart(node);
+            try {
+                kafka.restart(node);
+            } catch (IllegalStateException e) {
+                System.out.printf("node %d did not come back (%s); starting it once more%n", node, e.getMessage());
+                if (kafka.isAlive(node)) {
+                    kafka.kill(node);
+                }
+                kafka.restart(node);
+                return "node " + node + " kill -9, down " + outageSeconds + " s, restarted at the second attempt";
+            }
             return "node " + node + " kill -9, down " + outageSeconds + " s, restarted";
         }
         llm.stop();
