@@ -54,7 +54,7 @@ public final class SoakBenchmark implements Callable<Integer> {
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
-    private volatile String phase = "steady";
+    private volatile String phase = "start";
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new SoakBenchmark()).execute(args));
@@ -85,8 +85,17 @@ public final class SoakBenchmark implements Callable<Integer> {
                     }
                 }, 0, (long) (1_000_000 / rate), TimeUnit.MICROSECONDS);
 
+                // the run's clock, the fault schedule and the resource baseline start with the first answer: job start-up
+                // (threads, classes, pools) is not growth
+                long warmDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+                while (ledger.answered() == 0 && System.nanoTime() < warmDeadline) {
+                    Thread.sleep(200);
+                }
+                phase = "steady";
+                first = figures(kafka);
+                print(first);
                 long start = System.nanoTime();
-                long nextSample = start;
+                long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
                 List<String> kinds = new ArrayList<>(List.of("broker-kill", "llm-restart"));
                 Collections.shuffle(kinds, random);
                 int planned = Math.max(kinds.size(), minutes);
@@ -95,9 +104,6 @@ public final class SoakBenchmark implements Callable<Integer> {
                 for (int f = 0; f < planned; f++) {
                     long at = start + TimeUnit.SECONDS.toNanos(20) + f * slot + (long) (random.nextDouble() * slot / 3);
                     nextSample = sampleUntil(at, nextSample, kafka);
-                    if (first == null) {
-                        first = figures(kafka);
-                    }
                     String kind = kinds.get(f % kinds.size());
                     phase = kind;
                     long faultStart = System.nanoTime();
@@ -138,7 +144,8 @@ public final class SoakBenchmark implements Callable<Integer> {
     }
 
     private List<QuestionEvent> questions(long runNanos) throws java.io.IOException {
-        int count = (int) Math.ceil(rate * TimeUnit.NANOSECONDS.toSeconds(runNanos)) + 10;
+        // enough for the run and up to 5 minutes of start-up before the first answer
+        int count = (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300));
         List<QuestionEvent> out = new ArrayList<>();
         List<List<QuestionEvent>> perPreset = new ArrayList<>();
         for (String preset : presets) {
@@ -193,7 +200,7 @@ public final class SoakBenchmark implements Callable<Integer> {
         while (System.nanoTime() < untilNanos) {
             if (System.nanoTime() >= nextSample) {
                 print(figures(kafka));
-                nextSample += TimeUnit.MINUTES.toNanos(sampleMinutes);
+                nextSample = System.nanoTime() + TimeUnit.MINUTES.toNanos(sampleMinutes);
             }
             Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime()))));
         }
