@@ -21,6 +21,8 @@ final class Session {
     record Event(long id, String type, String json) {}
 
     private final String id;
+    /** The tenant that opened it (null: none): only that tenant's token may use it. */
+    private final String tenant;
     private final Map<String, String> dbByDialogue = new LinkedHashMap<>();
     /** The database of each request whose answer this session received (what a verdict may name). */
     private final Map<String, String> dbByAnsweredRequest = new LinkedHashMap<>();
@@ -29,7 +31,16 @@ final class Session {
     private volatile long lastSeenNanos = System.nanoTime();
 
     Session(String id) {
+        this(id, null);
+    }
+
+    Session(String id, String tenant) {
         this.id = id;
+        this.tenant = tenant;
+    }
+
+    String tenant() {
+        return tenant;
     }
 
     String id() {

@@ -26,10 +26,15 @@ final class Sessions {
 
     /** A new session with an unguessable id. */
     Session create() {
+        return create(null);
+    }
+
+    /** A new session of {@code tenant} (null: none). */
+    Session create(String tenant) {
         evictIdle();
         byte[] bytes = new byte[16];
         random.nextBytes(bytes);
-        Session session = new Session(HexFormat.of().formatHex(bytes));
+        Session session = new Session(HexFormat.of().formatHex(bytes), tenant);
         byId.put(session.id(), session);
         return session;
     }

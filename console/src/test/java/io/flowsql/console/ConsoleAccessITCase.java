@@ -45,7 +45,7 @@ class ConsoleAccessITCase {
         }
     }
 
-    private static Reply request(URI console, String method, String path, String host, Map<String, String> headers, String body)
+    static Reply request(URI console, String method, String path, String host, Map<String, String> headers, String body)
             throws IOException {
         try (Socket socket = new Socket(console.getHost(), console.getPort())) {
             byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
@@ -63,7 +63,7 @@ class ConsoleAccessITCase {
         }
     }
 
-    private static String host(URI console) {
+    static String host(URI console) {
         return "127.0.0.1:" + console.getPort();
     }
 

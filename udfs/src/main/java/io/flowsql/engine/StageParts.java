@@ -1,5 +1,6 @@
 package io.flowsql.engine;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
@@ -65,10 +66,27 @@ public final class StageParts {
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
-        this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
-                ? null : ExampleLibrary.shared(Path.of(settings.fewShotLibraryPath));
-        this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
+        this.examples = fewShotLibrary(settings, engine);
+        RepairMemory memory = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
+        this.repairs = settings.repairMemorySeed == null || settings.repairMemorySeed.isBlank() ? memory
+                : memory.seededWith(Path.of(settings.repairMemorySeed.strip()));
+    }
+
+    /**
+     * The configured few-shot library: its file, or built from the configured dialogue files at first start (written
+     * to the file when one is named); null when neither is configured.
+     */
+    private static ExampleLibrary fewShotLibrary(AgentSettings settings, Engine engine) {
+        Path file = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
+                ? null : Path.of(settings.fewShotLibraryPath);
+        java.util.List<Path> sources = settings.fewShotSources == null ? java.util.List.of()
+                : java.util.Arrays.stream(settings.fewShotSources.split(",")).map(String::strip)
+                        .filter(s -> !s.isEmpty()).map(Path::of).toList();
+        if (sources.isEmpty()) {
+            return file == null ? null : ExampleLibrary.shared(file);
+        }
+        return ExampleLibrary.sharedOrBuilt(file, sources, engine.catalog());
     }
 
     /**
@@ -76,8 +94,8 @@ public final class StageParts {
      * candidates run and fingerprinted as Spider's test-suite evaluator compares results.
      */
     public static StageParts standard(Engine engine, AgentSettings settings) {
-        SchemaContext schema = new SchemaContext(engine.catalog(),
-                SchemaViews.over(engine.sql()), new HistoryRenderer(), settings.access);
+        SchemaContext schema = new SchemaContext(new DataDoors(engine.sql(), engine.catalog(), settings.access),
+                SchemaViews.over(engine.sql()), new HistoryRenderer());
         CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows,
                 settings.access);
         return new StageParts(engine, settings, schema, runner, StageJournal.NONE);

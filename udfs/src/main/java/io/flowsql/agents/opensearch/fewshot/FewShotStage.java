@@ -5,6 +5,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,14 +23,29 @@ public final class FewShotStage implements Stage.Local {
     public static final String NOTE = "fewshot.examples";
 
     private final ExampleLibrary library;
-    private final SchemaCatalog catalog;
+    private final DataDoors doors;
     private final int k;
+    private final boolean otherDatabasesOnly;
 
     /** @param library null when no library is configured */
     public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k) {
+        this(library, catalog, k, false);
+    }
+
+    /**
+     * @param otherDatabasesOnly the library's examples of the question's own database are never chosen (the live
+     *                           examples learned from this database's feedback still are)
+     */
+    public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k, boolean otherDatabasesOnly) {
+        this(library, DataDoors.open(null, catalog), k, otherDatabasesOnly);
+    }
+
+    /** As above, masking with the schema the question's tenant may see, read through its door. */
+    public FewShotStage(ExampleLibrary library, DataDoors doors, int k, boolean otherDatabasesOnly) {
         this.library = library;
-        this.catalog = catalog;
+        this.doors = doors;
         this.k = k;
+        this.otherDatabasesOnly = otherDatabasesOnly;
     }
 
     @Override
@@ -39,11 +55,11 @@ public final class FewShotStage implements Stage.Local {
             trace.note = "no example library: the prompt's fixed examples";
             return;
         }
-        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        DatabaseSchema schema = doors.door(ctx.dbId, ctx.tenant).schema();
         String masked = QuestionMasker.mask(ctx.question, schema);
         List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
         if (library != null) {
-            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k));
+            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly));
         }
         // the same retrieval over the file's library and the request's live examples; a live example wins a tie
         hits.sort(Comparator.comparingDouble(ExampleLibrary.Hit::similarity).reversed());
