@@ -14,6 +14,7 @@
 #   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
 #   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/MEASUREMENTS.md, idle cost)
 #   deploy/bench.sh journal-startup [entries]                                              (docs/MEASUREMENTS.md)
+#   deploy/bench.sh soak [--minutes 5 --rate 2 --presets ... --outage-seconds 10 --sample-minutes 1]  (docs/FAULTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
@@ -31,7 +32,8 @@ case "${1:-}" in
   sql-path)    MAIN=io.flowsql.benchmarks.throughput.SqlPathBenchmark ;;
   idle-cluster) MAIN=io.flowsql.benchmarks.throughput.IdleClusterBenchmark ;;
   journal-startup) MAIN=io.flowsql.benchmarks.journal.JournalStartupBenchmark ;;
-  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path|idle-cluster|journal-startup [args...]" >&2; exit 2 ;;
+  soak)        MAIN=io.flowsql.benchmarks.soak.SoakBenchmark ;;
+  *) echo "usage: deploy/bench.sh throughput|tokens|llm-client|llm-servers|value-index|dialect-gap|warehouse-retrieval|replay-vote|cluster-scaling|slow-sql|live-learning|sql-path|idle-cluster|journal-startup|soak [args...]" >&2; exit 2 ;;
 esac
 shift
 ensure_built

@@ -32,6 +32,29 @@ public final class BrokerProperties {
         return p;
     }
 
+    /**
+     * One node of a three-voter KRaft cluster (each node broker and controller, as production's combined mode): every
+     * topic, the offsets and the transaction state log replicated three times with two in sync required, and the
+     * controller told of a dead broker within 3 s (session timeout) instead of the default 9 s.
+     */
+    public static Properties clusterNode(Path logDir, int nodeId, int brokerPort, int controllerPort, String voters) {
+        Properties p = of(logDir, brokerPort, controllerPort);
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("controller.quorum.voters", voters);
+        p.setProperty("default.replication.factor", "3");
+        p.setProperty("min.insync.replicas", "2");
+        p.setProperty("offsets.topic.replication.factor", "3");
+        p.setProperty("transaction.state.log.replication.factor", "3");
+        p.setProperty("transaction.state.log.min.isr", "2");
+        p.setProperty("share.coordinator.state.topic.replication.factor", "3");
+        p.setProperty("share.coordinator.state.topic.min.isr", "2");
+        p.setProperty("broker.heartbeat.interval.ms", "500");
+        p.setProperty("broker.session.timeout.ms", "3000");
+        p.setProperty("unclean.leader.election.enable", "false");
+        p.setProperty("auto.create.topics.enable", "false");
+        return p;
+    }
+
     /** The listener name of {@link #withSaslSsl}. */
     public static final String SASL_SSL_LISTENER = "SECURED";
 

@@ -72,16 +72,32 @@ public final class LocalKafkaBroker implements AutoCloseable {
         return start(dataDir, FreePorts.next(), FreePorts.next(), true, brokerSettings, p -> p, 0);
     }
 
+    /**
+     * Starts node {@code nodeId} of a three-node cluster ({@link BrokerProperties#clusterNode}); every node of one
+     * cluster is formatted with the same {@code clusterId}; an already formatted {@code dataDir} is reused (a restart).
+     */
+    public static LocalKafkaBroker startClusterNode(Path dataDir, int nodeId, int brokerPort, int controllerPort,
+            String voters, String clusterId) {
+        Path logDir = dataDir.resolve("kraft-logs");
+        return start(dataDir, brokerPort, false,
+                BrokerProperties.clusterNode(logDir, nodeId, brokerPort, controllerPort, voters), clusterId, 0);
+    }
+
     private static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose,
             java.util.Map<String, String> brokerSettings, java.util.function.UnaryOperator<Properties> listeners,
             int saslSslPort) {
+        Properties props = listeners.apply(BrokerProperties.of(dataDir.resolve("kraft-logs"), brokerPort, controllerPort));
+        props.putAll(brokerSettings);
+        return start(dataDir, brokerPort, deleteOnClose, props, Uuid.randomUuid().toString(), saslSslPort);
+    }
+
+    private static LocalKafkaBroker start(Path dataDir, int brokerPort, boolean deleteOnClose, Properties props,
+            String clusterId, int saslSslPort) {
         try {
             Path logDir = dataDir.resolve("kraft-logs");
             Files.createDirectories(logDir);
-            Properties props = listeners.apply(BrokerProperties.of(logDir, brokerPort, controllerPort));
-            props.putAll(brokerSettings);
             if (!Files.exists(logDir.resolve("meta.properties"))) {
-                format(dataDir, props);
+                format(dataDir, props, clusterId);
             }
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             server.startup();
@@ -91,13 +107,13 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static void format(Path dataDir, Properties props) throws IOException {
+    private static void format(Path dataDir, Properties props, String clusterId) throws IOException {
         Path config = dataDir.resolve("server.properties");
         try (OutputStream out = Files.newOutputStream(config)) {
             props.store(out, "FlowSQL local broker");
         }
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        String[] args = {"format", "--cluster-id", Uuid.randomUuid().toString(), "--config", config.toString()};
+        String[] args = {"format", "--cluster-id", clusterId, "--config", config.toString()};
         int code = StorageTool.execute(args, new PrintStream(captured, true, StandardCharsets.UTF_8));
         if (code != 0) {
             throw new IllegalStateException("formatting broker storage failed (" + code + "): "
@@ -143,10 +159,19 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     public void createTopics(List<TopicSpec> topics) {
-        try (Admin admin = admin()) {
+        createTopics(bootstrapServers(), topics);
+    }
+
+    /**
+     * Creates the topics on the broker or cluster at {@code bootstrapServers} with its default replication factor (1 on
+     * a single node, 3 on {@link LocalKafkaCluster}); existing ones are left as they are; waits until they are listed.
+     */
+    public static void createTopics(String bootstrapServers, List<TopicSpec> topics) {
+        try (Admin admin = admin(bootstrapServers)) {
             for (TopicSpec t : topics) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(t.name(), t.partitions(), (short) 1))).all().get(90, TimeUnit.SECONDS);
+                    admin.createTopics(List.of(new NewTopic(t.name(), java.util.Optional.of(t.partitions()), java.util.Optional.empty())))
+                            .all().get(90, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + t.name(), e.getCause());
@@ -188,8 +213,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     private Admin admin() {
+        return admin(bootstrapServers());
+    }
+
+    static Admin admin(String bootstrapServers) {
         Properties p = new Properties();
-        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         return Admin.create(p);
     }
 
@@ -206,7 +235,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

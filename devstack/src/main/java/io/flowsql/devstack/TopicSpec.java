@@ -1,6 +1,6 @@
 package io.flowsql.devstack;
 
-/** A topic to create: name and partition count (replication is always 1 on the single node). */
+/** A topic to create: name and partition count (replication is the broker's default: 1 on the single node, 3 on the cluster). */
 public record TopicSpec(String name, int partitions) {
     public TopicSpec {
         if (name == null || name.isBlank()) {

@@ -99,8 +99,13 @@ final class JobCluster {
 
         /** Fixed-delay restarts (5 attempts, 500 ms apart), for jobs whose tests kill tasks. */
         JobStart restartOnFailure() {
+            return restartOnFailure(5);
+        }
+
+        /** Fixed-delay restarts ({@code attempts}, 500 ms apart), for tests that inject several faults. */
+        JobStart restartOnFailure(int attempts) {
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-            flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+            flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
             flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(500));
             return this;
         }

@@ -20,7 +20,7 @@ public final class BenchmarkQuestions {
     }
 
     /** As {@link #of}, from the usable questions in a seeded random order, so every database turns up and mixes with the others. */
-    static List<QuestionEvent> shuffled(Path sharedData, String preset, int count, String idPrefix, long seed) throws IOException {
+    public static List<QuestionEvent> shuffled(Path sharedData, String preset, int count, String idPrefix, long seed) throws IOException {
         List<JsonNode> usable = usable(sharedData);
         java.util.Collections.shuffle(usable, new java.util.Random(seed));
         return take(usable, preset, count, idPrefix);

@@ -1,0 +1,55 @@
+package io.flowsql.benchmarks.soak;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * Heap, metaspace, threads and open descriptors of one process at one moment: this JVM through its MX beans (heap
+ * after a full collection, so growth means retained objects), another process (a broker) through /proc.
+ */
+record ProcessFigures(String name, long heapMb, long metaspaceMb, long rssMb, int threads, int fds) {
+
+    static ProcessFigures ofThisJvm() {
+        System.gc();
+        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long metaspace = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getName().equals("Metaspace"))
+                .mapToLong(p -> p.getUsage().getUsed()).sum();
+        return new ProcessFigures("bench-jvm", heap >> 20, metaspace >> 20, rssMb(ProcessHandle.current().pid()),
+                ManagementFactory.getThreadMXBean().getThreadCount(), fds(ProcessHandle.current().pid()));
+    }
+
+    /** A process seen from outside: resident memory, threads and descriptors (heap and metaspace are not visible: -1). */
+    static ProcessFigures ofProcess(String name, long pid) {
+        return new ProcessFigures(name, -1, -1, rssMb(pid), statusField(pid, "Threads:").intValue(), fds(pid));
+    }
+
+    private static long rssMb(long pid) {
+        return statusField(pid, "VmRSS:") >> 10;
+    }
+
+    private static Long statusField(long pid, String field) {
+        try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "status"))) {
+            return lines.filter(l -> l.startsWith(field)).findFirst()
+                    .map(l -> Long.parseLong(l.substring(field.length()).trim().split("\\s+")[0])).orElse(-1L);
+        } catch (IOException | RuntimeException e) {
+            return -1L;
+        }
+    }
+
+    private static int fds(long pid) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return (int) fds.count();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    String line() {
+        return String.format("%s heap=%s metaspace=%s rss=%dMB threads=%d fds=%d", name,
+                heapMb < 0 ? "n/a" : heapMb + "MB", metaspaceMb < 0 ? "n/a" : metaspaceMb + "MB", rssMb, threads, fds);
+    }
+
+}
