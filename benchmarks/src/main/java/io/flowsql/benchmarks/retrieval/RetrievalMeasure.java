@@ -27,7 +27,7 @@ import java.util.Set;
  * ranking + cut; a loaded machine inflates wall time, not this). Questions marked held out are also summed apart.
  */
 final class RetrievalMeasure {
-    static final int VALUE_MATCHES = 6;
+    static final int VALUE_MATCHES = io.flowsql.sql.retrieve.SchemaRetriever.VALUE_MATCHES;
 
     /** One question: its text and evidence, the schema (namespace) its gold SQL is written against, unqualified. */
     record Asked(String id, String question, String evidence, String schema, String sql, boolean heldOut) {}
@@ -79,6 +79,7 @@ final class RetrievalMeasure {
         long[] cpu = new long[n];
         int[] tokens = new int[n];
         double[] sums = new double[6];  // table, column, routing; held-out table, column; held-out count
+        Losses losses = new Losses();
         for (int i = 0; i < n; i++) {
             Asked a = asked.get(i);
             String ns = a.schema().toLowerCase(Locale.ROOT);
@@ -107,6 +108,7 @@ final class RetrievalMeasure {
             double columnRecall = gold.columns().isEmpty() ? 1 : (double) columnsHit / gold.columns().size();
             boolean routed = got.cut() ? !got.schemas().isEmpty() && got.schemas().get(0).equals(ns)
                     : keptTables.stream().anyMatch(t -> t.startsWith(ns + "."));
+            losses.add(tableRecall, got.cut() ? got.schemas().indexOf(ns) : 0);
             sums[0] += tableRecall;
             sums[1] += columnRecall;
             sums[2] += routed ? 1 : 0;
@@ -119,15 +121,43 @@ final class RetrievalMeasure {
                 System.out.printf(Locale.ROOT, "%-6s %-26s tables %d/%d columns %d/%d routed %-24s tokens %5d (%3d tables) %7.2f ms cpu%s%n",
                         a.id(), ns, tablesHit, gold.tables().size(), columnsHit, gold.columns().size(),
                         got.schemas().isEmpty() ? "(whole)" : got.schemas().get(0), got.tokens(), got.tableNames().size(),
-                        cpu[i] / 1e6, tableRecall < 1 ? "  MISSED " + missing(gold, ns, keptTables) : "");
+                        cpu[i] / 1e6, tableRecall < 1 ? "  MISSED " + missing(gold, ns, keptTables)
+                                + " (own schema routed " + (got.schemas().indexOf(ns) + 1) + ")" : "");
             }
         }
+        losses.print(n);
         int[] sortedTokens = tokens.clone();
         Arrays.sort(sortedTokens);
         int held = (int) sums[5];
         return new Figures(n, sums[0] / n, sums[1] / n, sums[2] / n, n == 0 ? 0 : sortedTokens[n / 2],
                 percentile(cpu, 50) / 1e6, percentile(cpu, 95) / 1e6, held, held == 0 ? Double.NaN : sums[3] / held,
                 held == 0 ? Double.NaN : sums[4] / held, retriever.budget());
+    }
+
+    /**
+     * Where table recall is lost, by where the question's own schema was routed: first (then the ranking within it or
+     * the budget dropped a gold table), second to last of the routed schemas (its tables competed with the first's for
+     * the budget), or not routed at all (none of its tables could be offered).
+     */
+    static final class Losses {
+        private final double[] lost = new double[3];
+        private final int[] questions = new int[3];
+
+        void add(double tableRecall, int rank) {
+            if (tableRecall < 1) {
+                int k = rank == 0 ? 0 : rank > 0 ? 1 : 2;
+                lost[k] += 1 - tableRecall;
+                questions[k]++;
+            }
+        }
+
+        void print(int n) {
+            if (n > 0) {
+                System.out.printf(Locale.ROOT, "  table recall lost: own schema routed first %.3f (%d questions), routed 2nd or later "
+                        + "%.3f (%d), not routed %.3f (%d)%n", lost[0] / n, questions[0], lost[1] / n, questions[1],
+                        lost[2] / n, questions[2]);
+            }
+        }
     }
 
     /** Only the table recall of the questions at another budget (a sweep beside the main figures). */

@@ -121,10 +121,12 @@ public final class WarehouseRetrievalBenchmark {
      */
     static List<Asked> spiderQuestions(Path data, boolean full, Set<String> databases) throws java.io.IOException {
         List<Asked> asked = new ArrayList<>();
+        String half = System.getProperty("flowsql.retrieval.half", "all");  // tuning (even), held-out (odd) or all
         JsonNode dev = new ObjectMapper().readTree(data.resolve("spider/dev.json").toFile());
         for (int i = 0; i < dev.size(); i++) {
             String db = dev.get(i).get("db_id").asText();
-            if (databases.contains(db) && (full || i % 10 == 0)) {
+            boolean inHalf = half.equals("all") || half.equals("tuning") == (i % 2 == 0);
+            if (databases.contains(db) && (full || i % 10 == 0) && inHalf) {
                 asked.add(new Asked("q" + i, dev.get(i).get("question").asText(), null, PostgresWarehouse.schemaOf(db),
                         dev.get(i).get("query").asText(), i % 2 == 1));
             }
@@ -156,7 +158,7 @@ public final class WarehouseRetrievalBenchmark {
                 today[today.length - 1], budget);
         Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
                 !Boolean.getBoolean("flowsql.retrieval.quiet"));
-        double[] sweep = {0.5, 2, 4};
+        double[] sweep = "false".equals(System.getProperty("flowsql.retrieval.sweep")) ? new double[0] : new double[] {0.5, 2, 4};
         double atFour = 0;
         System.out.printf(Locale.ROOT, "%nsum over %d questions at budget %d tokens:%n", f.questions(), budget);
         for (double k : sweep) {

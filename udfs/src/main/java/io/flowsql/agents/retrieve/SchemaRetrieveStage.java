@@ -44,7 +44,7 @@ public final class SchemaRetrieveStage implements Stage.Local {
         List<ValueMatch> found = List.of();
         if (!retriever.fitsWhole(visible)) {
             String text = ctx.evidence == null ? ctx.question : ctx.question + " " + ctx.evidence;
-            found = values.forDatabase(ctx.dbId).find(text, valueMatches).stream()
+            found = values.forDatabase(ctx.dbId).find(text, Math.max(valueMatches, SchemaRetriever.VALUE_MATCHES)).stream()
                     .filter(v -> visible.table(v.table()).isPresent()).toList();
         }
         RetrievalQuery query = RetrievalQuery.of(ctx.question, ctx.evidence, found);

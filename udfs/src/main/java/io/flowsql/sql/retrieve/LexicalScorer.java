@@ -23,19 +23,26 @@ public final class LexicalScorer implements RelevanceScorer {
     static final double OTHER_COLUMNS_WEIGHT = 0.2;
     /** A value the question quotes names its column more surely than a word does. */
     static final double VALUE_WEIGHT = 1.0;
+    /**
+     * The value hits (the index's best first) that raise their columns: as many as a prompt shows by default; the
+     * further hits a retrieval asks for ({@link SchemaRetriever#VALUE_MATCHES}) only route (all 20 here kept 0.955
+     * of the tuning half's gold tables against 0.967 with these 6: fuzzy hits raise tables everywhere).
+     */
+    public static final int COLUMN_VALUES = 6;
 
     private final Cache<DatabaseSchema, List<TableWords>> words = Caffeine.newBuilder().weakKeys().build();
 
     @Override
     public Relevance score(DatabaseSchema schema, RetrievalQuery query) {
         Relevance out = new Relevance();
+        List<ValueMatch> values = query.values().subList(0, Math.min(COLUMN_VALUES, query.values().size()));
         for (TableWords table : words.get(schema, LexicalScorer::split)) {
             double best = 0;
             double others = 0;
             for (ColumnWords column : table.columns) {
                 double score = Math.max(coverage(query.words(), column.name),
                         DESCRIPTION_WEIGHT * coverage(query.words(), column.description));
-                for (ValueMatch v : query.values()) {
+                for (ValueMatch v : values) {
                     if (v.table().equalsIgnoreCase(table.table.name()) && v.column().equalsIgnoreCase(column.column.name())) {
                         score += VALUE_WEIGHT * v.score();
                     }

@@ -5,7 +5,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
-import io.flowsql.sql.ValueMatch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,8 +22,6 @@ final class NamespaceBm25 {
     static final double B = 0.75;
     static final double PREFIX_WEIGHT = 0.6;
     static final int NAME_REPEAT = 2;
-    /** A value-index hit names its namespace only when it matches this well (fuzzy hits are everywhere in a warehouse). */
-    static final double VALUE_THRESHOLD = 0.9;
 
     private final List<String> namespaces = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
@@ -119,17 +116,6 @@ final class NamespaceBm25 {
         for (String term : documentFrequency.keySet()) {
             if (!term.equals(q) && Words.match(q, term) > 0) {
                 out.add(term);
-            }
-        }
-        return out;
-    }
-
-    /** The namespaces of the value-index hits, each with the sum of its hits' scores. */
-    static Map<String, Double> valueHits(List<ValueMatch> values) {
-        Map<String, Double> out = new HashMap<>();
-        for (ValueMatch v : values) {
-            if (v.score() >= VALUE_THRESHOLD) {
-                out.merge(SchemaRetriever.namespace(v.table()), v.score(), Math::max);
             }
         }
         return out;

@@ -27,6 +27,12 @@ import java.util.stream.Collectors;
 public final class SchemaRetriever {
     /** What the job uses unless {@code schema.token-budget} says otherwise: larger than every Spider and BIRD dev schema. */
     public static final int DEFAULT_TOKEN_BUDGET = 12_000;
+    /**
+     * Value-index hits a retrieval asks for (at least): the index ranks one value found in many columns before the
+     * others ("English" in six department tables), so routing needs more than the few a prompt shows to see each
+     * value's schemas ({@link NamespaceValues}); the column scores use the best {@link LexicalScorer#COLUMN_VALUES}.
+     */
+    public static final int VALUE_MATCHES = 20;
     static final double NEIGHBOUR_WEIGHT = 0.4;
     static final double NAMESPACE_WEIGHT = 0.3;
     /** Share of the budget the best tables take in full; the tables after them are shown in brief. */
@@ -74,7 +80,7 @@ public final class SchemaRetriever {
         Relevance relevance = scorer.score(visible, query);
         double[] score = ranked(visible, cost, relevance, false);
         NamespaceOrder.Routing routing = NamespaceOrder.of(cost.namespace, score, ranked(visible, cost, relevance, true),
-                documents.get(visible, NamespaceBm25::new).score(query), NamespaceBm25.valueHits(query.values()),
+                documents.get(visible, NamespaceBm25::new).score(query), NamespaceValues.of(query.text(), query.values()),
                 query.previousSchemas());
         List<Integer> order = routing.order().isEmpty() && n > 0 ? List.of(0) : routing.order();
         BudgetCut cut = new BudgetCut(order, cost, budget, DETAILED_SHARE);

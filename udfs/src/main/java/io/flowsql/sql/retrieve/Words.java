@@ -36,7 +36,9 @@ public final class Words {
 
     /**
      * The words of a question plus each pair of neighbouring words run together ("high schoolers" also gives
-     * highschooler), so a question meets names written as one word.
+     * highschooler), so a question meets names written as one word; not with a stop word ("the youngest" gives no
+     * theyoungest, which only matches by chance: on the tuning half 0.967 of the gold tables with those, 0.970
+     * without).
      */
     public static Set<String> withCompounds(String text) {
         Set<String> out = ofText(text);
@@ -44,7 +46,7 @@ public final class Words {
         split(text, all, false);
         String previous = null;
         for (String w : all) {
-            if (previous != null) {
+            if (previous != null && !STOP.contains(previous) && !STOP.contains(w)) {
                 out.add(stem(previous + w));
             }
             previous = w;

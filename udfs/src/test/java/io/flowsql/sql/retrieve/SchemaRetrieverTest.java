@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -163,6 +164,38 @@ class SchemaRetrieverTest {
     }
 
     @Test
+    void aValueTheQuestionNamesRoutesToItsSchemaWhenTheWordsPointElsewhere() {
+        List<TableSchema> tables = new ArrayList<>();
+        tables.add(table("music_1.song", "song_name", "languages", "popularity", "genre_is"));
+        tables.add(table("music_1.artist", "artist_name", "country", "languages"));
+        tables.add(table("world_1.country", "Code", "Name", "Continent", "Region"));
+        tables.add(table("world_1.countrylanguage", "CountryCode", "Language", "IsOfficial"));
+        tables.add(table("e_learning.Subjects", "subject_id", "subject_name"));
+        for (int i = 0; i < 8; i++) {
+            tables.add(table("shop" + i + ".orders", "order_id", "customer", "amount", "placed"));
+        }
+        DatabaseSchema schema = new DatabaseSchema("warehouse", tables, List.of());
+        SchemaRetriever retriever = SchemaRetriever.lexical(60);
+        String question = "Which language is the most popular in Aruba?";
+        assertEquals("music_1", retriever.retrieve(schema, RetrievalQuery.of(question, null, List.of())).schemas().get(0),
+                "by its words alone the question is about songs");
+
+        // as the trigram index returns them: a value found inside a word, a plain word that is also a value, the name
+        List<io.flowsql.sql.ValueMatch> hits = List.of(
+                new io.flowsql.sql.ValueMatch("music_1.song", "genre_is", "pop", 1.0),
+                new io.flowsql.sql.ValueMatch("e_learning.Subjects", "subject_name", "Language", 1.0),
+                new io.flowsql.sql.ValueMatch("world_1.country", "Name", "Aruba", 1.0));
+        RetrievedSchema got = retriever.retrieve(schema, RetrievalQuery.of(question, null, hits));
+        assertEquals("world_1", got.schemas().get(0), got.schemas().toString());
+        assertTrue(got.tableNames().contains("world_1.countrylanguage"), got.tableNames().toString());
+
+        assertEquals(Map.of("world_1", 1.0), NamespaceValues.of(question, hits));
+        assertEquals(Map.of("a", 0.5, "b", 0.5), NamespaceValues.of("Which region is Kabul in?", List.of(
+                new io.flowsql.sql.ValueMatch("a.city", "name", "Kabul", 1.0),
+                new io.flowsql.sql.ValueMatch("b.airport", "city", "Kabul", 1.0))), "a value in two schemas names neither surely");
+    }
+
+    @Test
     void briefTablesRenderOnOneLineAndTheCatalogsOwnTableStillInFull() {
         TableSchema pets = table("pets_1.Pets", "PetID", "PetType", "pet_age");
         TableSchema brief = SchemaSubset.brief(pets);
@@ -181,6 +214,7 @@ class SchemaRetrieverTest {
         assertEquals(Set.of("pet", "type"), Words.ofName("PetType"));
         assertEquals(Set.of("singer", "country"), Words.ofText("How many singers are from each country?"));
         assertTrue(Words.withCompounds("Show the names of all high schoolers in grade 10.").contains("highschooler"));
+        assertFalse(Words.withCompounds("How much does the youngest dog weigh?").contains("theyoungest"));
     }
 
     private static TableSchema table(String name, String... columns) {
