@@ -5,6 +5,7 @@ import io.flowsql.pipeline.AnswerStatus;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.Interpretation;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.CallSpans;
 import io.flowsql.pipeline.StageTrace;
 
 import java.time.Clock;
@@ -53,7 +54,7 @@ public final class AnswerMapper {
             answer.candidates.add(viewOf(c));
         }
         for (StageTrace t : ctx.trace) {
-            TraceEntry entry = entryOf(t);
+            TraceEntry entry = entryOf(t, ctx.receivedAtMillis);
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
@@ -108,12 +109,14 @@ public final class AnswerMapper {
         return view;
     }
 
-    private static TraceEntry entryOf(StageTrace t) {
+    private static TraceEntry entryOf(StageTrace t, long receivedAtMillis) {
         TraceEntry entry = new TraceEntry();
         entry.stage = t.stage;
         entry.model = t.model;
         entry.latencyMs = t.latencyMillis;
         entry.llmCalls = t.llmCalls;
+        entry.embeddingCalls = t.embeddingCalls;
+        entry.calls = timingsOf(t, receivedAtMillis);
         entry.promptTokens = t.promptTokens;
         entry.cachedPromptTokens = t.cachedPromptTokens;
         entry.completionTokens = t.completionTokens;
@@ -127,5 +130,24 @@ public final class AnswerMapper {
         entry.modelError = t.modelError == null ? null : t.modelError.name();
         entry.feedbackUsed = t.feedbackUsed == null || t.feedbackUsed.isBlank() ? null : java.util.List.of(t.feedbackUsed.split(","));
         return entry;
+    }
+
+    /** The stage's chat calls, then its embedding requests, timed from the question's arrival; null when none. */
+    private static List<CallTiming> timingsOf(StageTrace t, long receivedAtMillis) {
+        int calls = CallSpans.count(t.callSpans);
+        int embeddings = CallSpans.count(t.embeddingSpans);
+        if (calls + embeddings == 0) {
+            return null;
+        }
+        List<CallTiming> timings = new ArrayList<>(calls + embeddings);
+        for (int i = 0; i < calls; i++) {
+            timings.add(new CallTiming(CallSpans.start(t.callSpans, i) - receivedAtMillis,
+                    CallSpans.duration(t.callSpans, i), false));
+        }
+        for (int i = 0; i < embeddings; i++) {
+            timings.add(new CallTiming(CallSpans.start(t.embeddingSpans, i) - receivedAtMillis,
+                    CallSpans.duration(t.embeddingSpans, i), true));
+        }
+        return timings;
     }
 }

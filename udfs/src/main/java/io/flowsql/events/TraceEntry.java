@@ -12,6 +12,11 @@ public class TraceEntry {
     public String model;
     public long latencyMs;
     public int llmCalls;
+    /** Embedding requests the stage sent (not in llm_calls); absent when none. */
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    public int embeddingCalls;
+    /** Each chat call and embedding request: start (ms after the question was received) and duration; absent when none. */
+    public java.util.List<CallTiming> calls;
     public int promptTokens;
     public int cachedPromptTokens;
     public int completionTokens;

@@ -65,14 +65,7 @@ public class KnowledgeFunction extends BroadcastProcessFunction<RequestContext, 
         BroadcastState<String, KnowledgeEntry> state = ctx.getBroadcastState(STATE);
         KnowledgeBook current = book(state);
         Set<String> changed = current.apply(entry);
-        for (String id : changed) {
-            KnowledgeEntry now = current.get(id).orElse(null);
-            if (now == null) {
-                state.remove(id);
-            } else {
-                state.put(id, now);
-            }
-        }
+        BroadcastStateMirror.mirror(state, changed, current::get);
         if (!changed.isEmpty()) {
             applied.inc();
         }

@@ -82,14 +82,7 @@ public class LiveLibraryFunction extends BroadcastProcessFunction<RequestContext
         BroadcastState<String, LiveEntry> state = ctx.getBroadcastState(STATE);
         LiveLibrary live = library(state);
         Set<String> changed = live.apply(entry);
-        for (String id : changed) {
-            LiveEntry now = live.get(id).orElse(null);
-            if (now == null) {
-                state.remove(id);
-            } else {
-                state.put(id, now);
-            }
-        }
+        BroadcastStateMirror.mirror(state, changed, live::get);
         (changed.isEmpty() ? repeated : applied).inc();
     }
 

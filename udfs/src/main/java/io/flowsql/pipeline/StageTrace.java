@@ -13,6 +13,12 @@ public class StageTrace {
     public String model;
     public long latencyMillis;
     public int llmCalls;
+    /** Each of those calls' start (epoch ms) and duration ({@link CallSpans}); null when none was timed. */
+    public long[] callSpans;
+    /** Embedding requests sent to the model: counted here, apart from {@link #llmCalls} (they are no chat call). */
+    public int embeddingCalls;
+    /** Each embedding request's start and duration ({@link CallSpans}); null when none. */
+    public long[] embeddingSpans;
     public int promptTokens;
     /** Of the prompt tokens, those the server reported as served from its prefix cache. */
     public int cachedPromptTokens;
@@ -51,6 +57,18 @@ public class StageTrace {
     public transient java.util.concurrent.Executor work;
 
     public StageTrace() {}
+
+    /** One chat call (answered or failed) sent at {@code startMillis}; the caller holds this trace's lock. */
+    public void countCall(long startMillis, long durationMillis) {
+        llmCalls++;
+        callSpans = CallSpans.append(callSpans, startMillis, durationMillis);
+    }
+
+    /** One embedding request sent at {@code startMillis}; the caller holds this trace's lock. */
+    public void countEmbedding(long startMillis, long durationMillis) {
+        embeddingCalls++;
+        embeddingSpans = CallSpans.append(embeddingSpans, startMillis, durationMillis);
+    }
 
     public StageTrace(String stage) {
         this.stage = stage;

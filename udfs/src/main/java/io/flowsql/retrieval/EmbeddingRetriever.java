@@ -67,19 +67,20 @@ public final class EmbeddingRetriever {
         if (texts.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
+        long sentAt = System.currentTimeMillis();
         return llm.embed(EmbeddingRequest.of(use, texts)).thenApply(response -> {
-            record(trace, response);
+            record(trace, response, sentAt);
             return response.vectors();
         });
     }
 
-    private static void record(StageTrace trace, EmbeddingResponse response) {
+    private static void record(StageTrace trace, EmbeddingResponse response, long sentAt) {
         if (trace == null) {
             return;
         }
         synchronized (trace) {
             if (!response.cached()) {
-                trace.llmCalls++;
+                trace.countEmbedding(sentAt, System.currentTimeMillis() - sentAt);
                 trace.promptTokens += response.usage().promptTokens();
                 trace.retries += response.retries();
                 trace.latencyMillis += response.latencyMillis();

@@ -8,6 +8,7 @@ import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.pipeline.Pipeline;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.CallSpans;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.simulator.LatencyModel;
@@ -122,7 +123,11 @@ class MagSqlOpenSearchOverHttpTest {
             assertThat(ctx.error).isNull();
             Map<String, StageTrace> byStage = ctx.trace.stream().collect(Collectors.toMap(t -> t.stage, t -> t));
             assertThat(byStage.get("opensearch.extract").llmCalls).as("entities/columns/values and the SELECT order").isEqualTo(2);
-            assertThat(byStage.get("opensearch.retrieve").llmCalls).as("embedding calls").isPositive();
+            assertThat(byStage.get("opensearch.retrieve").embeddingCalls).as("embedding calls").isPositive();
+            assertThat(byStage.get("opensearch.retrieve").llmCalls).as("embeddings are no chat calls").isZero();
+            assertThat(CallSpans.count(byStage.get("opensearch.retrieve").embeddingSpans)).as("each embedding timed")
+                    .isEqualTo(byStage.get("opensearch.retrieve").embeddingCalls);
+            assertThat(CallSpans.count(byStage.get("opensearch.extract").callSpans)).as("each chat call timed").isEqualTo(2);
             assertThat(byStage.get("opensearch.generate").llmCalls).isEqualTo(1);
             assertThat(byStage.get("opensearch.align").llmCalls).as("one style call per distinct SQL").isEqualTo(2);
             assertThat(byStage.get("opensearch.correct").llmCalls).isPositive();

@@ -115,7 +115,7 @@ class PresetPipelineTest {
                 assertThat(tasks).as(label).contains("opensearch.extract", "opensearch.extract.order");
                 StageTrace retrieve = ctx.trace.stream().filter(t -> t.stage.equals("opensearch.retrieve")).findFirst()
                         .orElseThrow();
-                assertThat(retrieve.llmCalls).as(label + " embedding calls").isPositive();
+                assertThat(retrieve.embeddingCalls).as(label + " embedding calls").isPositive();
                 assertThat(retrieve.simulated).as(label + " embeddings answered by the simulator").isTrue();
                 Extraction extraction = Extraction.of(ctx).orElseThrow();
                 assertThat(extraction.select()).as(label + " select order").isNotEmpty();

@@ -132,11 +132,18 @@ class EventSchemasTest {
         StageTrace t = new StageTrace("magsql.generate");
         t.model = "simulated/oracle";
         t.latencyMillis = 12;
-        t.llmCalls = 1;
+        t.countCall(ctx.receivedAtMillis + 40, 12);
+        t.countEmbedding(ctx.receivedAtMillis + 30, 5);
         t.simulated = true;
         ctx.trace.add(t);
 
         AnswerEvent a = AnswerMapper.fromContext(ctx);
+        // each call timed from the question's arrival, the embedding apart from the chat calls
+        assertThat(a.trace.get(0).llmCalls).isEqualTo(1);
+        assertThat(a.trace.get(0).embeddingCalls).isEqualTo(1);
+        assertThat(a.trace.get(0).calls).extracting(c -> c.startMs, c -> c.durationMs, CallTiming::isEmbedding)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(40L, 12L, false),
+                        org.assertj.core.groups.Tuple.tuple(30L, 5L, true));
         assertThat(a.status).isEqualTo("answered");
         assertThat(a.simulated).isTrue();
         assertThat(a.result.rows).hasSize(AnswerMapper.PREVIEW_ROWS);
@@ -146,6 +153,8 @@ class EventSchemasTest {
         assertThat(EventSchemas.answerViolations(tree(a))).isEmpty();
         AnswerEvent back = EventJson.parseAnswer(EventJson.toBytes(a));
         assertThat(back.trace.get(0).latencyMs).isEqualTo(12);
+        assertThat(back.trace.get(0).calls).extracting(c -> c.startMs).containsExactly(40L, 30L);
+        assertThat(back.trace.get(0).embeddingCalls).isEqualTo(1);
         assertThat(back.result.columns).containsExactly("name");
     }
 

@@ -35,6 +35,11 @@ record RunFigures(String name, int questions, long wallMillis, long llmCalls, Li
         return percentileOf(latenciesMillis.stream().mapToLong(Long::longValue).toArray(), p);
     }
 
+    /** The p-th percentile of the questions' own LLM floors. */
+    long floorPercentile(double p) {
+        return percentileOf(llmFloorsMillis.stream().mapToLong(Long::longValue).toArray(), p);
+    }
+
     /** The p-th percentile of each question's latency minus its own LLM floor: what the job added to it. */
     long percentileOverOwnFloor(double p) {
         long[] over = new long[latenciesMillis.size()];

@@ -20,11 +20,17 @@ import java.util.function.LongSupplier;
 final class SequentialRun {
     private final EngineConfig engine;
     private final long simulatedLatencyMillis;
+    private final ContextBytes contextBytes = new ContextBytes();
 
     /** {@code simulatedLatencyMillis}: the simulated LLM's latency per call, for each question's {@link LlmFloor}. */
     SequentialRun(EngineConfig engine, long simulatedLatencyMillis) {
         this.engine = engine;
         this.simulatedLatencyMillis = simulatedLatencyMillis;
+    }
+
+    /** What the questions' contexts weighed at their answers, for the state the job carries per question in flight. */
+    ContextBytes contextBytes() {
+        return contextBytes;
     }
 
     RunFigures run(String name, String preset, List<QuestionEvent> questions, LongSupplier llmCalls) throws Exception {
@@ -33,6 +39,7 @@ final class SequentialRun {
             List<Long> latencies = new ArrayList<>();
             List<Long> floors = new ArrayList<>();
             List<Long> answeredAt = new ArrayList<>();
+            List<RequestContext> answered = new ArrayList<>();
             long callsBefore = llmCalls.getAsLong();
             long start = System.currentTimeMillis();
             for (QuestionEvent q : questions) {
@@ -40,10 +47,12 @@ final class SequentialRun {
                 RequestContext ctx = QuestionMapper.toContext(q, "sequential", sent);
                 pipeline.run(ctx).get();
                 latencies.add(System.currentTimeMillis() - sent);
+                answered.add(ctx);
                 floors.add(LlmFloor.millis(AnswerMapper.fromContext(ctx).trace, simulatedLatencyMillis));
                 answeredAt.add(System.currentTimeMillis() - start);
             }
             long wall = System.currentTimeMillis() - start;
+            answered.forEach(contextBytes::measure); // outside the timed loop
             return new RunFigures(name, questions.size(), wall, llmCalls.getAsLong() - callsBefore, latencies, floors, answeredAt);
         }
     }

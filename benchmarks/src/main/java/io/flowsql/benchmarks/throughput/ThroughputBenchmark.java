@@ -28,9 +28,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.Callable;
 
 /**
@@ -39,8 +41,11 @@ import java.util.concurrent.Callable;
  * size S and preset, questions through the real job (in-process broker, local MiniCluster, exactly-once answers)
  * against a simulated LLM with latency L and S slots, after a warm-up that lasts until the rate is stable; then the
  * same rate's share of the ideal S / (L × calls per question), a paced run at a fraction of the measured maximum with
- * p50/p95/p99 beside the LLM floor, the process's CPU per question split into job, simulator, broker, benchmark client,
- * JIT, GC, tokens and cached share per question, and the same stages one question at a time by the plain Pipeline.
+ * p50/p95/p99 over each question's own LLM floor (the critical path of its chat calls, {@link LlmFloor}) and over the
+ * one-at-a-time median, the process's CPU per question split into job, simulator, broker, benchmark client, JIT, GC
+ * (and the JVM's own JIT and GC times), tokens and cached share per question, and the same stages one question at a
+ * time by the plain Pipeline. Each preset runs in a fresh job, in the order printed, and ends with a {@code summary:}
+ * line a script can read.
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
         description = "Streaming job vs the ideal and vs one at a time, with the job's defaults (deploy/bench.sh throughput).")
@@ -69,6 +74,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     int idleSeconds = 10;
     @Option(names = {"-D", "--job-option"}, description = "a job option key=value that differs from the job's default (repeatable; printed)")
     Map<String, String> overrides = new LinkedHashMap<>();
+    @Option(names = "--order-seed", description = "shuffle the presets' order with this seed; -1 = as given (default ${DEFAULT-VALUE})")
+    long orderSeed = -1;
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
@@ -79,25 +86,49 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CpuAccount cpu = new CpuAccount();
+        List<Summary> summaries = new ArrayList<>();
         try (LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-throughput-kafka"))) {
             cpu.markBrokerThreads();
             GoldSqlOracle oracle = GoldSqlOracle.load(sharedData.resolve("spider/dev.json"));
             for (int s : slots) {
-                runServer(broker, oracle, s, cpu);
+                List<String> order = order();
+                System.out.printf("%nthroughput: S=%d, presets in this order, each in a fresh job (its own MiniCluster, "
+                        + "topics, simulator and state): %s%n", s, order);
+                for (int i = 0; i < order.size(); i++) {
+                    summaries.add(runFresh(broker, oracle, s, order.get(i), i, cpu));
+                }
             }
         }
+        System.out.println();
+        summaries.forEach(summary -> System.out.println(summary.line()));
         return 0;
     }
 
-    private void runServer(LocalKafkaBroker broker, GoldSqlOracle oracle, int s, CpuAccount cpu) throws Exception {
-        String questionsTopic = "questions-s" + s;
-        String answersTopic = "answers-s" + s;
-        broker.createTopics(new TopicSpec(questionsTopic, 2), new TopicSpec(answersTopic, 2), new TopicSpec("dead-letters-s" + s, 1));
+    /** The presets as given, or shuffled with {@code --order-seed} (a preset's place must not change its figures). */
+    private List<String> order() {
+        List<String> order = new ArrayList<>(presets);
+        if (orderSeed >= 0) {
+            Collections.shuffle(order, new Random(orderSeed));
+        }
+        return order;
+    }
+
+    /**
+     * One preset in a job of its own: fresh topics, a fresh simulated server and a fresh job on its own local
+     * MiniCluster, so no preset pays for another's in-flight state, checkpoints or warm caches (the JVM's JIT stays).
+     */
+    private Summary runFresh(LocalKafkaBroker broker, GoldSqlOracle oracle, int s, String preset, int place,
+                             CpuAccount cpu) throws Exception {
+        String suffix = "-s" + s + "-" + place + "-" + preset;
+        String questionsTopic = "questions" + suffix;
+        String answersTopic = "answers" + suffix;
+        broker.createTopics(new TopicSpec(questionsTopic, 2), new TopicSpec(answersTopic, 2),
+                new TopicSpec("dead-letters" + suffix, 1));
         Map<String, String> options = new LinkedHashMap<>();
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), broker.bootstrapServers());
         options.put(JobOptions.QUESTIONS_TOPIC.key(), questionsTopic);
         options.put(JobOptions.ANSWERS_TOPIC.key(), answersTopic);
-        options.put(JobOptions.DEAD_LETTERS_TOPIC.key(), "dead-letters-s" + s);
+        options.put(JobOptions.DEAD_LETTERS_TOPIC.key(), "dead-letters" + suffix);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_SERVER_SLOTS.key(), Integer.toString(s));
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder()
@@ -113,24 +144,22 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             JobConfig config = JobConfig.of(options);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
             FlowSqlJob.configure(env, config);
-            printConfiguration(s, config, env.getParallelism());
+            printConfiguration(s, preset, place, config, env.getParallelism());
             FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-            JobClient job = env.executeAsync("flowsql-throughput-s" + s);
+            JobClient job = env.executeAsync("flowsql-throughput" + suffix);
             try {
                 StreamingRun run = new StreamingRun(broker.bootstrapServers(), questionsTopic, answersTopic, latencyMillis);
-                for (String preset : presets) {
-                    runPreset(run, llm, config, preset, s, cpu);
-                }
+                return runPreset(run, llm, config, preset, s, cpu);
             } finally {
                 job.cancel().get();
             }
         }
     }
 
-    private void printConfiguration(int s, JobConfig config, int parallelism) {
-        System.out.printf("%nthroughput: S=%d L=%d ms presets=%s measured=%d warm-up<=%d one-at-a-time=%d paced=%.2f×max for %d s, "
+    private void printConfiguration(int s, String preset, int place, JobConfig config, int parallelism) {
+        System.out.printf("%nthroughput: S=%d L=%d ms preset=%s (place %d) measured=%d warm-up<=%d one-at-a-time=%d paced=%.2f×max for %d s, "
                         + "%d cores (shared machine: rates are depressed by other load; CPU times are per thread)%n",
-                s, latencyMillis, presets, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
+                s, latencyMillis, preset, place + 1, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots)%s%n", s,
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
@@ -142,8 +171,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), parallelism);
     }
 
-    private void runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
-                           CpuAccount cpu) throws Exception {
+    private Summary runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
+                              CpuAccount cpu) throws Exception {
         warmUp(run, llm, preset, s);
         long warmedUp = System.nanoTime();
         Idle idle = idle(cpu);
@@ -153,13 +182,17 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         Idle settled = idle(cpu);
         List<QuestionEvent> measured = BenchmarkQuestions.of(sharedData, preset, questions, preset + "-s" + s + "-stream-");
         TokenCounts tokensBefore = llm.tokenCounts();
+        long embeddingsBefore = llm.embeddingRequests();
+        JvmTimes jvmBefore = JvmTimes.now();
         CpuAccount.Snapshot cpuBefore = cpu.snapshot();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long threadsBefore = threads.getTotalStartedThreadCount();
         RunFigures streaming = run.run("streaming job (Kafka→Flink→Kafka)", measured, llm::requestCount, Duration.ofMinutes(15));
         long threadsStarted = threads.getTotalStartedThreadCount() - threadsBefore;
         Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
+        JvmTimes jvmUsed = JvmTimes.now().since(jvmBefore);
         TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
+        long embeddings = llm.embeddingRequests() - embeddingsBefore;
 
         // with L = 0 there is no ideal rate to saturate: no sustained run
         Sustained sustained = sustainedSeconds > 0 && latencyMillis > 0 ? sustained(run, llm, preset, s, streaming, cpu) : null;
@@ -175,7 +208,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-paced-"), rate,
                     llm::requestCount, Duration.ofMinutes(10));
         }
-        RunFigures sequential = new SequentialRun(EngineWiring.engineConfig(config), latencyMillis)
+        SequentialRun oneAtATimeRun = new SequentialRun(EngineWiring.engineConfig(config), latencyMillis);
+        RunFigures sequential = oneAtATimeRun
                 .run("one at a time (Pipeline)", preset,
                         BenchmarkQuestions.of(sharedData, preset, oneAtATime, preset + "-s" + s + "-seq-"), llm::requestCount);
 
@@ -188,19 +222,25 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         System.out.println("  " + sequential.line(s, latencyMillis));
         System.out.printf("  speed-up of streaming over one at a time: %.1fx%n",
                 streaming.questionsPerSecond() / sequential.questionsPerSecond());
+        System.out.println("  " + oneAtATimeRun.contextBytes().line());
         if (paced != null) {
-            long floor = Math.round(streaming.llmCallsPerQuestion() * latencyMillis);
+            // the paced run's own calls and each question's own floor: the critical path of its chat calls
             System.out.println("  " + paced.line(s, latencyMillis));
-            System.out.printf("  paced latency vs the LLM floor (%.2f calls × %d ms = %d ms): p50 +%d ms, p95 +%d ms, p99 +%d ms; "
-                            + "one at a time p50 %d ms%n", streaming.llmCallsPerQuestion(), latencyMillis, floor,
-                    paced.percentile(50) - floor, paced.percentile(95) - floor, paced.percentile(99) - floor,
-                    sequential.percentile(50));
-            // a preset's calls per question vary (refiner loops, re-asks): its p95 question needs more than the mean
-            System.out.printf("  paced latency over each question's own LLM floor (per stage: calls × L, at most the "
-                            + "stage's time): p50 +%d ms, p95 +%d ms, p99 +%d ms; one at a time p95 +%d ms%n",
+            System.out.printf("  paced latency over each question's own LLM floor (the critical path of its chat calls "
+                            + "from the trace, parallel calls once, each at most L; median %d ms for its %.2f calls/q): "
+                            + "p50 %+d ms, p95 %+d ms, p99 %+d ms; one at a time p95 %+d ms%n",
+                    paced.floorPercentile(50), paced.llmCallsPerQuestion(),
                     paced.percentileOverOwnFloor(50), paced.percentileOverOwnFloor(95),
                     paced.percentileOverOwnFloor(99), sequential.percentileOverOwnFloor(95));
+            System.out.printf("  paced latency over the one-at-a-time median (%d ms): p50 %+d ms, p95 %+d ms, p99 %+d ms%n",
+                    sequential.percentile(50), paced.percentile(50) - sequential.percentile(50),
+                    paced.percentile(95) - sequential.percentile(50), paced.percentile(99) - sequential.percentile(50));
         }
+        System.out.printf("  embedding requests per question (not in the LLM calls above): %.2f%n",
+                (double) embeddings / questions);
+        System.out.printf("  JVM time per question in the measured run (ms, management beans): JIT compilation %.2f, "
+                        + "GC collection %.2f%n", (double) jvmUsed.compilationMillis() / questions,
+                (double) jvmUsed.collectionMillis() / questions);
         System.out.println(cpuLine("  CPU per question in the measured run (ms):", cpuUsed, questions));
         System.out.println(cpuLine(String.format("  CPU per second of the job with no question (ms/s, %d s: checkpoints, "
                 + "heartbeats, idle polls):", idleSeconds), idle.all, idleSeconds));
@@ -217,11 +257,45 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     sustained.figures.questions()));
             System.out.println(cpuLine("    of which the job's threads (ms):", sustained.jobCpu,
                     sustained.figures.questions()));
+            System.out.printf("    JVM time per question (ms, management beans): JIT compilation %.2f, GC collection %.2f%n",
+                    (double) sustained.jvm.compilationMillis() / sustained.figures.questions(),
+                    (double) sustained.jvm.collectionMillis() / sustained.figures.questions());
         }
         System.out.printf("  tokens per question: prompt %.0f (cached %.0f, %.1f %%), completion %.0f, LLM calls %.2f%n",
                 (double) tokens.promptTokens() / questions, (double) tokens.cachedPromptTokens() / questions,
                 100 * tokens.cachedShare(), (double) tokens.completionTokens() / questions,
                 (double) tokens.completions() / questions);
+        return summary(preset, s, streaming, sustained, paced, sequential, cpuUsed, jvmUsed);
+    }
+
+    /** The preset's machine-readable line: from the sustained run where there is one, else from the burst. */
+    private Summary summary(String preset, int s, RunFigures burst, Sustained sustained, RunFigures paced,
+                            RunFigures sequential, Map<String, Long> burstCpu, JvmTimes burstJvm) {
+        int count = sustained == null ? burst.questions() : sustained.figures().questions();
+        Map<String, Long> all = sustained == null ? burstCpu : sustained.cpu();
+        long jobNanos = sustained == null ? burstCpu.get(CpuAccount.JOB)
+                : sustained.jobCpu().values().stream().mapToLong(Long::longValue).sum();
+        JvmTimes jvm = sustained == null ? burstJvm : sustained.jvm();
+        RunFigures latencies = paced == null ? burst : paced;
+        return new Summary(preset, s,
+                sustained == null ? Double.NaN : sustained.ratio(s, latencyMillis),
+                burst.questionsPerSecond() / burst.idealQuestionsPerSecond(s, latencyMillis),
+                jobNanos / 1e6 / count, (double) jvm.compilationMillis() / count, (double) jvm.collectionMillis() / count,
+                (jobNanos + all.get(CpuAccount.JIT) + all.get(CpuAccount.GC)) / 1e6 / count,
+                latencies.floorPercentile(50), latencies.percentileOverOwnFloor(95),
+                latencies.percentile(95) - sequential.percentile(50), JvmTimes.loadAverage());
+    }
+
+    /** One preset's figures in one line a script can read (per question: ms; ratios: of the ideal rate). */
+    private record Summary(String preset, int slots, double sustained, double burst, double jobCpuMs, double jitMs,
+                           double gcMs, double cpuWithJitGcMs, long floorMs, long p95OverFloorMs, long p95OverSingleMs,
+                           double load) {
+        String line() {
+            return String.format(java.util.Locale.ROOT, "summary: preset=%s sustained=%.3f burst=%.3f job_cpu_ms=%.2f "
+                            + "jit_ms=%.2f gc_ms=%.2f floor_ms=%d p95_over_floor_ms=%d p95_over_single_ms=%d load=%.2f "
+                            + "slots=%d cpu_with_jit_gc_ms=%.2f", preset, sustained, burst, jobCpuMs, jitMs, gcMs,
+                    floorMs, p95OverFloorMs, p95OverSingleMs, load, slots, cpuWithJitGcMs);
+        }
     }
 
     /** The process's CPU by part while the job runs with no question to answer: what it costs to be up. */
@@ -258,22 +332,28 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         // enough for the window (a quarter of the answers in, to the last send) to span most of the run
         int count = Math.max(4 * outstanding, (int) Math.ceil(ideal * sustainedSeconds));
         List<QuestionEvent> questions = BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-sustained-");
+        JvmTimes jvmBefore = JvmTimes.now();
         CpuAccount.Snapshot before = cpu.snapshot();
         RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
                 questions, outstanding, llm::requestCount, Duration.ofMinutes(20));
         CpuAccount.Snapshot after = cpu.snapshot();
+        JvmTimes jvm = JvmTimes.now().since(jvmBefore);
         Map<String, Long> used = cpu.between(before, after);
         Map<String, Long> jobUsed = cpu.jobBetween(before, after);
         List<Long> arrivals = figures.answeredAtMillis();
         // the last question is sent when the answer that makes room for it arrives
         long lastSend = arrivals.get(questions.size() - outstanding - 1);
         long from = arrivals.get(questions.size() / 4);
-        return new Sustained(figures, SteadyRate.of(arrivals, from, lastSend), outstanding, used, jobUsed);
+        return new Sustained(figures, SteadyRate.of(arrivals, from, lastSend), outstanding, used, jobUsed, jvm);
     }
 
     /** A sustained run: what it measured, the steady rate in its window, the questions outstanding and the CPU it used. */
     private record Sustained(RunFigures figures, SteadyRate steady, int outstanding, Map<String, Long> cpu,
-                             Map<String, Long> jobCpu) {
+                             Map<String, Long> jobCpu, JvmTimes jvm) {
+        double ratio(int slots, long latencyMillis) {
+            return steady.perSecond() / figures.idealQuestionsPerSecond(slots, latencyMillis);
+        }
+
         String line(int slots, long latencyMillis) {
             double ideal = figures.idealQuestionsPerSecond(slots, latencyMillis);
             return String.format("sustained (closed loop, %d outstanding, %d q): steady rate %.2f q/s (%d answers in "

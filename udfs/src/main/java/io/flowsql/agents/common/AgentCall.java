@@ -171,6 +171,7 @@ public final class AgentCall {
 
     private CompletableFuture<ChatResponse> send(ChatRequest unsampled, StageTrace trace) {
         ChatRequest request = sampling.apply(unsampled);
+        long sentAt = System.currentTimeMillis();
         CompletableFuture<JournaledCalls.Reply> call = calls.chat(request, trace == null ? null : trace.journalScope());
         Cancellation cancellation = trace == null ? null : trace.cancellation;
         if (cancellation != null) {
@@ -181,11 +182,11 @@ public final class AgentCall {
             if (error != null) {
                 LlmException failure = error instanceof LlmException typed ? typed
                         : error.getCause() instanceof LlmException cause ? cause : null;
-                recordFailure(trace, failure, error);
+                recordFailure(trace, failure, error, sentAt);
                 throw error instanceof java.util.concurrent.CompletionException c ? c
                         : new java.util.concurrent.CompletionException(error);
             }
-            record(trace, reply);
+            record(trace, reply, sentAt);
             return reply.response();
         });
     }
@@ -197,7 +198,7 @@ public final class AgentCall {
         return request.withMessages(messages);
     }
 
-    private static void record(StageTrace trace, JournaledCalls.Reply reply) {
+    private static void record(StageTrace trace, JournaledCalls.Reply reply, long sentAt) {
         if (trace == null) {
             return;
         }
@@ -213,7 +214,7 @@ public final class AgentCall {
             if (reply.lookup() == JournaledCalls.Lookup.MISS) {
                 trace.journalMisses++;
             }
-            trace.llmCalls++;
+            trace.countCall(sentAt, System.currentTimeMillis() - sentAt);
             trace.promptTokens += response.usage().promptTokens();
             trace.cachedPromptTokens += response.usage().cachedPromptTokens();
             trace.completionTokens += response.usage().completionTokens();
@@ -225,12 +226,12 @@ public final class AgentCall {
     }
 
     /** A failed call still counts: one call, its extra attempts as retries, and its reason. */
-    private static void recordFailure(StageTrace trace, LlmException failure, Throwable error) {
+    private static void recordFailure(StageTrace trace, LlmException failure, Throwable error, long sentAt) {
         if (trace == null) {
             return;
         }
         synchronized (trace) {
-            trace.llmCalls++;
+            trace.countCall(sentAt, System.currentTimeMillis() - sentAt);
             if (failure != null) {
                 trace.retries += Math.max(0, failure.attempts() - 1);
                 trace.error = failure.getMessage();

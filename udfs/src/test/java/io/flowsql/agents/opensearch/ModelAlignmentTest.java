@@ -163,7 +163,8 @@ class ModelAlignmentTest {
         assertThat(aligned.sql()).isEqualTo("SELECT Name FROM singer WHERE Country = 'France'");
         assertThat(aligned.appliedRules()).containsExactly("agent:value 'france' -> 'France'");
         assertThat(chat.requests()).isEmpty();
-        assertThat(trace.llmCalls).as("the embedding call").isEqualTo(1);
+        assertThat(trace.embeddingCalls).as("the embedding call").isEqualTo(1);
+        assertThat(trace.llmCalls).as("no chat call").isZero();
     }
 
     @Test
