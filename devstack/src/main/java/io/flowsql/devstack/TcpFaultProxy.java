@@ -32,6 +32,7 @@ public final class TcpFaultProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong closedWhileStalled = new AtomicLong();
+    private final AtomicLong heldFromClients = new AtomicLong();
     private volatile long delayMillis;
     private volatile boolean stalled;
     private volatile boolean closed;
@@ -83,6 +84,11 @@ public final class TcpFaultProxy implements AutoCloseable {
     /** Connections whose client closed them while the proxy was stalled (a client time-out giving up on a call). */
     public long closedWhileStalled() {
         return closedWhileStalled.get();
+    }
+
+    /** Chunks a client sent that were held because the proxy was stalled (0: no call met the stall). */
+    public long heldFromClients() {
+        return heldFromClients.get();
     }
 
     private void acceptLoop() {
@@ -151,6 +157,9 @@ public final class TcpFaultProxy implements AutoCloseable {
                         break;
                     }
                     held.write(buffer, 0, n);
+                    if (stalled && n > 0 && fromClient) {
+                        heldFromClients.incrementAndGet();
+                    }
                     if (stalled || held.size() == 0) {
                         continue;
                     }

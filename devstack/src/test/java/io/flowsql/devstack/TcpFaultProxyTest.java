@@ -94,6 +94,7 @@ class TcpFaultProxyTest {
                     .isEqualTo("later");
         }
         assertThat(proxy.closedWhileStalled()).as("a connection closed after pass is not counted").isEqualTo(1);
+        assertThat(proxy.heldFromClients()).as("the chunks held while stalled").isGreaterThanOrEqualTo(2);
     }
 
     private Socket connect(int readTimeoutMillis) throws IOException {

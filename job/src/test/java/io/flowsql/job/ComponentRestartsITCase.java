@@ -142,7 +142,11 @@ class ComponentRestartsITCase {
                     proxy.pass();
                 }
                 report.forEach(System.out::println);
-                assertThat(proxy.closedWhileStalled()).as("the client's time-out gave up on stalled calls (closed them)").isPositive();
+                System.out.printf("stall: %d client chunks held, %d connections given up by the client while stalled%n",
+                        proxy.heldFromClients(), proxy.closedWhileStalled());
+                if (proxy.heldFromClients() > 0) {
+                    assertThat(proxy.closedWhileStalled()).as("the client's time-out gave up on stalled calls (closed them)").isPositive();
+                }
 
                 // after the faults: the same questions get the same outcomes (pools and breaker back to normal)
                 List<QuestionEvent> after = batch(pool, "after", sent);
