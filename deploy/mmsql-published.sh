@@ -21,7 +21,7 @@ mkdir -p "$out"
 status=0
 for f in "${files[@]}"; do
   name=$(basename "$f" .json)
-  line=$("$(dirname "$0")/eval.sh" score --benchmark mmsql-test --semantics mmsql-accs --predictions "$f" \
+  line=$("$(dirname "$0")/eval.sh" score --benchmark mmsql-test --semantics mmsql-accs --history gold --predictions "$f" \
          --out "$out/$name" 2> "$out/$name.err" | grep '\[mmsql-accs\]')
   if [[ -n "$line" ]]; then
     echo "$name: ${line#*\] }"

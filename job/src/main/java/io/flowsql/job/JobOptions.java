@@ -413,6 +413,10 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_SQLFIX_REFINE_ATTEMPTS = ConfigOptions.key("agents.sqlfix-refine-attempts")
             .intType().defaultValue(AGENT_DEFAULTS.sqlfixRefineAttempts)
             .withDescription("SQLFixAgent: attempts of the refiner (at least 1).");
+    public static final ConfigOption<Boolean> AGENT_SQLFIX_CRAFT_PER_ATTEMPT = ConfigOptions.key("agents.sqlfix-craft-per-attempt")
+            .booleanType().defaultValue(AGENT_DEFAULTS.sqlfixCraftPerAttempt)
+            .withDescription("SQLFixAgent: the query crafter writes fresh paraphrases, told why the earlier attempts failed, "
+                    + "before every refinement attempt after the first (the paper); false: crafted once for every attempt.");
     public static final ConfigOption<String> AGENT_FEWSHOT_LIBRARY = ConfigOptions.key("agents.fewshot-library")
             .stringType().defaultValue("")
             .withDescription("OpenSearch-SQL's few-shot example library (JSON lines, built by `eval.sh fewshot-library`); blank = the "
@@ -420,10 +424,30 @@ public final class JobOptions {
     public static final ConfigOption<Integer> AGENT_FEWSHOT_EXAMPLES = ConfigOptions.key("agents.fewshot-examples")
             .intType().defaultValue(AGENT_DEFAULTS.fewShotExamples)
             .withDescription("OpenSearch-SQL: examples retrieved per question from the library.");
+    public static final ConfigOption<String> AGENT_FEWSHOT_SOURCES = ConfigOptions.key("agents.fewshot-sources")
+            .stringType().defaultValue(AGENT_DEFAULTS.fewShotSources)
+            .withDescription("OpenSearch-SQL: dialogue files in the SParC/CoSQL layout (comma-separated, e.g. "
+                    + "cosql/sparc_dev_SQLonly.json,cosql/cosql_dev_SQLonly.json under data.shared) whose first turns make "
+                    + "the few-shot library at first start, written to agents.fewshot-library when that file does not exist "
+                    + "yet (kept in memory when it is blank); blank = none.");
+    public static final ConfigOption<Boolean> AGENT_FEWSHOT_OTHER_DATABASES_ONLY = ConfigOptions.key("agents.fewshot-other-databases-only")
+            .booleanType().defaultValue(AGENT_DEFAULTS.fewShotOtherDatabasesOnly)
+            .withDescription("OpenSearch-SQL: never choose a library example of the question's own database (the authors' "
+                    + "examples come from a training set with other databases); false suits a library learned from your own "
+                    + "databases.");
     public static final ConfigOption<String> AGENT_REPAIR_MEMORY = ConfigOptions.key("agents.repair-memory")
             .stringType().defaultValue("")
             .withDescription("SQLFixAgent's repair memory file (JSON lines, loaded at start, appended per repair, kept across requests and "
                     + "restarts); blank = in memory only, lost when the TaskManager stops.");
+    public static final ConfigOption<String> AGENT_REPAIR_MEMORY_SEED = ConfigOptions.key("agents.repair-memory-seed")
+            .stringType().defaultValue("")
+            .withDescription("SQLFixAgent: verified repairs the memory starts with (JSON lines written by `eval.sh repair-memory` "
+                    + "from published Spider dev predictions whose result differs from the gold one, the gold SQL as the fix); "
+                    + "read only, never appended to; blank = none.");
+    public static final ConfigOption<Boolean> AGENT_REPAIR_SEED_OTHER_DATABASES_ONLY = ConfigOptions.key("agents.repair-memory-seed-other-databases-only")
+            .booleanType().defaultValue(AGENT_DEFAULTS.repairSeedOtherDatabasesOnly)
+            .withDescription("SQLFixAgent: never show a seeded repair of the question's own database (the seeds hold the gold "
+                    + "SQL of the databases they were built from); false suits seeds built from your own databases.");
     public static final ConfigOption<Boolean> AGENT_REPAIR_MEMORY_LEARN = ConfigOptions.key("agents.repair-memory-learn")
             .booleanType().defaultValue(AGENT_DEFAULTS.repairMemoryLearns)
             .withDescription("SQLFixAgent: add the run's repairs to the memory; false uses only the repairs "

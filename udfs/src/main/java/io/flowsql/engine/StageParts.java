@@ -65,10 +65,27 @@ public final class StageParts {
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
-        this.examples = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
-                ? null : ExampleLibrary.shared(Path.of(settings.fewShotLibraryPath));
-        this.repairs = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
+        this.examples = fewShotLibrary(settings, engine);
+        RepairMemory memory = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
+        this.repairs = settings.repairMemorySeed == null || settings.repairMemorySeed.isBlank() ? memory
+                : memory.seededWith(Path.of(settings.repairMemorySeed.strip()));
+    }
+
+    /**
+     * The configured few-shot library: its file, or built from the configured dialogue files at first start (written
+     * to the file when one is named); null when neither is configured.
+     */
+    private static ExampleLibrary fewShotLibrary(AgentSettings settings, Engine engine) {
+        Path file = settings.fewShotLibraryPath == null || settings.fewShotLibraryPath.isBlank()
+                ? null : Path.of(settings.fewShotLibraryPath);
+        java.util.List<Path> sources = settings.fewShotSources == null ? java.util.List.of()
+                : java.util.Arrays.stream(settings.fewShotSources.split(",")).map(String::strip)
+                        .filter(s -> !s.isEmpty()).map(Path::of).toList();
+        if (sources.isEmpty()) {
+            return file == null ? null : ExampleLibrary.shared(file);
+        }
+        return ExampleLibrary.sharedOrBuilt(file, sources, engine.catalog());
     }
 
     /**

@@ -32,6 +32,7 @@ import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.opensearch.align.model.ModelAligner;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
+import io.flowsql.agents.sqlfix.AttemptCrafting;
 import io.flowsql.agents.sqlfix.QueryCrafter;
 import io.flowsql.agents.sqlfix.QueryCrafterStage;
 import io.flowsql.agents.sqlfix.SqlRefiner;
@@ -99,7 +100,8 @@ public final class StageRegistry {
                     .in(MAG_SQL).sends(0.1),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL).sends(0.0),
-            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples))
+            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples,
+                    p.settings.fewShotOtherDatabasesOnly))
                     .in(OPENSEARCH),
             // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
@@ -146,7 +148,9 @@ public final class StageRegistry {
                     .sends(0.0).sends("sqlfix.craft.paraphrase", 0.7, null),
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
-                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts), p.frames))
+                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts,
+                            p.settings.repairSeedOtherDatabasesOnly, !p.settings.sqlfixCraftPerAttempt ? null
+                            : new AttemptCrafting(new QueryCrafter(p.call), p.runner, p.settings.sqlfixCrafterK)), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX).sends(0.0),
             // MMSQL (Guo et al., Fig. 3): readings only for ambiguous turns, after the clarification is settled.
             // As the authors' code: each reading (and the turn as written) through the decomposer and the refiner.
@@ -209,6 +213,23 @@ public final class StageRegistry {
             all.putAll(d.sends());
         }
         return all;
+    }
+
+    /**
+     * The tasks whose reply schema carries SQL (the generation and refinement steps, whose budgets are at least 1,000
+     * tokens as the authors'), read from the stages' prompt resources.
+     */
+    public static java.util.Set<String> sqlWritingTasks() {
+        java.util.Set<String> tasks = new java.util.TreeSet<>();
+        for (StageDeclaration stage : STAGES) {
+            for (String base : stage.prompts()) {
+                io.flowsql.agents.common.PromptPair pair = io.flowsql.agents.common.PromptPair.load(base);
+                if (pair.reply() != null && pair.reply().schema().findValue("sql") != null) {
+                    tasks.add(pair.task());
+                }
+            }
+        }
+        return tasks;
     }
 
     /** The preset names, in the order the documentation lists them. */

@@ -22,14 +22,16 @@ import org.junit.jupiter.api.Test;
  * A hostile tenant against real databases: tenant {@code team} may read only {@code singer} of Spider's
  * {@code concert_singer}, loaded in SQLite (the Spider file), DuckDB and an embedded PostgreSQL (one schema, the
  * least-privilege reader role, which can read every table: the gate is the only wall here). One table of cases
- * (statement, expected outcome) runs on all three through {@link StageSql}, as every stage runs SQL. Whatever the
+ * (statement, expected outcome) runs on all of them (MariaDB too, where mariadbd is installed) through {@link StageSql}, as every stage runs SQL. Whatever the
  * outcome, no value of the hidden tables ({@code stadium}, {@code concert}, {@code singer_in_concert}, read beforehand
  * as the admin) and no hidden table or column name the statement did not itself write comes back in the rows, the
  * column names or the error text. Controls (CTEs named like hidden tables, joins, sub-queries) must still run.
  */
 class HostileTenantTest {
     private static final String DB = "concert_singer";
-    private static final List<String> DATABASES = List.of(DB, "pg_" + DB, "duck_" + DB);
+    /** SQLite, PostgreSQL, DuckDB and, where mariadbd is installed (or required), MariaDB. */
+    private static final List<String> DATABASES = new ArrayList<>(List.of(DB, "pg_" + DB, "duck_" + DB));
+    private static io.flowsql.sql.server.MariaDbServer maria;
     private static final List<String> HIDDEN_TABLES = List.of("stadium", "concert", "singer_in_concert");
 
     enum Outcome {
@@ -41,7 +43,12 @@ class HostileTenantTest {
         NO_VALUE_IN_ERROR
     }
 
-    record Case(String sql, Outcome expected) {}
+    /** A case and the databases it does not apply to (MariaDB has no {@code CAST(… AS REAL)}). */
+    record Case(String sql, Outcome expected, String notOn) {
+        Case(String sql, Outcome expected) {
+            this(sql, expected, "");
+        }
+    }
 
     private static final List<Case> CASES = List.of(
             // controls
@@ -56,7 +63,7 @@ class HostileTenantTest {
             new Case("SELECT upper(name), length(country) FROM singer", Outcome.RUNS),
             new Case("SELECT name FROM singer UNION SELECT country FROM singer", Outcome.RUNS),
             new Case("SELECT name FROM singer s WHERE EXISTS (SELECT 1 FROM singer t WHERE t.age > s.age)", Outcome.RUNS),
-            new Case("SELECT CAST(age AS REAL) FROM singer", Outcome.RUNS),
+            new Case("SELECT CAST(age AS REAL) FROM singer", Outcome.RUNS, "maria_" + DB),
             // WITH names and aliases that hide a table
             new Case("SELECT * FROM (WITH stadium AS (SELECT 1 AS x) SELECT * FROM singer) a, stadium", Outcome.GATE),
             new Case("SELECT name FROM singer WHERE EXISTS (WITH stadium AS (SELECT 1 AS x) SELECT x FROM stadium) "
@@ -92,6 +99,10 @@ class HostileTenantTest {
             new Case("SELECT * FROM duckdb_columns()", Outcome.GATE),
             new Case("SELECT * FROM pragma_table_info('stadium')", Outcome.GATE),
             new Case("SELECT * FROM pragma_storage_info('stadium')", Outcome.GATE),
+            new Case("SELECT * FROM `stadium`", Outcome.GATE),
+            new Case("SELECT user, password FROM mysql.user", Outcome.GATE),
+            new Case("SELECT * FROM information_schema.user_privileges", Outcome.GATE),
+            new Case("SELECT * FROM performance_schema.threads", Outcome.GATE),
             // functions that run SQL from text, take a table name as text or read the catalog
             new Case("SELECT query_to_xml('SELECT * FROM stadium', true, true, '')", Outcome.GATE),
             new Case("SELECT table_to_xml_and_xmlschema('stadium', true, true, '')", Outcome.GATE),
@@ -126,9 +137,16 @@ class HostileTenantTest {
     private static final Set<String> HIDDEN_NAMES = new TreeSet<>();
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         ServerDatabases servers = ServerDatabases.get();
-        executor = DatabaseParts.executor(servers.registry(), SqlExecutorConfig.defaults().withTimeoutMillis(5_000));
+        maria = io.flowsql.sql.server.MariaDbServer.startIfInstalled(List.of(DB));
+        List<io.flowsql.sql.registry.DatabaseDeclaration> declared = new ArrayList<>(servers.registry().declared());
+        if (maria != null) {
+            declared.add(maria.declaration("maria_" + DB, DB, 2));
+            DATABASES.add("maria_" + DB);
+        }
+        executor = DatabaseParts.executor(new io.flowsql.sql.registry.DatabaseRegistry(io.flowsql.sql.SpiderData.locator(),
+                declared), SqlExecutorConfig.defaults().withTimeoutMillis(5_000));
         StageSql admin = StageSql.open(executor);
         for (String table : HIDDEN_TABLES) {
             HIDDEN_NAMES.add(table);
@@ -158,6 +176,9 @@ class HostileTenantTest {
         if (executor != null) {
             executor.close();
         }
+        if (maria != null) {
+            maria.close();
+        }
     }
 
     @Test
@@ -166,6 +187,9 @@ class HostileTenantTest {
         int ran = 0;
         for (Case c : CASES) {
             for (String db : DATABASES) {
+                if (db.equals(c.notOn())) {
+                    continue;
+                }
                 ExecutionResult r = gated.execute(new StageSql.Scope(db, "team", null), c.sql());
                 ran++;
                 String out = (r.columns() + " " + r.rows() + " " + (r.ok() ? "" : r.error().message())).toLowerCase(Locale.ROOT);

@@ -30,8 +30,13 @@ class TableGateTest {
                     .contains("table stadium is not available");
             assertThat(gate("WITH stadium AS (SELECT * FROM stadium) SELECT * FROM stadium", engine))
                     .as("a non-recursive WITH body reads the real table").contains("table stadium is not available");
-            assertThat(gate("WITH \"Stadium\" AS (SELECT 1) SELECT * FROM stadium", engine))
-                    .as("a quoted WITH name hides only its exact spelling").contains("table stadium is not available");
+            if (engine.profile().quoteName("x").startsWith("\"")) {
+                assertThat(gate("WITH \"Stadium\" AS (SELECT 1) SELECT * FROM stadium", engine))
+                        .as("a quoted WITH name hides only its exact spelling").contains("table stadium is not available");
+            } else {
+                // MariaDB: "Stadium" is a string, so this is no query at all
+                assertThat(gate("WITH \"Stadium\" AS (SELECT 1) SELECT * FROM stadium", engine)).as(engine.name()).isPresent();
+            }
             assertThat(gate("WITH a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a", engine))
                     .as("a later WITH name is not visible in an earlier body").contains("table b is not available");
         }

@@ -3,9 +3,7 @@ package io.flowsql.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.agents.common.PromptPair;
 import io.flowsql.engine.Engine;
-import io.flowsql.engine.StageDeclaration;
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
@@ -20,7 +18,6 @@ import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import io.flowsql.sql.SpiderData;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -65,23 +62,9 @@ class RequestParametersOverHttpTest {
         return requests;
     }
 
-    /** The tasks whose reply schema carries SQL: generation and refinement steps. */
-    private static Set<String> sqlWritingTasks() {
-        Set<String> tasks = new HashSet<>();
-        for (StageDeclaration stage : StageRegistry.all()) {
-            for (String base : stage.prompts()) {
-                PromptPair pair = PromptPair.load(base);
-                if (pair.reply() != null && pair.reply().schema().findValue("sql") != null) {
-                    tasks.add(pair.task());
-                }
-            }
-        }
-        return tasks;
-    }
-
     @Test
     void everyPresetSendsAnExplicitTemperatureAndGenerationBudgetsOfAtLeast1000() {
-        Set<String> sqlTasks = sqlWritingTasks();
+        Set<String> sqlTasks = StageRegistry.sqlWritingTasks();
         for (String preset : List.of(StageRegistry.MAG_SQL, StageRegistry.SQLFIX, StageRegistry.OPENSEARCH,
                 StageRegistry.MMSQL)) {
             AgentSettings settings = new AgentSettings();

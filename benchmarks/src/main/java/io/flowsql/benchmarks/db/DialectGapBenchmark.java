@@ -45,8 +45,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The dialect gap and the per-engine EX. Each Spider dev database of the questions is loaded into a real PostgreSQL and
- * into DuckDB files by {@link SqliteToServerLoader}. (1) The gap: how many gold queries run unchanged on PostgreSQL and
+ * The dialect gap and the per-engine EX. Each Spider dev database of the questions is loaded into a real PostgreSQL,
+ * into DuckDB files and, where {@code mariadbd} is installed, into a real MariaDB ({@link LocalMariaDb}; {@code --no-mariadb}
+ * leaves it out) by {@link SqliteToServerLoader}. (1) The gap: how many gold queries run unchanged on PostgreSQL and
  * on DuckDB and return SQLite's result (values read as SQLite returns them; a sorted result may place NULL at the other
  * end), why the rest differ, by category, and how many run with SQLite's result after the dialect alignment rule. (2) The
  * per-engine EX of the simulated pipeline: the same questions asked of SQLite, of PostgreSQL and of DuckDB (each Spider
@@ -65,8 +66,8 @@ public final class DialectGapBenchmark {
         List<String> positional = new ArrayList<>();
         Map<String, String> flags = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--full")) {
-                flags.put("full", "true");
+            if (args[i].equals("--full") || args[i].equals("--no-mariadb")) {
+                flags.put(args[i].substring(2), "true");
             } else if (args[i].startsWith("--")) {
                 flags.put(args[i].substring(2), args[++i]);
             } else {
@@ -100,30 +101,41 @@ public final class DialectGapBenchmark {
         if (!missing.isEmpty()) {
             System.out.println("skipped the questions of " + missing + ": no SQLite file in the shared data");
         }
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start()) {
+        boolean withMariaDb = !flags.containsKey("no-mariadb") && (Files.isExecutable(Path.of("/usr/sbin/mariadbd"))
+                || "1".equals(System.getenv("FLOWSQL_INSTALL_TOOLS")));
+        if (!withMariaDb) {
+            System.out.println("no mariadbd here (apt-get install mariadb-server, or FLOWSQL_INSTALL_TOOLS=1): no MariaDB column");
+        }
+        List<DatabaseEngine> servers = withMariaDb
+                ? List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB, DatabaseEngine.MARIADB)
+                : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB);
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start();
+                LocalMariaDb maria = withMariaDb ? LocalMariaDb.start(work.resolve("mariadb")) : null) {
             load(pg, dbs, locator, work);
+            if (maria != null) {
+                loadMariaDb(maria, dbs, locator);
+            }
             Map<DatabaseEngine, List<DatabaseDeclaration>> byEngine = new java.util.EnumMap<>(DatabaseEngine.class);
             List<DatabaseDeclaration> declared = new ArrayList<>();
-            for (DatabaseEngine engine : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB)) {
+            for (DatabaseEngine engine : servers) {
                 byEngine.put(engine, new ArrayList<>());
                 for (String db : dbs) {
-                    byEngine.get(engine).add(declaration(engine, db, db, pg.getPort(), work));
-                    declared.add(declaration(engine, (engine == DatabaseEngine.POSTGRESQL ? "pg_" : "duck_") + db, db,
-                            pg.getPort(), work));
+                    byEngine.get(engine).add(declaration(engine, db, db, pg.getPort(), work, maria));
+                    declared.add(declaration(engine, PREFIX.get(engine) + db, db, pg.getPort(), work, maria));
                 }
             }
             DatabaseRegistry registry = new DatabaseRegistry(locator, declared);
             SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(10_000);
             ResultComparator same = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
             Map<DatabaseEngine, Set<Integer>> goldSame = new java.util.EnumMap<>(DatabaseEngine.class);
-            DialectAlignment dialect = new DialectAlignment(id -> id.startsWith("pg_") ? DatabaseEngine.POSTGRESQL
-                    : id.startsWith("duck_") ? DatabaseEngine.DUCKDB : DatabaseEngine.SQLITE);
+            DialectAlignment dialect = new DialectAlignment(id -> PREFIX.entrySet().stream()
+                    .filter(e -> id.startsWith(e.getValue())).map(Map.Entry::getKey).findFirst().orElse(DatabaseEngine.SQLITE));
             try (SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, config);
                     JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config, new JdbcPools(new Credentials(Map.of()), 30_000))) {
                 io.flowsql.sql.catalog.SqliteSchemaCatalog catalog = new io.flowsql.sql.catalog.SqliteSchemaCatalog(locator);
                 System.out.printf("%nDialect gap: %d Spider dev gold queries (of %d databases), run unchanged%n", items.size(), dbs.size());
-                for (DatabaseEngine engine : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB)) {
-                    String prefix = engine == DatabaseEngine.POSTGRESQL ? "pg_" : "duck_";
+                for (DatabaseEngine engine : servers) {
+                    String prefix = PREFIX.get(engine);
                     Map<String, Integer> why = new TreeMap<>();
                     Set<Integer> sameIdx = new java.util.HashSet<>();
                     int goldOk = 0;
@@ -170,15 +182,39 @@ public final class DialectGapBenchmark {
                     + "injected mistakes, seed 7): %d questions; 'gold on both' = the %d whose gold gives SQLite's result "
                     + "on PostgreSQL and DuckDB%n", preset, 100 * errorRate, exItems.size(),
                     (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count());
-            for (DatabaseEngine engine : DatabaseEngine.values()) {
+            List<DatabaseEngine> exEngines = new ArrayList<>(List.of(DatabaseEngine.SQLITE));
+            exEngines.addAll(servers);
+            for (DatabaseEngine engine : exEngines) {
                 ex(engine, byEngine.getOrDefault(engine, List.of()), exItems, onBoth, locator, shared, preset, errorRate,
                         config, same);
             }
         }
     }
 
-    /** Database {@code db} as loaded by {@link #load}, declared under {@code id}. */
-    private static DatabaseDeclaration declaration(DatabaseEngine engine, String id, String db, int pgPort, Path work) {
+    /** The prefix of each server engine's copy of a Spider id ({@code pg_concert_singer}). */
+    private static final Map<DatabaseEngine, String> PREFIX = Map.of(DatabaseEngine.POSTGRESQL, "pg_", DatabaseEngine.DUCKDB,
+            "duck_", DatabaseEngine.MARIADB, "maria_");
+
+    /** Loads every database into MariaDB (one database each), readable by its least-privilege reader. */
+    private static void loadMariaDb(LocalMariaDb maria, Set<String> dbs, DatabaseLocator locator) throws Exception {
+        long loadStart = System.nanoTime();
+        try (Connection admin = maria.admin(); java.sql.Statement s = admin.createStatement()) {
+            for (String db : dbs) {
+                new SqliteToServerLoader(DatabaseEngine.MARIADB).load(db, locator.sqliteFile(db).orElseThrow(), admin, db);
+                maria.grant(s, db);
+            }
+        }
+        System.out.printf("loaded %d Spider dev databases into MariaDB in %.1f s%n", dbs.size(), (System.nanoTime() - loadStart) / 1e9);
+    }
+
+    /** Database {@code db} as loaded by {@link #load} or {@link #loadMariaDb}, declared under {@code id}. */
+    private static DatabaseDeclaration declaration(DatabaseEngine engine, String id, String db, int pgPort, Path work,
+            LocalMariaDb maria) {
+        if (maria != null && engine == DatabaseEngine.MARIADB) {
+            Map<String, String> o = maria.options(db);
+            return new DatabaseDeclaration(id, engine, o.get("databases." + db + ".url"), LocalMariaDb.READER, "",
+                    o.get("databases." + db + ".password-file"), List.of(db), List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults());
+        }
         return engine == DatabaseEngine.POSTGRESQL
                 ? new DatabaseDeclaration(id, engine, "jdbc:postgresql://localhost:" + pgPort + "/postgres", "postgres", "", "",
                         List.of(db), List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults())

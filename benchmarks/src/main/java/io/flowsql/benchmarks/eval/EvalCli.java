@@ -7,10 +7,11 @@ import java.io.UncheckedIOException;
 
 /**
  * The one entry point for bulk evaluation: {@code run} a benchmark through the pipeline, {@code score} a prediction file,
- * {@code diff} two reports, {@code fewshot-library} build OpenSearch-SQL's example library.
+ * {@code diff} two reports, {@code fewshot-library} build OpenSearch-SQL's example library, {@code repair-memory} SQLFixAgent's seed repairs.
  */
 @Command(name = "flowsql-eval", mixinStandardHelpOptions = true,
-        subcommands = {RunCommand.class, ScoreCommand.class, DiffCommand.class, FewShotLibraryCommand.class},
+        subcommands = {RunCommand.class, ScoreCommand.class, DiffCommand.class, FewShotLibraryCommand.class,
+                RepairMemoryCommand.class},
         description = "Bulk evaluation of FlowSQL on Spider, BIRD, CoSQL and the MMSQL test suite.")
 public final class EvalCli {
 

@@ -95,11 +95,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Benchmark bench = choice.load();
-        GoldHistory gold = switch (history) {
-            case "gold" -> new GoldHistory(bench);
-            case "own" -> null;
-            default -> throw new IllegalArgumentException("--history must be gold or own, not '" + history + "'");
-        };
+        GoldHistory gold = HistoryProtocol.parse(history) == HistoryProtocol.GOLD ? new GoldHistory(bench) : null;
         if (limit > 0) {
             bench = bench.withItems(bench.runnableItems().stream().limit(limit).toList());
         }
@@ -147,14 +143,13 @@ public final class RunCommand implements Callable<Integer> {
         int status;
         if (copies != null) {
             status = ScoreCommand.onTarget(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
-                    report.semanticsFor(choice.benchmark), copies, 30_000, 64L << 20, ScoreCommand.defaultParallelism(), report);
+                    report.semanticsFor(choice.benchmark), copies, 30_000, 64L << 20, ScoreCommand.defaultParallelism(), report,
+                    HistoryProtocol.parse(history).forBenchmark(bench));
         } else {
             EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers),
                     answers.toString(), ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
                     ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
-                    report.priceCompletion).withProtocol(history.equals("gold")
-                    ? "gold history (each turn sent with the gold questions, types and SQL of the turns before it)"
-                    : "own history (each turn answered after the system's own earlier answers)");
+                    report.priceCompletion).withProtocol(HistoryProtocol.parse(history).description());
             status = ReportChoice.finish(summary, report.out);
         }
         return status != 0 ? status : unanswered == 0 ? 0 : 2;

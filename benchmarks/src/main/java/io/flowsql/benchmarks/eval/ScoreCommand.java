@@ -76,6 +76,11 @@ public final class ScoreCommand implements Callable<Integer> {
     @Option(names = "--parallel", description = "Questions scored at once on a bounded pool (default: processors, at least 2)")
     int parallel = defaultParallelism();
 
+    @Option(names = "--history", description = "Dialogue benchmarks: the protocol the file was made with, printed beside "
+            + "the figures: gold (each turn sent after the gold earlier turns, MMSQL's published protocol) or own (after the "
+            + "system's own answers); without it the reports say it was not stated")
+    String history;
+
     @Option(names = "--max-result-bytes", defaultValue = "67108864",
             description = "Bytes of one result as the comparison encodes it (text as UTF-8, blobs as hex); larger values are refused")
     long maxResultBytes;
@@ -85,10 +90,11 @@ public final class ScoreCommand implements Callable<Integer> {
         Benchmark bench = choice.load();
         PredictionFormat fmt = format == null ? PredictionFormat.detect(predictions) : PredictionFormat.parse(format);
         Semantics chosen = report.semanticsFor(choice.benchmark);
+        HistoryProtocol protocol = HistoryProtocol.parse(history);
         if (MmsqlAccsExec.ID.equals(chosen.id()) && fmt != PredictionFormat.ANSWERS_JSONL) {
             // MMSQL's script reads everything from the output file itself: replayed on it, not on the test suite's turns.
             AccsFigures figures = AccsScore.run(bench.name(), predictions, bench.databaseRoot(),
-                    executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, report.out);
+                    executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, report.out, protocol.description());
             if (figures.allQa() == 0) {
                 return 3;
             }
@@ -107,12 +113,12 @@ public final class ScoreCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--ves-runs and --rqs-judge score on SQLite only (not with --target)");
             }
             return onTarget(bench, read, predictions.toString(), semantics, target, timeoutMillis, maxResultBytes, parallel,
-                    report);
+                    report, protocol.forBenchmark(bench));
         }
         List<ItemOutcome> outcomes = outcomes(bench, read, executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel,
                 semantics, vesRuns);
         EvaluationSummary summary = EvaluationSummary.of(bench, predictions.toString(), semantics.id(), semantics.description(),
-                outcomes, report.pricePrompt, report.priceCompletion);
+                outcomes, report.pricePrompt, report.priceCompletion).withProtocol(protocol.forBenchmark(bench));
         if (rqsJudge != null) {
             try (SafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
                 summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
@@ -155,15 +161,16 @@ public final class ScoreCommand implements Callable<Integer> {
      * on the engine and the dialect gap beside it, and writes {@code target-engine.json}.
      */
     static int onTarget(Benchmark bench, List<Prediction> read, String source, Semantics semantics, TargetChoice target,
-                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report) {
+                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report, String protocol) {
         try (TargetDatabases copies = target.open(bench, parallel)) {
-            return onTarget(bench, read, source, semantics, copies, timeoutMillis, maxResultBytes, parallel, report);
+            return onTarget(bench, read, source, semantics, copies, timeoutMillis, maxResultBytes, parallel, report, protocol);
         }
     }
 
     /** As above, on copies already open (a run's, whose job was asked on them). */
+    /** @param protocol the dialogue history protocol printed with the figures, or null (no dialogues) */
     static int onTarget(Benchmark bench, List<Prediction> read, String source, Semantics semantics, TargetDatabases copies,
-                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report) {
+                        long timeoutMillis, long maxResultBytes, int parallel, ReportChoice report, String protocol) {
         TargetScore scored;
         try (SqliteSafeExecutor sqlite = executorFor(bench, timeoutMillis, maxResultBytes, parallel);
                 ProgressBar bar = new ProgressBar("score " + bench.name() + " on " + copies.engine().displayName(),
@@ -172,7 +179,7 @@ public final class ScoreCommand implements Callable<Integer> {
         }
         EvaluationSummary summary = EvaluationSummary.of(bench, source, semantics.id(), semantics.description()
                 + "; predictions on " + copies.engine().displayName() + ", gold on SQLite", scored.outcomes(),
-                report.pricePrompt, report.priceCompletion);
+                report.pricePrompt, report.priceCompletion).withProtocol(protocol);
         int status = ReportChoice.finish(summary, report.out);
         scored.lines().forEach(System.out::println);
         System.out.println("wrote " + scored.write(report.out));

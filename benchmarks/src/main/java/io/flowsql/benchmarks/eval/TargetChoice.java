@@ -14,7 +14,7 @@ import java.util.Set;
 public final class TargetChoice {
 
     @Option(names = "--target", defaultValue = "sqlite", description = "The engine the questions are asked on and the "
-            + "predictions run on: sqlite (default), postgres or duckdb. The gold still runs on SQLite, where Spider "
+            + "predictions run on: sqlite (default), postgres, duckdb or mariadb. The gold still runs on SQLite, where Spider "
             + "defines it; the benchmark's databases are loaded into the engine (or taken from --target-databases)")
     String target;
 

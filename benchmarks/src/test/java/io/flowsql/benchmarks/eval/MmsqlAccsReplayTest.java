@@ -47,7 +47,7 @@ class MmsqlAccsReplayTest {
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
             exit = EvalCli.commandLine().execute("score", "--benchmark", "mmsql-test", "--data", SharedData.root().toString(),
                     "--predictions", SharedData.root().resolve("mmsql/output_Llama-3-8B.json").toString(),
-                    "--out", OUT.toString());
+                    "--out", OUT.toString(), "--history", "gold");
         } finally {
             System.setOut(saved);
         }
@@ -103,6 +103,14 @@ class MmsqlAccsReplayTest {
                 "| ACCS | 403 | 814 | 49.5% |", "| IACCS | 5 | 149 | 3.4% |", "| IM | 14 | 149 | 9.4% |", "| >4 | 47 | 103 | 45.6% |",
                 "| Amb.Q+ans | 10 | 59 | 16.9% |", "| Amb.Q+clarify+ans | 71 | 149 | 47.7% |", "| Ans.Q+Amb | 0 | 4 | 0.0% |",
                 "[mmsql-accs] TDEX 62.9% (512/814), EX 64.4% (334/519), IEX 5.9% (48/814");
+    }
+
+    /** The published file was made with gold history; the reports say so beside the figures users compare with the paper's. */
+    @Test
+    void theDialogueProtocolIsPrintedBesideTheFigures() throws Exception {
+        assertThat(report.at("/protocol").asText()).isEqualTo(HistoryProtocol.GOLD.description()).startsWith("gold history");
+        assertThat(console).contains("dialogue protocol: gold history");
+        assertThat(java.nio.file.Files.readString(OUT.resolve("report.md"))).contains("Dialogue protocol: gold history");
     }
 
     @Test

@@ -72,16 +72,29 @@ public class AgentSettings implements Serializable {
     public int sqlfixCrafterK = 3;
     /** Attempts of the refiner (the paper: 3; earlier here: 2). */
     public int sqlfixRefineAttempts = 3;
+    /** Fresh paraphrases (and their SQL) before every refinement attempt after the first (the paper); false: crafted once. */
+    public boolean sqlfixCraftPerAttempt = true;
     /** Where the repair memory persists across requests (null: in memory only). */
     public String repairMemoryPath;
     /** Whether repairs made during the run join the memory (false: only those loaded at start are used, for replays). */
     public boolean repairMemoryLearns = true;
+    /** Verified repairs built beforehand ({@code eval.sh repair-memory}, JSON lines) that the memory starts with; null: none. */
+    public String repairMemorySeed;
+    /** The seeded repairs of the question's own database are never shown (seeds built from the evaluation set). */
+    public boolean repairSeedOtherDatabasesOnly = true;
 
     // --- OpenSearch-SQL dynamic few-shot
     /** The example library (JSON Lines, see docs/AGENTS.md); null: the generator's two fixed examples. */
     public String fewShotLibraryPath;
     /** Examples retrieved per question from the library. */
     public int fewShotExamples = 3;
+    /**
+     * Dialogue files in the SParC/CoSQL layout (comma-separated) the library is built from at first start when its file
+     * does not exist yet (or, with no library file, kept in memory); blank: none.
+     */
+    public String fewShotSources = "";
+    /** The library's examples of the question's own database are never chosen (the authors' cross-database split). */
+    public boolean fewShotOtherDatabasesOnly = true;
 
     // --- OpenSearch-SQL extraction and embedding retrieval (opensearch.extract, opensearch.retrieve)
     /** Columns kept per question phrase by embedding retrieval (the authors' code: 4). */

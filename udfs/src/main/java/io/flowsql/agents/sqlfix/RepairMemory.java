@@ -31,6 +31,7 @@ public final class RepairMemory {
     private final Optional<Path> file;
     private final boolean learns;
     private final List<Remembered> records = new ArrayList<>();
+    private final java.util.Set<Path> seeds = new java.util.HashSet<>();
 
     /** A repair with the word sets of its question and wrong SQL, computed once rather than on every lookup. */
     private record Remembered(RepairRecord repair, TokenOverlap words) {
@@ -99,6 +100,24 @@ public final class RepairMemory {
         }
     }
 
+    /**
+     * Adds the verified repairs of a seed file (JSON lines, built by {@code eval.sh repair-memory}) to what this memory
+     * searches, once per file however often it is asked; they are never appended to the memory's own file.
+     */
+    public synchronized RepairMemory seededWith(Path seedFile) {
+        Path key = seedFile.toAbsolutePath().normalize();
+        if (!seeds.add(key)) {
+            return this;
+        }
+        if (!Files.exists(seedFile)) {
+            throw new IllegalArgumentException("repair memory seed " + seedFile + " does not exist (eval.sh repair-memory writes it)");
+        }
+        int before = records.size();
+        load(seedFile);
+        LOG.info("repair memory: {} seeded repairs from {}", records.size() - before, seedFile);
+        return this;
+    }
+
     /** Remembers a repair and appends it to the file (a frozen memory ignores it). */
     public synchronized void add(RepairRecord record) {
         if (!learns) {
@@ -134,10 +153,19 @@ public final class RepairMemory {
      * topic; an extra repair wins a tie).
      */
     public List<RepairRecord> similar(String question, String wrongSql, int limit, List<RepairRecord> extra) {
+        return similar(null, question, wrongSql, limit, extra);
+    }
+
+    /**
+     * As above, leaving out the seeded repairs of {@code dbId} (null: none left out): seeds built from an evaluation
+     * set's own predictions must never show a question its own database's gold SQL.
+     */
+    public List<RepairRecord> similar(String dbId, String question, String wrongSql, int limit, List<RepairRecord> extra) {
         TokenOverlap query = TokenOverlap.of(question, wrongSql);
         List<Remembered> pool = new ArrayList<>(extra.stream().map(Remembered::of).toList());
         synchronized (this) {
-            pool.addAll(records);
+            records.stream().filter(r -> dbId == null || !r.repair().seeded() || !dbId.equalsIgnoreCase(r.repair().dbId()))
+                    .forEach(pool::add);
         }
         return pool.stream()
                 .map(r -> Map.entry(r.repair(), query.similarity(r.words())))

@@ -35,8 +35,28 @@ public final class SqlRefiner {
     private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
+    private final boolean seedsOfOtherDatabasesOnly;
+    private final AttemptCrafting perAttempt;
 
     public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts) {
+        this(call, database, repairs, maxAttempts, false);
+    }
+
+    /**
+     * @param seedsOfOtherDatabasesOnly the memory's seeded repairs of the question's own database are never shown (seeds
+     *                                  built from an evaluation set's predictions hold its gold SQL)
+     */
+    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts,
+                      boolean seedsOfOtherDatabasesOnly) {
+        this(call, database, repairs, maxAttempts, seedsOfOtherDatabasesOnly, null);
+    }
+
+    /**
+     * @param perAttempt fresh paraphrases and their SQL before every attempt after the first (the paper); null: the
+     *                   first round's candidates only, for every attempt
+     */
+    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts,
+                      boolean seedsOfOtherDatabasesOnly, AttemptCrafting perAttempt) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }
@@ -45,6 +65,8 @@ public final class SqlRefiner {
         this.repairs = repairs;
         this.maxAttempts = maxAttempts;
         this.prompt = PromptPair.load("sqlfix/refine");
+        this.seedsOfOtherDatabasesOnly = seedsOfOtherDatabasesOnly;
+        this.perAttempt = perAttempt;
     }
 
     /**
@@ -72,22 +94,36 @@ public final class SqlRefiner {
             liveRecords.add(record);
             liveIds.put(record, r.feedbackId());
         }
-        List<RepairRecord> shown = repairs.similar(frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
+        List<RepairRecord> shown = repairs.similar(seedsOfOtherDatabasesOnly ? frame.dbId() : null,
+                frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
         LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
         String similar = renderRepairs(shown);
-        return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, renderCandidates(candidates), similar,
+        return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, new java.util.ArrayList<>(candidates), similar,
                 failures), trace);
     }
 
-    /** What every attempt of one refinement shares. */
-    private record Attempts(PromptFields frame, String tenant, String flaggedSql, List<String> reasons, String candidates,
-                            String similar, FailureMemory failures) {}
+    /** What every attempt of one refinement shares; {@code candidates} grows by each attempt's crafted ones. */
+    private record Attempts(PromptFields frame, String tenant, String flaggedSql, List<String> reasons,
+                            List<Candidate> candidates, String similar, FailureMemory failures) {}
 
     private CompletableFuture<Optional<Refinement>> attempt(int number, Attempts a, StageTrace trace) {
+        if (number == 1 || perAttempt == null) {
+            return ask(number, a, trace);
+        }
+        List<String> why = new java.util.ArrayList<>(a.reasons());
+        a.failures().attempts().stream().filter(f -> f.source().startsWith(ATTEMPT_SOURCE))
+                .forEach(f -> why.add("the repair " + SchemaContext.oneLine(f.sql()) + " failed: " + SchemaContext.oneLine(f.error())));
+        return perAttempt.craft(a.frame(), a.tenant(), a.flaggedSql(), why, number, trace).thenCompose(fresh -> {
+            a.candidates().addAll(fresh);
+            return ask(number, a, trace);
+        });
+    }
+
+    private CompletableFuture<Optional<Refinement>> ask(int number, Attempts a, StageTrace trace) {
         PromptFields vars = a.frame()
                 .with("sql", a.flaggedSql() == null ? "(no SQL was produced)" : a.flaggedSql())
                 .with("reasons", String.join("; ", a.reasons()))
-                .with("candidates", a.candidates())
+                .with("candidates", renderCandidates(a.candidates()))
                 .with("failures", a.failures().render())
                 .with("repairs", a.similar());
         ChatRequest request = prompt.request(vars);

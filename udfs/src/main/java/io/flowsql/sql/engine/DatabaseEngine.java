@@ -5,12 +5,13 @@ import java.util.function.Supplier;
 
 /**
  * The database engines the job can ask: SQLite folders (the embedded default, no declaration needed), and PostgreSQL
- * and DuckDB declared by id. Each names its SQL dialect for the prompts.
+ * DuckDB and MariaDB declared by id. Each names its SQL dialect for the prompts.
  */
 public enum DatabaseEngine {
     SQLITE("SQLite", "sqlite", SqliteProfile::new),
     POSTGRESQL("PostgreSQL", "postgresql", PostgresProfile::new),
-    DUCKDB("DuckDB", "duckdb", DuckDbProfile::new);
+    DUCKDB("DuckDB", "duckdb", DuckDbProfile::new),
+    MARIADB("MariaDB", "mariadb", MariaDbProfile::new);
 
     private final String displayName;
     private final String id;
@@ -57,8 +58,9 @@ public enum DatabaseEngine {
             case "sqlite" -> SQLITE;
             case "postgresql", "postgres", "pg" -> POSTGRESQL;
             case "duckdb" -> DUCKDB;
+            case "mariadb", "mysql" -> MARIADB;
             default -> throw new IllegalArgumentException("unknown database dialect '" + name
-                    + "' (known: sqlite, postgresql, duckdb)");
+                    + "' (known: sqlite, postgresql, duckdb, mariadb)");
         };
     }
 }

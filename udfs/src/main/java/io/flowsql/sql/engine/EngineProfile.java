@@ -44,6 +44,47 @@ public interface EngineProfile {
         return false;
     }
 
+    /**
+     * The loader's type for a column that is part of a primary key ({@code columnType} otherwise): MariaDB cannot index
+     * a whole {@code LONGTEXT}.
+     */
+    default String keyColumnType(String type) {
+        return type;
+    }
+
+    /** A name quoted as this engine quotes names ({@code "x"}; MariaDB {@code `x`}). */
+    default String quoteName(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /** An expression cast to text ({@code CAST(x AS VARCHAR)}; MariaDB {@code CAST(x AS CHAR)}). */
+    default String textCast(String expression) {
+        return "CAST(" + expression + " AS VARCHAR)";
+    }
+
+    /** The loader's statements that replace a schema by an empty one of that name (for {@link #loadsIntoOwnSchema()} loads). */
+    default java.util.List<String> replaceSchema(String quotedSchema) {
+        return java.util.List.of("DROP SCHEMA IF EXISTS " + quotedSchema + " CASCADE", "CREATE SCHEMA " + quotedSchema);
+    }
+
+    /** What follows a loader's {@code ADD FOREIGN KEY … REFERENCES …} so rows that do not resolve are kept. */
+    default String foreignKeySuffix() {
+        return " NOT VALID";
+    }
+
+    /** The JDBC driver class a pool opens connections with, or null when the engine opens its own (DuckDB's instance). */
+    default String driverClass() {
+        return null;
+    }
+
+    /**
+     * The driver's connection properties for a declared database (its schemas; the connect time-out): read-only,
+     * session settings that hold before any statement.
+     */
+    default java.util.Properties connectionProperties(java.util.List<String> schemas, int connectSeconds) {
+        return new java.util.Properties();
+    }
+
     /** How the engine's own lexer reads text (quotes, escape strings, comments). */
     SqlTokens.Lexing lexing();
 

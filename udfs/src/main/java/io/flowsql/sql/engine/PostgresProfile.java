@@ -75,6 +75,25 @@ public final class PostgresProfile implements EngineProfile {
     }
 
     @Override
+    public String driverClass() {
+        return "org.postgresql.Driver";
+    }
+
+    /** Every session read-only by default and on the declared schemas, no server-side prepared statements. */
+    @Override
+    public java.util.Properties connectionProperties(java.util.List<String> schemas, int connectSeconds) {
+        java.util.Properties properties = new java.util.Properties();
+        String searchPath = schemas.isEmpty() ? "" : " -c search_path=" + String.join(",", schemas);
+        properties.setProperty("options", "-c default_transaction_read_only=on" + searchPath);
+        properties.setProperty("prepareThreshold", "0");
+        properties.setProperty("ApplicationName", "flowsql");
+        properties.setProperty("readOnlyMode", "always");
+        properties.setProperty("connectTimeout", String.valueOf(connectSeconds));
+        properties.setProperty("loginTimeout", String.valueOf(connectSeconds));
+        return properties;
+    }
+
+    @Override
     public SqlTokens.Lexing lexing() {
         return SqlTokens.Lexing.POSTGRES;
     }

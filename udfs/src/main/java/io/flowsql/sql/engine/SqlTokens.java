@@ -60,7 +60,8 @@ public final class SqlTokens {
      * @param dollarStrings {@code $tag$…$tag$} strings exist (PostgreSQL, DuckDB)
      * @param nestedComments block comments nest (PostgreSQL, DuckDB)
      * @param backslashInStrings a backslash escapes the next character inside {@code '…'} and {@code "…"} (MySQL)
-     * @param hashComments {@code #} starts a comment to the end of the line (MySQL)
+     * @param hashComments {@code #} starts a comment to the end of the line, and {@code --} only when white space or a
+     *     control character follows it ({@code 1--1} is {@code 1 - -1}) (MySQL)
      */
     public record Lexing(boolean bracketNames, boolean backtickNames, boolean prefixedStrings, boolean dollarStrings,
             boolean nestedComments, boolean backslashInStrings, boolean hashComments) {
@@ -85,7 +86,8 @@ public final class SqlTokens {
             char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
             if (Character.isWhitespace(c)) {
                 i++;
-            } else if ((c == '-' && next == '-') || (c == '#' && lexing.hashComments())) {
+            } else if ((c == '-' && next == '-' && (!lexing.hashComments() || i + 2 >= n || sql.charAt(i + 2) <= ' '))
+                    || (c == '#' && lexing.hashComments())) {
                 int end = sql.indexOf('\n', i);
                 end = end < 0 ? n : end;
                 comments.add(sql.substring(i + (c == '#' ? 1 : 2), end));

@@ -222,7 +222,7 @@ public final class SqlStatementGuard {
         int copied = 0;
         for (SqlTokens.Token token : SqlTokens.lex(statement, engine.profile().lexing()).tokens()) {
             if (token.kind() == SqlTokens.Kind.WORD && words.contains(token.name())) {
-                out.append(statement, copied, token.start()).append('"').append(token.text()).append('"');
+                out.append(statement, copied, token.start()).append(engine.profile().quoteName(token.text()));
                 copied = token.end();
             }
         }

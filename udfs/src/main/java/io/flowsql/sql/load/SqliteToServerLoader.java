@@ -33,7 +33,7 @@ public final class SqliteToServerLoader {
 
     public SqliteToServerLoader(DatabaseEngine engine) {
         if (!engine.jdbc()) {
-            throw new IllegalArgumentException("load into PostgreSQL or DuckDB");
+            throw new IllegalArgumentException("load into a server engine (PostgreSQL, DuckDB, MariaDB)");
         }
         this.engine = engine;
     }
@@ -49,8 +49,9 @@ public final class SqliteToServerLoader {
         try (Connection source = ReadOnlyConnections.open(sqliteFile); Statement ddl = target.createStatement()) {
             String prefix = "";
             if (engine.profile().loadsIntoOwnSchema()) {
-                ddl.execute("DROP SCHEMA IF EXISTS " + name(schema) + " CASCADE");
-                ddl.execute("CREATE SCHEMA " + name(schema));
+                for (String replace : engine.profile().replaceSchema(name(schema))) {
+                    ddl.execute(replace);
+                }
                 prefix = name(schema) + ".";
             }
             Map<String, List<Column>> tables = new LinkedHashMap<>();
@@ -65,7 +66,8 @@ public final class SqliteToServerLoader {
                     ddl.execute("DROP TABLE IF EXISTS " + name(t.getKey()));
                 }
                 List<String> defs = new ArrayList<>();
-                t.getValue().forEach(c -> defs.add(name(c.name()) + " " + c.type()));
+                t.getValue().forEach(c -> defs.add(name(c.name()) + " " + (unique && pk.stream().anyMatch(c.name()::equalsIgnoreCase)
+                        ? engine.profile().keyColumnType(c.type()) : c.type())));
                 if (unique) {
                     defs.add("PRIMARY KEY (" + String.join(", ", pk.stream().map(this::name).toList()) + ")");
                     keys.put(t.getKey().toLowerCase(Locale.ROOT), pk);
@@ -106,11 +108,12 @@ public final class SqliteToServerLoader {
                                 : targetKey != null && targetKey.size() == 1 ? targetKey.get(0) : null;
                         if (targetKey == null || toColumn == null || targetKey.size() != 1
                                 || !targetKey.get(0).equalsIgnoreCase(toColumn) || !hasColumn(tables, table, from)
-                                || !typeOf(tables, table, from).equals(typeOf(tables, actual(tables, to), toColumn))) {
+                                || !typeOf(tables, table, from).equals(typeOf(tables, actual(tables, to), toColumn))
+                                || !engine.profile().keyColumnType(typeOf(tables, table, from)).equals(typeOf(tables, table, from))) {
                             continue;
                         }
                         ddl.execute("ALTER TABLE " + prefix + name(table) + " ADD FOREIGN KEY (" + name(from) + ") REFERENCES "
-                                + prefix + name(actual(tables, to)) + " (" + name(toColumn) + ") NOT VALID");
+                                + prefix + name(actual(tables, to)) + " (" + name(toColumn) + ")" + engine.profile().foreignKeySuffix());
                         n++;
                     }
                 }
@@ -161,7 +164,7 @@ public final class SqliteToServerLoader {
         return switch (type) {
             case "BIGINT" -> ((Number) value).longValue();
             case "DOUBLE PRECISION", "DOUBLE" -> ((Number) value).doubleValue();
-            case "BYTEA", "BLOB" -> value instanceof byte[] ? value : String.valueOf(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            case "BYTEA", "BLOB", "LONGBLOB" -> value instanceof byte[] ? value : String.valueOf(value).getBytes(java.nio.charset.StandardCharsets.UTF_8);
             default -> value instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : String.valueOf(value);
         };
     }
@@ -229,7 +232,7 @@ public final class SqliteToServerLoader {
 
     /** A name on the target: lower-cased where the engine loads into its own schema (PostgreSQL: unquoted names fold), always quoted. */
     String name(String identifier) {
-        return quote(engine.profile().loadsIntoOwnSchema() ? identifier.toLowerCase(Locale.ROOT) : identifier);
+        return engine.profile().quoteName(engine.profile().loadsIntoOwnSchema() ? identifier.toLowerCase(Locale.ROOT) : identifier);
     }
 
     static String quote(String identifier) {

@@ -3,7 +3,7 @@ package io.flowsql.sql.registry;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
-import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.EngineProfile;
 import io.flowsql.sql.DatabaseUnavailable;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -101,18 +101,12 @@ public final class JdbcPools implements AutoCloseable {
         c.setValidationTimeout(Math.min(POLL_MILLIS, connectionWaitMillis));
         c.setInitializationFailTimeout(-1);
         c.setAutoCommit(false);
-        if (d.engine() == DatabaseEngine.POSTGRESQL) {
+        EngineProfile profile = d.engine().profile();
+        if (profile.driverClass() != null) {
             c.setReadOnly(true);
-            Properties properties = new Properties();
-            String searchPath = d.schemas().isEmpty() ? "" : " -c search_path=" + String.join(",", d.schemas());
-            properties.setProperty("options", "-c default_transaction_read_only=on" + searchPath);
-            properties.setProperty("prepareThreshold", "0");
-            properties.setProperty("ApplicationName", "flowsql");
-            properties.setProperty("readOnlyMode", "always");
-            properties.setProperty("connectTimeout", String.valueOf(CONNECT_SECONDS));
-            properties.setProperty("loginTimeout", String.valueOf(CONNECT_SECONDS));
+            Properties properties = profile.connectionProperties(d.schemas(), CONNECT_SECONDS);
             // the driver by class, not through DriverManager: a job's drivers are deregistered when its last engine closes
-            c.setDataSource(new BreakerDataSource(d.id(), new DriverDataSource(d.url(), "org.postgresql.Driver", properties,
+            c.setDataSource(new BreakerDataSource(d.id(), new DriverDataSource(d.url(), profile.driverClass(), properties,
                     d.user().isEmpty() ? null : d.user(), credentials.password(d)), breaker));
         } else {
             DuckDbInstance instance = duckdb.computeIfAbsent(d.id(), id -> DuckDbInstance.open(d));

@@ -4,7 +4,7 @@ import io.flowsql.sql.catalog.*;
 
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.ColumnSchema;
-import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.EngineProfile;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ForeignKey;
 import io.flowsql.sql.TableSchema;
@@ -23,7 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Reads one live PostgreSQL or DuckDB catalog through JDBC metadata: tables and views of every non-system schema (or
+ * Reads one live PostgreSQL, DuckDB or MariaDB catalog through JDBC metadata: tables and views of every non-system schema (or
  * the declared ones), columns with their types and nullability, primary and foreign keys, table and column comments
  * as descriptions, and value examples from a bounded sample of each column (MAG-SQL's rules, as on SQLite). A table
  * outside the engine's default schema is named {@code schema.table}.
@@ -32,7 +32,8 @@ final class JdbcSchemaReader {
 
     private static final String[] TABLE_TYPES = {"TABLE", "BASE TABLE", "VIEW", "MATERIALIZED VIEW", "FOREIGN TABLE",
         "PARTITIONED TABLE"};
-    private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "pg_catalog", "pg_toast");
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "pg_catalog", "pg_toast", "mysql",
+            "performance_schema", "sys");
     private static final Set<String> SYSTEM_CATALOGS = Set.of("system", "temp");
 
     private record Located(String catalog, String schema, String table, String name, String remarks) {}
@@ -127,9 +128,10 @@ final class JdbcSchemaReader {
     /** The most frequent values in a bounded sample of the column (never a full scan). */
     private List<String> examples(DatabaseDeclaration d, Connection connection, Located t, String column, String type)
             throws SQLException {
-        String source = "(SELECT " + quote(column) + " AS v FROM " + quote(t.schema()) + "." + quote(t.table())
-                + " LIMIT " + d.values().rowsPerColumn() + ") s";
-        String text = "CAST(v AS VARCHAR)";
+        EngineProfile profile = d.engine().profile();
+        String source = "(SELECT " + profile.quoteName(column) + " AS v FROM " + profile.quoteName(t.schema()) + "."
+                + profile.quoteName(t.table()) + " LIMIT " + d.values().rowsPerColumn() + ") s";
+        String text = profile.textCast("v");
         long distinct;
         List<String> frequent = new ArrayList<>();
         try (Statement s = connection.createStatement()) {
@@ -158,10 +160,6 @@ final class JdbcSchemaReader {
                 // the reader's next query fails too and ends the read
             }
         }
-    }
-
-    static String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
     private static String lower(ColumnRef ref) {

@@ -125,6 +125,34 @@ class SqlFixAgentsTest {
                 .satisfies(r -> assertThat(r.whatWasWrong()).isEqualTo("the comparison was reversed"));
     }
 
+    /**
+     * The paper crafts paraphrases per attempt: after the first repair fails, the crafter is asked again, told why, and
+     * the second attempt is shown the fresh candidate with what it returned.
+     */
+    @Test
+    void eachAttemptAfterTheFirstGetsFreshParaphrasesToldWhyTheLastFailed() {
+        ScriptedLlmClient llm = ScriptedLlmClient.respondsInOrder(
+                "#choice: repair\n#wrong: reversed\n```sql\nSELECT count(*) FROM singer WHERE agee > 40\n```",
+                "{\"paraphrases\": [\"Count the singers whose age is above 40.\"]}",
+                "```sql\nSELECT count(*) FROM singer WHERE age > 40\n```",
+                "#choice: sqlfix.craft@2#1\n#wrong: reversed\n```sql\nSELECT count(*) FROM singer WHERE age > 40\n```");
+        AgentCall call = new AgentCall(llm);
+        AttemptCrafting perAttempt = new AttemptCrafting(new QueryCrafter(call), new io.flowsql.pipeline.CandidateRunner(executor), 1);
+        Optional<Refinement> refined = new SqlRefiner(call, StageSql.open(executor), RepairMemory.inMemory(), 3, false, perAttempt)
+                .refine(frame(), null, "SELECT count(*) FROM singer WHERE age < 40", List.of("reversed comparison"),
+                        List.of(), FailureMemory.empty(), new StageTrace("t")).join();
+        assertThat(refined).isPresent();
+        assertThat(refined.get().choice()).isEqualTo("sqlfix.craft@2#1");
+        assertThat(refined.get().attempts()).isEqualTo(2);
+        assertThat(llm.requests()).extracting(ChatRequest::stage)
+                .containsExactly("sqlfix.refine", "sqlfix.craft.paraphrase", "sqlfix.craft.generate", "sqlfix.refine");
+        assertThat(llm.requests().get(1).messages().get(1).content())
+                .contains("reversed comparison", "the repair SELECT count(*) FROM singer WHERE agee > 40 failed");
+        assertThat(llm.requests().get(0).messages().get(1).content()).doesNotContain("sqlfix.craft@2#1");
+        assertThat(llm.requests().get(3).messages().get(1).content())
+                .contains("- sqlfix.craft@2#1: SELECT count(*) FROM singer WHERE age > 40 -> 1 row");
+    }
+
     @Test
     void refinerGivesUpAfterItsAttempts() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#choice: repair\n```sql\nSELECT nope FROM singer\n```");

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Ordinary SQL that the guard once refused on PostgreSQL and DuckDB ({@code 'B'}, {@code 'Vitamin E'}, {@code 'Plan B'},
- * {@code 'a,b'}, columns named like commands) runs on SQLite, a real PostgreSQL and a real DuckDB file, with the same
- * rows on all three; and what only looks ordinary ({@code FROM /**&#47; '/path'}) is still refused on DuckDB.
+ * {@code 'a,b'}, columns named like commands) runs on SQLite, a real PostgreSQL, a real DuckDB file and a real MariaDB
+ * (names MariaDB reserves in backticks), with the same rows on all four; and what only looks ordinary ({@code FROM /**&#47; '/path'}) is still refused on DuckDB.
  */
 class OrdinarySqlOnEveryEngineTest {
 
@@ -62,8 +62,21 @@ class OrdinarySqlOnEveryEngineTest {
             "SELECT set, load, lock, cluster, import, export, call, copy FROM grades WHERE id = 1", "[[s1, 10, 0, c1, i1, e1, x, E]]",
             "SELECT g.set, count(*) AS n FROM grades AS g GROUP BY g.set ORDER BY g.set", "[[s1, 2], [s2, 1]]");
 
+    /** On MariaDB {@code "…"} is a string and {@code set}, {@code load}, {@code lock}, {@code call} are reserved: backticks. */
+    static String forMariaDb(String sql) {
+        return sql.replace("\"set\"", "`set`").replaceAll("\\b(load|lock|call)\\b", "`$1`");
+    }
+
+    /** MariaDB's own ordinary SQL: {@code "…"} strings, {@code #} comments, {@code 2--1} as arithmetic, a backtick name. */
+    private static final Map<String, String> MARIADB_ONLY = Map.of(
+            "SELECT id FROM grades WHERE grade = \"B\"", "[[1]]",
+            "SELECT id FROM grades WHERE plan = \"Plan B\" AND tags = 'a,b' ORDER BY id # the plan\n", "[[1], [3]]",
+            "SELECT id FROM grades WHERE id = 2--1", "[[3]]",
+            "SELECT `set`, count(*) AS n FROM grades GROUP BY `set` ORDER BY `set`", "[[s1, 2], [s2, 1]]");
+
     static Path work;
     static SafeExecutor sql;
+    static MariaDbServer maria;
 
     @BeforeAll
     static void start() throws Exception {
@@ -87,12 +100,27 @@ class OrdinarySqlOnEveryEngineTest {
             s.execute("GRANT USAGE ON SCHEMA ordinary TO " + ServerDatabases.READER);
             s.execute("GRANT SELECT ON ALL TABLES IN SCHEMA ordinary TO " + ServerDatabases.READER);
         }
+        maria = MariaDbServer.startIfInstalled(List.of());
+        java.util.List<DatabaseDeclaration> declared = new java.util.ArrayList<>();
+        if (maria != null) {
+            try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS ordinary");
+                s.execute("CREATE DATABASE ordinary");
+                s.execute("USE ordinary");
+                for (String ddl : DDL) {
+                    s.execute(forMariaDb(ddl));
+                }
+            }
+            maria.grantReader("ordinary");
+            declared.add(maria.declaration("maria_ordinary", "ordinary", 2));
+        }
         DatabaseLocator locator = new DatabaseLocator(List.of(work.resolve("sqlite")), List.of());
-        DatabaseRegistry registry = new DatabaseRegistry(locator, List.of(
+        declared.addAll(List.of(
                 new DatabaseDeclaration("pg_ordinary", DatabaseEngine.POSTGRESQL, servers.pgUrl(), ServerDatabases.READER, "",
                         servers.secretsFile.toString(), List.of("ordinary"), List.of(), 2, 0, 0, 0, 0, ValueSampling.defaults()),
                 new DatabaseDeclaration("duck_ordinary", DatabaseEngine.DUCKDB, "jdbc:duckdb:" + work.resolve("ordinary.duckdb"),
                         "", "", "", List.of(), List.of(), 2, 0, 0, 0, 0, ValueSampling.defaults())));
+        DatabaseRegistry registry = new DatabaseRegistry(locator, declared);
         SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(10_000);
         sql = new RoutingSafeExecutor(registry, new SqliteSafeExecutor(locator, config),
                 new JdbcSafeExecutor(registry, config, new JdbcPools(new Credentials(Map.of()), 5_000)));
@@ -111,13 +139,22 @@ class OrdinarySqlOnEveryEngineTest {
         if (sql != null) {
             sql.close();
         }
+        if (maria != null) {
+            maria.close();
+        }
     }
 
     @Test
     void ordinarySqlRunsWithTheSameRowsOnEveryEngine() {
-        for (String db : List.of("ordinary", "pg_ordinary", "duck_ordinary")) {
-            Map<String, String> statements = new java.util.TreeMap<>(ORDINARY);
-            if (!db.equals("ordinary")) {
+        for (String db : List.of("ordinary", "pg_ordinary", "duck_ordinary", "maria_ordinary")) {
+            if (db.startsWith("maria") && maria == null) {
+                continue;
+            }
+            Map<String, String> statements = new java.util.TreeMap<>();
+            ORDINARY.forEach((k, v) -> statements.put(db.startsWith("maria") ? forMariaDb(k) : k, v));
+            if (db.startsWith("maria")) {
+                statements.putAll(MARIADB_ONLY);
+            } else if (!db.equals("ordinary")) {
                 statements.putAll(SERVER_ONLY);
             }
             for (Map.Entry<String, String> q : statements.entrySet()) {

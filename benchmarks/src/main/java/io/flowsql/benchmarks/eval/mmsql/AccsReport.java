@@ -107,25 +107,26 @@ public final class AccsReport {
     }
 
     /** Writes report.json (every figure and every user turn's verdict) and report.md; returns the files. */
-    public static List<Path> write(AccsFigures f, String benchmark, String predictions, Path out) {
+    public static List<Path> write(AccsFigures f, String benchmark, String predictions, String protocol, Path out) {
         try {
             Files.createDirectories(out);
             Path json = out.resolve("report.json");
-            Files.writeString(json, json(f, benchmark, predictions));
+            Files.writeString(json, json(f, benchmark, predictions, protocol));
             Path md = out.resolve("report.md");
             Files.writeString(md, "# " + headline(f, benchmark) + "\n\nSemantics `" + SEMANTICS + "`: " + DESCRIPTION
-                    + ".\n\n```\n" + tables(f) + "```\n\nPer-turn verdicts: `report.json`, `turns`.\n");
+                    + ".\n\nDialogue protocol: " + protocol + ".\n\n```\n" + tables(f) + "```\n\nPer-turn verdicts: `report.json`, `turns`.\n");
             return List.of(md, json);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the reports to " + out, e);
         }
     }
 
-    static String json(AccsFigures f, String benchmark, String predictions) {
+    static String json(AccsFigures f, String benchmark, String predictions, String protocol) {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("benchmark", benchmark).put("predictions", predictions).put("semantics", SEMANTICS)
-                .put("semantics_description", DESCRIPTION).put("headline", headline(f, benchmark));
+                .put("semantics_description", DESCRIPTION).put("headline", headline(f, benchmark))
+                .put("protocol", protocol);
         ObjectNode m = root.putObject("accs");
         m.set("tdex_duem", acc(mapper, f.duem(), f.allQa()));
         m.set("ex_em", acc(mapper, f.em(), f.allSqlA()));
@@ -183,10 +184,11 @@ public final class AccsReport {
     }
 
     /** Lines for the console: the headline, the tables and the files written. */
-    static List<String> console(AccsFigures f, String benchmark, List<Path> files) {
+    static List<String> console(AccsFigures f, String benchmark, String protocol, List<Path> files) {
         List<String> lines = new ArrayList<>();
         lines.add(tables(f));
         lines.add(headline(f, benchmark));
+        lines.add("dialogue protocol: " + protocol);
         files.forEach(p -> lines.add("wrote " + p));
         return lines;
     }

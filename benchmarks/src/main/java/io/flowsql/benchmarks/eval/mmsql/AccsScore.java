@@ -24,15 +24,15 @@ public final class AccsScore {
         };
     }
 
-    /** Scores, prints the script's tables and the headline, writes report.json and report.md; returns the figures. */
+    /** Scores, prints the script's tables and the headline (with the dialogue history {@code protocol}), writes report.json and report.md; returns the figures. */
     public static AccsFigures run(String benchmark, Path predictions, Path databaseRoot, SqliteSafeExecutor executor,
-                                  int parallel, Path out) {
+                                  int parallel, Path out, String protocol) {
         AccsFigures f;
         try (executor) {
             f = figures(predictions, databaseRoot, executor, parallel);
         }
-        List<Path> files = AccsReport.write(f, benchmark, predictions.toString(), out);
-        AccsReport.console(f, benchmark, files).forEach(System.out::println);
+        List<Path> files = AccsReport.write(f, benchmark, predictions.toString(), protocol, out);
+        AccsReport.console(f, benchmark, protocol, files).forEach(System.out::println);
         if (f.allQa() == 0) {
             System.err.println("error: no user turn of " + predictions + " was scored");
         }

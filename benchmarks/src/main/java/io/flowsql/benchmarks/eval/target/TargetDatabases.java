@@ -41,9 +41,9 @@ public final class TargetDatabases implements AutoCloseable {
     private final DatabaseEngine engine;
     private final Map<String, String> jobOptions;
     private final List<DatabaseDeclaration> declared;
-    private final EmbeddedPostgres server;
+    private final AutoCloseable server;
 
-    private TargetDatabases(DatabaseEngine engine, Map<String, String> jobOptions, EmbeddedPostgres server) {
+    private TargetDatabases(DatabaseEngine engine, Map<String, String> jobOptions, AutoCloseable server) {
         this.engine = engine;
         this.jobOptions = Map.copyOf(jobOptions);
         this.server = server;
@@ -62,11 +62,12 @@ public final class TargetDatabases implements AutoCloseable {
         try {
             Files.createDirectories(work);
             Map<String, String> options = new LinkedHashMap<>();
-            EmbeddedPostgres pg = null;
+            AutoCloseable server = null;
             switch (engine) {
                 case POSTGRESQL -> {
-                    pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
+                    EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
                             .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
+                    server = pg;
                     String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
                     SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
                     try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
@@ -89,6 +90,18 @@ public final class TargetDatabases implements AutoCloseable {
                         options.put("databases." + db + ".url", "jdbc:duckdb:" + file);
                     }
                 }
+                case MARIADB -> {
+                    io.flowsql.benchmarks.db.LocalMariaDb maria = io.flowsql.benchmarks.db.LocalMariaDb.start(work.resolve("mariadb"));
+                    server = maria;
+                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.MARIADB);
+                    try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
+                        for (String db : new TreeSet<>(dbIds)) {
+                            loader.load(db, sqlite(databaseRoot, db), admin, db);
+                            maria.grant(s, db);
+                            options.putAll(maria.options(db));
+                        }
+                    }
+                }
                 default -> throw new IllegalArgumentException("the SQLite databases need no loading");
             }
             for (String db : dbIds) {
@@ -96,7 +109,7 @@ public final class TargetDatabases implements AutoCloseable {
             }
             System.out.printf("loaded %d databases into %s in %.1f s%n", dbIds.size(), engine.displayName(),
                     (System.nanoTime() - start) / 1e9);
-            return new TargetDatabases(engine, options, pg);
+            return new TargetDatabases(engine, options, server);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (SQLException e) {
@@ -164,7 +177,7 @@ public final class TargetDatabases implements AutoCloseable {
         if (server != null) {
             try {
                 server.close();
-            } catch (IOException e) {
+            } catch (Exception e) {
                 // stopping anyway
             }
         }

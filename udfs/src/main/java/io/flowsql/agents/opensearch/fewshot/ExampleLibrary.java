@@ -63,6 +63,39 @@ public final class ExampleLibrary {
         return SHARED.computeIfAbsent(file.toAbsolutePath().normalize(), ExampleLibrary::load);
     }
 
+    /**
+     * The library at {@code file} (null: kept in memory only), built at first start from dialogue files in the
+     * SParC/CoSQL layout ({@link DialogueExamples}) when the file does not exist yet; written through a temporary file
+     * and a move, so a second JVM starting at the same moment reads a whole library or builds its own.
+     */
+    public static ExampleLibrary sharedOrBuilt(Path file, List<Path> sources, SchemaCatalog catalog) {
+        Path key = file != null ? file.toAbsolutePath().normalize()
+                : Path.of("memory:" + sources.stream().map(p -> p.toAbsolutePath().normalize().toString()).sorted()
+                        .collect(java.util.stream.Collectors.joining("|")));
+        return SHARED.computeIfAbsent(key, k -> {
+            if (file != null && Files.exists(file)) {
+                return load(file);
+            }
+            List<FewShotExample> built = DialogueExamples.build(sources, catalog);
+            if (file != null) {
+                writeAtomically(built, file);
+            }
+            return new ExampleLibrary(built);
+        });
+    }
+
+    private static void writeAtomically(List<FewShotExample> examples, Path file) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            write(examples, tmp);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the few-shot library " + file, e);
+        }
+    }
+
     /** Builds examples from (id, db, question, sql) items, masking each question with its database's schema. */
     public static List<FewShotExample> build(List<String[]> items, SchemaCatalog catalog) {
         List<FewShotExample> out = new ArrayList<>();
@@ -102,11 +135,20 @@ public final class ExampleLibrary {
      * (same database and text) so an evaluation never shows a question its own answer.
      */
     public List<Hit> similar(String maskedQuestion, String dbId, String question, int k) {
+        return similar(maskedQuestion, dbId, question, k, false);
+    }
+
+    /**
+     * As above; with {@code otherDatabasesOnly} no example of the question's own database is chosen, as the authors'
+     * examples (Spider's or BIRD's training set) never share a database with the questions evaluated.
+     */
+    public List<Hit> similar(String maskedQuestion, String dbId, String question, int k, boolean otherDatabasesOnly) {
         Map<CharSequence, Integer> query = vector(maskedQuestion);
         List<Hit> hits = new ArrayList<>();
         for (int i = 0; i < examples.size(); i++) {
             FewShotExample e = examples.get(i);
-            if (e.dbId().equalsIgnoreCase(dbId) && e.question().strip().equalsIgnoreCase(question.strip())) {
+            boolean sameDatabase = e.dbId().equalsIgnoreCase(dbId);
+            if (sameDatabase && (otherDatabasesOnly || e.question().strip().equalsIgnoreCase(question.strip()))) {
                 continue;
             }
             Double score = COSINE.cosineSimilarity(query, vectors.get(i));

@@ -24,12 +24,22 @@ public final class FewShotStage implements Stage.Local {
     private final ExampleLibrary library;
     private final SchemaCatalog catalog;
     private final int k;
+    private final boolean otherDatabasesOnly;
 
     /** @param library null when no library is configured */
     public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k) {
+        this(library, catalog, k, false);
+    }
+
+    /**
+     * @param otherDatabasesOnly the library's examples of the question's own database are never chosen (the live
+     *                           examples learned from this database's feedback still are)
+     */
+    public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k, boolean otherDatabasesOnly) {
         this.library = library;
         this.catalog = catalog;
         this.k = k;
+        this.otherDatabasesOnly = otherDatabasesOnly;
     }
 
     @Override
@@ -43,7 +53,7 @@ public final class FewShotStage implements Stage.Local {
         String masked = QuestionMasker.mask(ctx.question, schema);
         List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
         if (library != null) {
-            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k));
+            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly));
         }
         // the same retrieval over the file's library and the request's live examples; a live example wins a tie
         hits.sort(Comparator.comparingDouble(ExampleLibrary.Hit::similarity).reversed());
