@@ -402,13 +402,41 @@
     }
   }
 
+  // The answer follower's health (GET /api/health): the page says so when answers cannot reach it.
+  async function checkHealth() {
+    let health;
+    try {
+      const response = await fetch('/api/health');
+      health = (await response.json()).answers;
+    } catch (e) {
+      health = { state: 'unreachable', detail: 'the console does not answer' };
+    }
+    const bad = !health || health.state !== 'following';
+    document.body.dataset.follower = health ? health.state : 'unknown';
+    $('follower').textContent = bad && health ? 'answers are not followed: ' + health.state.replace('_', ' ') + ' (' + health.detail + ')' : '';
+  }
+
   function follow() {
-    const events = new EventSource('/api/events');
+    checkHealth();
+    setInterval(checkHealth, 5000);
+    listen();
+  }
+
+  // A refused stream (429: this session's tabs hold every stream it may have) is not retried by the browser: open a
+  // new one after a while, from the last event seen.
+  let lastEventId = 0;
+  function listen() {
+    const events = new EventSource('/api/events?after=' + lastEventId);
+    const seen = (handler) => (e) => { lastEventId = Number(e.lastEventId) || lastEventId; handler(JSON.parse(e.data)); };
     events.addEventListener('open', () => { $('connection').textContent = 'following answers (read_committed)'; document.body.dataset.live = 'yes'; });
-    events.addEventListener('error', () => { $('connection').textContent = 'reconnecting…'; document.body.dataset.live = 'no'; });
-    events.addEventListener('question', (e) => onQuestion(JSON.parse(e.data)));
-    events.addEventListener('answer', (e) => onAnswer(JSON.parse(e.data)));
-    events.addEventListener('dead_letter', (e) => onDeadLetter(JSON.parse(e.data)));
+    events.addEventListener('error', () => {
+      $('connection').textContent = 'reconnecting…';
+      document.body.dataset.live = 'no';
+      if (events.readyState === EventSource.CLOSED) setTimeout(listen, 10000);
+    });
+    events.addEventListener('question', seen(onQuestion));
+    events.addEventListener('answer', seen(onAnswer));
+    events.addEventListener('dead_letter', seen(onDeadLetter));
   }
 
   async function start() {

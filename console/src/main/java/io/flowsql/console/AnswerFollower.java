@@ -21,10 +21,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * Follows the answers and dead-letters topics (read_committed: an answer is seen once the job's transaction committed
  * it) from the moment the console starts, and hands each record whose dialogue a session started to that session; the
- * rest (other clients' dialogues) is skipped unread beyond its key. One thread; it never writes to a browser.
+ * rest (other clients' dialogues) is skipped unread beyond its key. One thread; it never writes to a browser. Every
+ * {@link #CHECK_MILLIS} it asks the broker for the topics' ends, so its {@link #health()} says when it is behind, when
+ * the broker does not answer, and when it stopped.
  */
 final class AnswerFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AnswerFollower.class);
+    static final long CHECK_MILLIS = 2_000;
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String answersTopic;
@@ -33,6 +36,7 @@ final class AnswerFollower implements AutoCloseable {
     private final Thread thread;
     private final CountDownLatch assigned = new CountDownLatch(1);
     private volatile boolean running = true;
+    private volatile FollowerHealth health = FollowerHealth.starting();
 
     AnswerFollower(KafkaClientFactory kafka, String answersTopic, String deadLettersTopic, Sessions sessions) {
         this.consumer = KafkaClients.answersReader(kafka, "flowsql-console", true);
@@ -52,9 +56,16 @@ final class AnswerFollower implements AutoCloseable {
         }
     }
 
+    /** How the following goes, as /api/health and the page show it. */
+    FollowerHealth health() {
+        FollowerHealth now = health;
+        return thread.isAlive() || now.state() == FollowerHealth.State.DOWN ? now : FollowerHealth.down("the follower thread ended");
+    }
+
     private void run() {
         try {
             consumer.subscribe(List.of(answersTopic, deadLettersTopic));
+            long nextCheck = 0;
             while (running) {
                 var records = consumer.poll(Duration.ofMillis(200));
                 if (assigned.getCount() > 0 && consumer.assignment().stream().anyMatch(p -> p.topic().equals(answersTopic))) {
@@ -65,12 +76,19 @@ final class AnswerFollower implements AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     route(r);
                 }
+                if (assigned.getCount() == 0 && System.nanoTime() - nextCheck >= 0) {
+                    health = FollowerHealth.check(consumer);
+                    nextCheck = System.nanoTime() + CHECK_MILLIS * 1_000_000;
+                }
             }
+            health = FollowerHealth.down("the console is closing");
         } catch (WakeupException e) {
+            health = FollowerHealth.down(running ? e.toString() : "the console is closing");
             if (running) {
-                throw e;
+                LOG.error("the console stopped following {}", answersTopic, e);
             }
         } catch (RuntimeException e) {
+            health = FollowerHealth.down(e.toString());
             LOG.error("the console stopped following {}", answersTopic, e);
         } finally {
             consumer.close();
@@ -91,7 +109,11 @@ final class AnswerFollower implements AutoCloseable {
                         session.publishAnswer(value.get("request_id").asText(), db, value.toString());
                     }
                 } else {
-                    session.publish("dead_letter", deadLetter(dialogueId, value).toString());
+                    ObjectNode letter = deadLetter(dialogueId, value);
+                    if (letter.hasNonNull("request_id")) {
+                        session.questionDone(letter.get("request_id").asText());
+                    }
+                    session.publish("dead_letter", letter.toString());
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.warn("unreadable record at {}-{}@{}", r.topic(), r.partition(), r.offset());

@@ -29,6 +29,10 @@ public final class ConsoleMain implements Callable<Integer> {
             + "required when bound beyond loopback.")
     Path tokenFile;
 
+    @Option(names = "--tenant-tokens", description = "Properties file, one line per tenant: <tenant>=<token>. Required "
+            + "when the job has access policies (tenants.*): a person's token says which tenant the console speaks for.")
+    Path tenantTokensFile;
+
     @Option(names = {"-c", "--config"}, description = "The job's properties file (the console reads the broker, topics, "
             + "databases and SQL budgets from the job's options).")
     Path configFile;
@@ -37,14 +41,31 @@ public final class ConsoleMain implements Callable<Integer> {
     Map<String, String> overrides = new LinkedHashMap<>();
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ConsoleMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command; a setting it refuses (a public address without a token, a bad token, an unknown host) ends it with
+     * one line on standard error and exit code 2, not a stack trace.
+     */
+    static CommandLine commandLine() {
+        CommandLine line = new CommandLine(new ConsoleMain());
+        line.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (!(e instanceof IllegalArgumentException)) {
+                throw e;
+            }
+            cmd.getErr().println("console: " + e.getMessage());
+            return 2;
+        });
+        return line;
     }
 
     @Override
     public Integer call() throws Exception {
         String token = tokenFile != null ? Files.readString(tokenFile, StandardCharsets.UTF_8).trim()
                 : System.getenv("FLOWSQL_CONSOLE_TOKEN");
-        ConsoleSettings settings = ConsoleSettings.of(bind, port, token, JobConfig.load(configFile, overrides));
+        ConsoleSettings settings = ConsoleSettings.of(bind, port, token, tenantTokens(tenantTokensFile),
+                JobConfig.load(configFile, overrides));
         CountDownLatch stopped = new CountDownLatch(1);
         try (ConsoleServer console = ConsoleServer.start(settings)) {
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
@@ -53,5 +74,24 @@ public final class ConsoleMain implements Callable<Integer> {
             stopped.await();
         }
         return 0;
+    }
+
+    /** Token → tenant from a {@code <tenant>=<token>} properties file (none: empty); a token given twice is refused. */
+    static Map<String, String> tenantTokens(Path file) throws java.io.IOException {
+        Map<String, String> byToken = new LinkedHashMap<>();
+        if (file == null) {
+            return byToken;
+        }
+        java.util.Properties lines = new java.util.Properties();
+        try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            lines.load(in);
+        }
+        for (String tenant : lines.stringPropertyNames()) {
+            String token = lines.getProperty(tenant).trim();
+            if (byToken.put(token, tenant) != null) {
+                throw new IllegalArgumentException("two tenants share one token in " + file);
+            }
+        }
+        return byToken;
     }
 }

@@ -33,9 +33,19 @@ import java.util.concurrent.TimeUnit;
 public final class ConsoleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
     static final String SESSION_COOKIE = "flowsql_console_session";
-    /** Server threads; event streams may hold at most {@link #MAX_STREAMS} of them. */
-    static final int THREADS = 24;
+    /** Server threads; event streams may hold at most {@link #MAX_STREAMS} of them, Run and Ask their slots' worth. */
+    static final int THREADS = 32;
     static final int MAX_STREAMS = 16;
+    /** SQL statements run at once ("Run", and corrected SQL checked before feedback is sent); more are refused 503. */
+    static final int RUN_SLOTS = 4;
+    /** Questions handed to the broker at once ("Ask" waits for every replica's acknowledgement); more are refused 503. */
+    static final int ASK_SLOTS = 4;
+    /**
+     * Seconds the JDK server allows for a request (line, headers, body) and for a response, set only when the operator
+     * has not: the backstop for a client that sends nothing at all. JVM-wide and read once, when the first JDK HTTP
+     * server of the process is made; the body deadline in {@link HttpIo} does not depend on it.
+     */
+    static final String MAX_REQUEST_SECONDS = "30";
     static final int MAX_QUESTION_CHARS = 4_000;
     static final int MAX_SQL_CHARS = 100_000;
     private static final Map<String, String> STATIC = Map.of(
@@ -50,16 +60,22 @@ public final class ConsoleServer implements AutoCloseable {
     private final FeedbackSender feedback;
     private final AnswerFollower follower;
     private final SqlRunner sql;
+    private final WorkSlots runs = new WorkSlots("SQL statements", RUN_SLOTS, 2);
+    private final WorkSlots asks = new WorkSlots("questions", ASK_SLOTS, 2);
     private final HttpServer server;
     private final ExecutorService threads;
 
     private ConsoleServer(ConsoleSettings settings) throws IOException {
         this.settings = settings;
-        this.access = new Access(settings.token(), settings.loopbackOnly());
+        this.access = settings.tenantTokens().isEmpty() ? new Access(settings.token(), settings.loopbackOnly())
+                : new Access(settings.tenantTokens(), settings.loopbackOnly());
         this.sender = new QuestionSender(settings.kafka(), settings.questionsTopic());
         this.feedback = settings.feedback() ? new FeedbackSender(settings.kafka(), settings.feedbackTopic()) : null;
         this.follower = new AnswerFollower(settings.kafka(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
-        this.sql = new SqlRunner(settings.databases(), settings.sql());
+        this.sql = new SqlRunner(settings.databases(), settings.sql(), settings.access());
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", MAX_REQUEST_SECONDS);
+        }
         this.server = HttpServer.create(settings.address(), 64);
         this.threads = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "console-http");
@@ -73,6 +89,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.createContext("/api/run", guarded(this::run));
         server.createContext("/api/events", guarded(this::events));
         server.createContext("/api/feedback", guarded(this::feedback));
+        server.createContext("/api/health", guarded(this::health));
     }
 
     /** Starts following the answers (from now on), then serves; returns the running console. */
@@ -99,15 +116,20 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     private interface Handler {
-        void handle(HttpExchange exchange) throws Exception;
+        /** @param tenant the caller's tenant, as its token said (null: none) */
+        void handle(HttpExchange exchange, String tenant) throws Exception;
     }
 
     private HttpHandler guarded(Handler handler) {
         return exchange -> {
             try {
-                access.check(exchange);
-                handler.handle(exchange);
+                HttpIo.readBody(exchange);
+                String tenant = access.check(exchange);
+                handler.handle(exchange, tenant);
             } catch (HttpIo.Refused e) {
+                if (e.retryAfterSeconds > 0) {
+                    exchange.getResponseHeaders().set("Retry-After", Integer.toString(e.retryAfterSeconds));
+                }
                 HttpIo.sendError(exchange, e.status, e.getMessage());
             } catch (IOException e) {
                 LOG.debug("client went away: {}", e.toString());
@@ -120,8 +142,10 @@ public final class ConsoleServer implements AutoCloseable {
         };
     }
 
-    private Session session(HttpExchange exchange) {
+    /** The request's session, when it is one the caller's tenant opened (another tenant's session id is no session). */
+    private Session session(HttpExchange exchange, String tenant) {
         return HttpIo.cookie(exchange, SESSION_COOKIE).flatMap(sessions::find)
+                .filter(s -> java.util.Objects.equals(s.tenant(), tenant))
                 .orElseThrow(() -> new HttpIo.Refused(401, "no console session: reload the page"));
     }
 
@@ -131,7 +155,7 @@ public final class ConsoleServer implements AutoCloseable {
         }
     }
 
-    private void page(HttpExchange exchange) throws IOException {
+    private void page(HttpExchange exchange, String tenant) throws IOException {
         method(exchange, "GET");
         String path = exchange.getRequestURI().getPath();
         String resource = STATIC.get(path);
@@ -139,14 +163,16 @@ public final class ConsoleServer implements AutoCloseable {
             throw new HttpIo.Refused(404, "no such page");
         }
         if (path.equals("/")) {
-            if (access.tokenInQuery(exchange.getRequestURI())) {
-                HttpIo.setCookie(exchange, Access.TOKEN_COOKIE, access.tokenCookieValue());
+            String token = access.tokenInQuery(exchange.getRequestURI());
+            if (token != null) {
+                HttpIo.setCookie(exchange, Access.TOKEN_COOKIE, token);
                 exchange.getResponseHeaders().set("Location", "/");
                 HttpIo.send(exchange, 303, "text/plain", new byte[0]);
                 return;
             }
-            if (HttpIo.cookie(exchange, SESSION_COOKIE).flatMap(sessions::find).isEmpty()) {
-                HttpIo.setCookie(exchange, SESSION_COOKIE, sessions.create().id());
+            if (HttpIo.cookie(exchange, SESSION_COOKIE).flatMap(sessions::find)
+                    .filter(s -> java.util.Objects.equals(s.tenant(), tenant)).isEmpty()) {
+                HttpIo.setCookie(exchange, SESSION_COOKIE, sessions.create(tenant).id());
             }
         }
         byte[] body;
@@ -157,12 +183,12 @@ public final class ConsoleServer implements AutoCloseable {
         HttpIo.send(exchange, 200, type + "; charset=utf-8", body);
     }
 
-    private void databases(HttpExchange exchange) throws IOException {
+    private void databases(HttpExchange exchange, String tenant) throws IOException {
         method(exchange, "GET");
-        session(exchange);
+        session(exchange, tenant);
         ArrayNode ids = EventJson.mapper().createArrayNode();
-        settings.databases().sqlite().databaseIds().forEach(ids::add);
-        settings.databases().declared().forEach(d -> ids.add(d.id()));
+        settings.databases().sqlite().databaseIds().stream().filter(id -> mayAsk(tenant, id)).forEach(ids::add);
+        settings.databases().declared().stream().filter(d -> mayAsk(tenant, d.id())).forEach(d -> ids.add(d.id()));
         ObjectNode body = EventJson.mapper().createObjectNode();
         body.set("databases", ids);
         body.put("feedback", feedback != null);
@@ -170,9 +196,9 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /** Body {@code {"db": ..., "question": ..., "dialogue_id": <one of this session's, for a follow-up>}}. */
-    private void ask(HttpExchange exchange) throws Exception {
+    private void ask(HttpExchange exchange, String tenant) throws Exception {
         method(exchange, "POST");
-        Session session = session(exchange);
+        Session session = session(exchange, tenant);
         JsonNode body = HttpIo.readJson(exchange);
         String question = HttpIo.text(body, "question", MAX_QUESTION_CHARS);
         String dialogueId;
@@ -180,25 +206,38 @@ public final class ConsoleServer implements AutoCloseable {
         if (body.hasNonNull("dialogue_id")) {
             dialogueId = body.get("dialogue_id").asText();
             db = session.databaseOf(dialogueId);
-            if (db == null) {
+            if (db == null || !mayAsk(tenant, db)) {
                 throw new HttpIo.Refused(404, "no dialogue " + dialogueId + " in this session");
             }
         } else {
             db = HttpIo.text(body, "db", 200);
-            if (!settings.databases().contains(db)) {
+            if (!settings.databases().contains(db) || !mayAsk(tenant, db)) {
                 throw new HttpIo.Refused(400, "no database " + db + " in the job's catalog");
             }
             dialogueId = "console-" + newId();
         }
         String requestId = "console-" + newId();
-        QuestionSender.Prepared prepared = QuestionSender.prepare(requestId, dialogueId, db, question);
+        QuestionSender.Prepared prepared = QuestionSender.prepare(requestId, dialogueId, db, tenant,
+                question);
         if (!prepared.check().isValid()) {
             throw new HttpIo.Refused(400, "not a valid question: " + prepared.check().reason());
         }
-        if (session.databaseOf(dialogueId) == null && !sessions.startDialogue(session, dialogueId, db)) {
-            throw new HttpIo.Refused(429, "this session has started " + Session.MAX_DIALOGUES + " dialogues");
+        if (session.databaseOf(dialogueId) == null) {
+            sessions.startDialogue(session, dialogueId, db);   // before sending: the answer may come at once
         }
-        sender.send(prepared);
+        if (!session.startQuestion(requestId)) {
+            throw new HttpIo.Refused(429, "this session has " + Session.MAX_IN_FLIGHT
+                    + " questions waiting for their answers; ask again once one is answered", 5);
+        }
+        try {
+            asks.run(() -> {
+                sender.send(prepared);
+                return null;
+            });
+        } catch (Exception e) {
+            session.questionDone(requestId);
+            throw e;
+        }
         ObjectNode asked = EventJson.mapper().createObjectNode();
         asked.put("request_id", requestId).put("dialogue_id", dialogueId).put("db_id", db).put("question", question)
                 .put("asked_at", Instant.now().toString());
@@ -207,13 +246,23 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /** Body {@code {"db": ..., "sql": ...}}: SQL a person typed, as untrusted as a model's. */
-    private void run(HttpExchange exchange) throws IOException {
+    private void run(HttpExchange exchange, String tenant) throws Exception {
         method(exchange, "POST");
-        session(exchange);
+        session(exchange, tenant);
         JsonNode body = HttpIo.readJson(exchange);
         String db = HttpIo.text(body, "db", 200);
         String statement = HttpIo.text(body, "sql", MAX_SQL_CHARS);
-        HttpIo.sendJson(exchange, 200, sql.run(db, statement));
+        HttpIo.sendJson(exchange, 200, runs.run(() -> sql.run(db, tenant, statement)));
+    }
+
+    /** The answer follower's health: 200 while answers reach the page as they commit, 503 when behind, cut off or down. */
+    private void health(HttpExchange exchange, String tenant) throws IOException {
+        method(exchange, "GET");
+        FollowerHealth answers = follower.health();
+        ObjectNode body = EventJson.mapper().createObjectNode();
+        body.put("status", answers.ok() ? "ok" : "degraded");
+        body.set("answers", answers.json());
+        HttpIo.sendJson(exchange, answers.ok() ? 200 : 503, body);
     }
 
     /**
@@ -221,9 +270,9 @@ public final class ConsoleServer implements AutoCloseable {
      * A corrected SQL is run first through the guard and budgets on the answer's database: one that fails is refused
      * here with its error (the job would check it again and make it a dead letter).
      */
-    private void feedback(HttpExchange exchange) throws Exception {
+    private void feedback(HttpExchange exchange, String tenant) throws Exception {
         method(exchange, "POST");
-        Session session = session(exchange);
+        Session session = session(exchange, tenant);
         if (feedback == null) {
             throw new HttpIo.Refused(404, "the job learns from no feedback topic (kafka.topic.feedback is blank)");
         }
@@ -231,7 +280,7 @@ public final class ConsoleServer implements AutoCloseable {
         String requestId = HttpIo.text(body, "request_id", 200);
         String verdict = HttpIo.text(body, "verdict", 20);
         String db = session.databaseOfAnswer(requestId);
-        if (db == null) {
+        if (db == null || !mayAsk(tenant, db)) {
             throw new HttpIo.Refused(404, "no answer " + requestId + " in this session");
         }
         if (!verdict.equals("correct") && !verdict.equals("wrong")) {
@@ -242,22 +291,28 @@ public final class ConsoleServer implements AutoCloseable {
             if (verdict.equals("correct")) {
                 throw new HttpIo.Refused(400, "a corrected SQL goes with the verdict wrong");
             }
-            JsonNode check = sql.run(db, corrected);
+            JsonNode check = runs.run(() -> sql.run(db, tenant, corrected));
             if (check.has("error")) {
                 throw new HttpIo.Refused(400, "the corrected SQL does not run: " + check.get("error").path("kind").asText()
                         + ": " + check.get("error").path("message").asText());
             }
         }
         FeedbackEvent event = feedback.verdict(requestId, verdict.equals("correct"), corrected);
+        event.tenant = tenant;
         feedback.send(event);
         ObjectNode sent = EventJson.mapper().createObjectNode();
         sent.put("feedback_id", event.feedbackId).put("request_id", requestId).put("verdict", event.verdict);
         HttpIo.sendJson(exchange, 200, sent);
     }
 
-    private void events(HttpExchange exchange) throws IOException {
+    private void events(HttpExchange exchange, String tenant) throws IOException {
         method(exchange, "GET");
-        streams.serve(exchange, session(exchange));
+        streams.serve(exchange, session(exchange, tenant));
+    }
+
+    /** Whether the caller's tenant may ask {@code dbId} (always, without access policies). */
+    private boolean mayAsk(String tenant, String dbId) {
+        return settings.access().allowsDatabase(tenant, dbId);
     }
 
     private String newId() {

@@ -1,5 +1,6 @@
 package io.flowsql.console;
 
+import io.flowsql.access.AccessPolicies;
 import io.flowsql.job.kafka.KafkaClientFactory;
 import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
@@ -11,31 +12,63 @@ import io.flowsql.sql.exec.SqlExecutorConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.Map;
 
 /**
  * What the console runs with: where it listens, the bearer token (required when it listens beyond loopback), and
  * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback included), the database catalog
  * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
  */
-public record ConsoleSettings(InetSocketAddress address, String token, KafkaClientFactory kafka, String questionsTopic,
-                              String answersTopic, String deadLettersTopic, String feedbackTopic, DatabaseRegistry databases,
-                              SqlExecutorConfig sql) {
+public record ConsoleSettings(InetSocketAddress address, String token, Map<String, String> tenantTokens,
+                              KafkaClientFactory kafka, String questionsTopic, String answersTopic, String deadLettersTopic,
+                              String feedbackTopic, DatabaseRegistry databases, SqlExecutorConfig sql, AccessPolicies access) {
+    private static final String TOKEN_CHARS = "[A-Za-z0-9._~+/=-]{16,512}";
 
+    /**
+     * @param tenantTokens each token and the tenant it logs in as (empty: none); required, and only then allowed, when
+     *                     the job has access policies ({@code tenants.*}): every tenant named must be configured there
+     */
     public ConsoleSettings {
         if (token != null && token.isBlank()) {
             token = null;
         }
-        if (token == null && !address.getAddress().isLoopbackAddress()) {
+        tenantTokens = Map.copyOf(tenantTokens);
+        if (access.enforced() && tenantTokens.isEmpty()) {
+            throw new IllegalArgumentException("the job has access policies (tenants.*): give the console a token per tenant "
+                    + "(--tenant-tokens), so each person speaks as their tenant");
+        }
+        if (!tenantTokens.isEmpty()) {
+            if (!access.enforced()) {
+                throw new IllegalArgumentException("tenant tokens need the job's access policies (tenants.*), and none are set");
+            }
+            if (token != null) {
+                throw new IllegalArgumentException("give either a single token or tenant tokens, not both");
+            }
+            for (Map.Entry<String, String> e : tenantTokens.entrySet()) {
+                if (!access.tenantNames().contains(e.getValue())) {
+                    throw new IllegalArgumentException("tenant token for '" + e.getValue() + "', a tenant the job does not configure");
+                }
+                if (!e.getKey().matches(TOKEN_CHARS)) {
+                    throw new IllegalArgumentException("the token of tenant '" + e.getValue()
+                            + "' must be 16-512 characters of A-Z a-z 0-9 . _ ~ + / = -");
+                }
+            }
+        } else if (token == null && !address.getAddress().isLoopbackAddress()) {
             throw new IllegalArgumentException("the console listens on " + address.getAddress().getHostAddress()
                     + ", beyond loopback: give it a bearer token (--token-file or FLOWSQL_CONSOLE_TOKEN)");
         }
-        if (token != null && !token.matches("[A-Za-z0-9._~+/=-]{16,512}")) {
+        if (token != null && !token.matches(TOKEN_CHARS)) {
             throw new IllegalArgumentException("the console's token must be 16-512 characters of A-Z a-z 0-9 . _ ~ + / = -");
         }
     }
 
     /** The settings of a console at {@code host:port} over the job whose options are {@code job}. */
     public static ConsoleSettings of(String host, int port, String token, JobConfig job) {
+        return of(host, port, token, Map.of(), job);
+    }
+
+    /** As above, with {@code tenantTokens}: token → the tenant it logs in as. */
+    public static ConsoleSettings of(String host, int port, String token, Map<String, String> tenantTokens, JobConfig job) {
         InetAddress bind;
         try {
             bind = InetAddress.getByName(host);
@@ -43,9 +76,10 @@ public record ConsoleSettings(InetSocketAddress address, String token, KafkaClie
             throw new IllegalArgumentException("cannot bind the console to " + host + ": " + e.getMessage(), e);
         }
         SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
-        return new ConsoleSettings(new InetSocketAddress(bind, port), token, job.kafkaClients(),
+        return new ConsoleSettings(new InetSocketAddress(bind, port), token, tenantTokens, job.kafkaClients(),
                 job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
-                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql);
+                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql,
+                EngineWiring.access(job));
     }
 
     /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */

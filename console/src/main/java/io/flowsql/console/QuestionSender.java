@@ -30,11 +30,14 @@ final class QuestionSender implements AutoCloseable {
     record Prepared(String dialogueId, byte[] value, QuestionParse check) {}
 
     /** The question as the job will read it; when {@code check().isValid()} is false it must not be sent. */
-    static Prepared prepare(String requestId, String dialogueId, String dbId, String question) {
+    static Prepared prepare(String requestId, String dialogueId, String dbId, String tenant, String question) {
         ObjectNode node = EventJson.mapper().createObjectNode();
         node.put("request_id", requestId);
         node.put("dialogue_id", dialogueId);
         node.put("db_id", dbId);
+        if (tenant != null) {
+            node.put("tenant", tenant);     // the caller's, from its token: the job holds the question to its policy
+        }
         node.put("question", question);
         node.putObject("options").put("summarize", true);   // the console shows every answer's summary
         byte[] value = EventJson.toBytes(node);

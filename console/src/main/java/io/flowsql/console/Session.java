@@ -14,14 +14,26 @@ import java.util.concurrent.TimeUnit;
 final class Session {
     /** Events kept per session; the oldest go first (a page reloaded after that many shows the newest only). */
     static final int MAX_EVENTS = 2_000;
-    /** Dialogues one session may start. */
+    /** Dialogues one session keeps; starting one more forgets the one used longest ago (no follow-up to it then). */
     static final int MAX_DIALOGUES = 500;
+    /** Questions one session may have waiting for their answer or dead letter at once. */
+    static final int MAX_IN_FLIGHT = 8;
+    /** A question unanswered for this long no longer counts as in flight (its answer may never come). */
+    static final long IN_FLIGHT_MILLIS = 10 * 60_000;
+    /** Event streams one session may hold open at once (tabs of one browser). */
+    static final int MAX_STREAMS = 4;
 
     /** An event as the stream sends it: its position (the SSE id), its type and its JSON. */
     record Event(long id, String type, String json) {}
 
     private final String id;
-    private final Map<String, String> dbByDialogue = new LinkedHashMap<>();
+    /** The tenant that opened it (null: none): only that tenant's token may use it. */
+    private final String tenant;
+    /** In order of last use, so the dialogue used longest ago is the one forgotten. */
+    private final LinkedHashMap<String, String> dbByDialogue = new LinkedHashMap<>(16, 0.75f, true);
+    /** Requests asked and not yet answered or dead-lettered, with when they were asked (nanos). */
+    private final Map<String, Long> inFlight = new LinkedHashMap<>();
+    private int streams;
     /** The database of each request whose answer this session received (what a verdict may name). */
     private final Map<String, String> dbByAnsweredRequest = new LinkedHashMap<>();
     private final List<Event> events = new ArrayList<>();
@@ -29,7 +41,16 @@ final class Session {
     private volatile long lastSeenNanos = System.nanoTime();
 
     Session(String id) {
+        this(id, null);
+    }
+
+    Session(String id, String tenant) {
         this.id = id;
+        this.tenant = tenant;
+    }
+
+    String tenant() {
+        return tenant;
     }
 
     String id() {
@@ -44,13 +65,44 @@ final class Session {
         return lastSeenNanos;
     }
 
-    /** Binds a new dialogue to this session; false when it has as many as it may. */
-    synchronized boolean startDialogue(String dialogueId, String dbId) {
+    /** Binds a new dialogue to this session; returns the dialogue forgotten to make room, or null. */
+    synchronized String startDialogue(String dialogueId, String dbId) {
+        String forgotten = null;
         if (dbByDialogue.size() >= MAX_DIALOGUES) {
-            return false;
+            forgotten = dbByDialogue.keySet().iterator().next();
+            dbByDialogue.remove(forgotten);
         }
         dbByDialogue.put(dialogueId, dbId);
+        return forgotten;
+    }
+
+    /** Counts a question as in flight; false when {@link #MAX_IN_FLIGHT} already are. */
+    synchronized boolean startQuestion(String requestId) {
+        long now = System.nanoTime();
+        inFlight.values().removeIf(askedAt -> now - askedAt > TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
+        if (inFlight.size() >= MAX_IN_FLIGHT) {
+            return false;
+        }
+        inFlight.put(requestId, now);
         return true;
+    }
+
+    /** The question's answer or dead letter came, or it was never sent: it is no longer in flight. */
+    synchronized void questionDone(String requestId) {
+        inFlight.remove(requestId);
+    }
+
+    /** Counts an event stream as open; false when {@link #MAX_STREAMS} already are. */
+    synchronized boolean openStream() {
+        if (streams >= MAX_STREAMS) {
+            return false;
+        }
+        streams++;
+        return true;
+    }
+
+    synchronized void closeStream() {
+        streams--;
     }
 
     /** The database of one of this session's dialogues, or null when the dialogue is not this session's. */
@@ -60,6 +112,7 @@ final class Session {
 
     /** Publishes an answer to one of this session's questions; from now on a verdict may name its request. */
     synchronized void publishAnswer(String requestId, String dbId, String json) {
+        inFlight.remove(requestId);
         dbByAnsweredRequest.put(requestId, dbId);
         if (dbByAnsweredRequest.size() > MAX_EVENTS) {
             dbByAnsweredRequest.remove(dbByAnsweredRequest.keySet().iterator().next());

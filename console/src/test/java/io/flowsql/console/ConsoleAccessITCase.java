@@ -7,16 +7,11 @@ import io.flowsql.job.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import static io.flowsql.console.RawHttp.host;
+import static io.flowsql.console.RawHttp.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,43 +32,13 @@ class ConsoleAccessITCase {
                 JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
     }
 
-    /** One HTTP/1.1 exchange written by hand, so the Host header is whatever the test says. */
-    record Reply(int status, String headers, String body) {
-        String cookie(String name) {
-            Matcher m = Pattern.compile("(?im)^set-cookie: " + name + "=([^;]+)").matcher(headers);
-            return m.find() ? m.group(1) : null;
-        }
-    }
-
-    private static Reply request(URI console, String method, String path, String host, Map<String, String> headers, String body)
-            throws IOException {
-        try (Socket socket = new Socket(console.getHost(), console.getPort())) {
-            byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-            StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n");
-            headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
-            head.append("Content-Length: ").append(content.length).append("\r\n\r\n");
-            OutputStream out = socket.getOutputStream();
-            out.write(head.toString().getBytes(StandardCharsets.UTF_8));
-            out.write(content);
-            out.flush();
-            InputStream in = socket.getInputStream();
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            int split = text.indexOf("\r\n\r\n");
-            return new Reply(Integer.parseInt(text.substring(9, 12)), text.substring(0, split), text.substring(split + 4));
-        }
-    }
-
-    private static String host(URI console) {
-        return "127.0.0.1:" + console.getPort();
-    }
-
     @Test
     void loopbackHostsOnlyASessionForTheApiTheHeaderOnPostsAndOnlyReadOnlySql() throws Exception {
         try (ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, job()))) {
             URI uri = URI.create(console.url());
             assertThat(request(uri, "GET", "/", "attacker.example:" + uri.getPort(), Map.of(), null).status())
                     .as("a rebound host name").isEqualTo(403);
-            Reply page = request(uri, "GET", "/", host(uri), Map.of(), null);
+            RawHttp.Reply page = request(uri, "GET", "/", host(uri), Map.of(), null);
             assertThat(page.status()).isEqualTo(200);
             assertThat(page.headers()).containsIgnoringCase("Content-Security-Policy: default-src 'none'")
                     .containsIgnoringCase("HttpOnly; SameSite=Strict");
@@ -88,12 +53,12 @@ class ConsoleAccessITCase {
 
             Map<String, String> ok = Map.of("Content-Type", "application/json", Access.CSRF_HEADER, "1",
                     "Cookie", ConsoleServer.SESSION_COOKIE + "=" + session);
-            Reply counted = request(uri, "POST", "/api/run", host(uri), ok, run);
+            RawHttp.Reply counted = request(uri, "POST", "/api/run", host(uri), ok, run);
             assertThat(counted.status()).isEqualTo(200);
             assertThat(counted.body()).contains("\"rows\":[[\"6\"]]");
             for (String write : new String[] {"DELETE FROM singer", "SELECT 1; DROP TABLE singer", "PRAGMA writable_schema = 1",
                     "ATTACH DATABASE '/tmp/x.sqlite' AS x", "UPDATE singer SET age = 0"}) {
-                Reply refused = request(uri, "POST", "/api/run", host(uri), ok,
+                RawHttp.Reply refused = request(uri, "POST", "/api/run", host(uri), ok,
                         "{\"db\":\"concert_singer\",\"sql\":\"" + write + "\"}");
                 assertThat(refused.body()).as(write).contains("\"kind\":\"refused\"");
             }
@@ -119,7 +84,7 @@ class ConsoleAccessITCase {
             assertThat(request(uri, "GET", "/", host(uri), Map.of("Authorization", "Bearer wrong-token-of-24-chars"), null).status())
                     .isEqualTo(401);
             assertThat(request(uri, "GET", "/", host(uri), Map.of("Authorization", "Bearer " + TOKEN), null).status()).isEqualTo(200);
-            Reply entry = request(uri, "GET", "/?token=" + TOKEN, host(uri), Map.of(), null);
+            RawHttp.Reply entry = request(uri, "GET", "/?token=" + TOKEN, host(uri), Map.of(), null);
             assertThat(entry.status()).isEqualTo(303);
             String cookie = entry.cookie(Access.TOKEN_COOKIE);
             assertThat(request(uri, "GET", "/", host(uri), Map.of("Cookie", Access.TOKEN_COOKIE + "=" + cookie), null).status())

@@ -68,6 +68,7 @@ class ConsoleInChromiumITCase {
     void askSeeTheAnswerEditAndRunItAndFollowATwoTurnDialogue() throws Exception {
         try (Browser person = new Browser()) {
             person.open(stack.console.url());
+            person.until(Duration.ofSeconds(15), d -> "following".equals(person.body("data-follower")) ? true : null);
             person.ask("concert_singer", "How many singers are from each country?");
             WebElement turn = person.answeredTurn(1, ANSWER_WAIT);
             assertThat(turn.findElement(By.cssSelector("[data-testid=status]")).getText())

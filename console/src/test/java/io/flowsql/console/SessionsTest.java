@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Sessions keep their dialogues, answers and events to themselves; ids are unguessable and distinct. */
 class SessionsTest {
@@ -15,7 +16,7 @@ class SessionsTest {
         Session first = sessions.create();
         Session second = sessions.create();
         assertThat(first.id()).hasSize(32).isNotEqualTo(second.id());
-        assertThat(sessions.startDialogue(first, "d1", "concert_singer")).isTrue();
+        sessions.startDialogue(first, "d1", "concert_singer");
 
         assertThat(sessions.ownerOf("d1")).containsSame(first);
         assertThat(sessions.ownerOf("d2")).isEmpty();
@@ -54,5 +55,55 @@ class SessionsTest {
         sessions.create();
         assertThat(sessions.find(old.id())).isEmpty();
         assertThat(sessions.ownerOf("d1")).isEmpty();
+    }
+
+    @Test
+    void aSessionAtItsDialogueCapForgetsTheOneUsedLongestAgoAndIsNeverStuck() {
+        Sessions sessions = new Sessions(Duration.ofHours(1));
+        Session session = sessions.create();
+        for (int i = 0; i < Session.MAX_DIALOGUES; i++) {
+            sessions.startDialogue(session, "d" + i, "pets_1");
+        }
+        session.databaseOf("d0");   // used again: d1 is now the one used longest ago
+        sessions.startDialogue(session, "one-more", "pets_1");
+        assertThat(session.databaseOf("one-more")).isEqualTo("pets_1");
+        assertThat(session.databaseOf("d1")).as("forgotten").isNull();
+        assertThat(sessions.ownerOf("d1")).isEmpty();
+        assertThat(session.databaseOf("d0")).isEqualTo("pets_1");
+        assertThat(sessions.ownerOf("d0")).containsSame(session);
+    }
+
+    @Test
+    void questionsInFlightAndStreamsAreCappedPerSessionAndFreedByTheirEnd() {
+        Session session = new Sessions(Duration.ofHours(1)).create();
+        for (int i = 0; i < Session.MAX_IN_FLIGHT; i++) {
+            assertThat(session.startQuestion("r" + i)).isTrue();
+        }
+        assertThat(session.startQuestion("one-more")).isFalse();
+        session.publishAnswer("r0", "pets_1", "{}");
+        assertThat(session.startQuestion("one-more")).as("an answer frees its place").isTrue();
+        assertThat(session.startQuestion("and-another")).isFalse();
+        session.questionDone("r1");
+        assertThat(session.startQuestion("and-another")).as("a dead letter frees its place").isTrue();
+
+        for (int i = 0; i < Session.MAX_STREAMS; i++) {
+            assertThat(session.openStream()).isTrue();
+        }
+        assertThat(session.openStream()).isFalse();
+        session.closeStream();
+        assertThat(session.openStream()).isTrue();
+    }
+
+    @Test
+    void newSessionsAreRefusedWhileEveryKeptOneWasSeenInTheLastMinute() {
+        Sessions sessions = new Sessions(Duration.ofHours(1));
+        for (int i = 0; i < Sessions.MAX_SESSIONS; i++) {
+            sessions.create();
+        }
+        assertThatThrownBy(sessions::create).isInstanceOfSatisfying(HttpIo.Refused.class, e -> {
+            assertThat(e.status).isEqualTo(429);
+            assertThat(e.retryAfterSeconds).isEqualTo(60);
+        });
+        assertThat(sessions.size()).isEqualTo(Sessions.MAX_SESSIONS);
     }
 }

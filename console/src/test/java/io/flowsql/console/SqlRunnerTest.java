@@ -29,14 +29,14 @@ class SqlRunnerTest {
         Files.createDirectories(dir.resolve("sqlite"));
         DatabaseRegistry registry = DatabaseRegistry.fromSettings(new DatabaseLocator(List.of(dir.resolve("sqlite")), List.of()),
                 Map.of("sales.url", "jdbc:duckdb:" + file));
-        try (SqlRunner runner = new SqlRunner(registry, SqlExecutorConfig.defaults())) {
-            ObjectNode ok = runner.run("sales", "SELECT region, sum(amount) AS total FROM orders GROUP BY region ORDER BY region");
+        try (SqlRunner runner = new SqlRunner(registry, SqlExecutorConfig.defaults(), io.flowsql.access.AccessPolicies.allowAll())) {
+            ObjectNode ok = runner.run("sales", null, "SELECT region, sum(amount) AS total FROM orders GROUP BY region ORDER BY region");
             assertThat(ok.has("error")).as(ok.toString()).isFalse();
             assertThat(ok.get("row_count").asInt()).isEqualTo(2);
             assertThat(ok.get("rows").get(0).get(0).asText()).isEqualTo("north");
             assertThat(ok.get("rows").get(0).get(1).asDouble()).isEqualTo(12.0);
 
-            ObjectNode refused = runner.run("sales", "DELETE FROM orders");
+            ObjectNode refused = runner.run("sales", null, "DELETE FROM orders");
             assertThat(refused.has("error")).as(refused.toString()).isTrue();
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file); Statement s = c.createStatement();

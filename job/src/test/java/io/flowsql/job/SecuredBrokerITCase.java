@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flowsql.devstack.LocalKafkaBroker;
+import io.flowsql.devstack.SelfSignedStores;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.job.cli.FlowSqlCli;
@@ -54,7 +55,7 @@ class SecuredBrokerITCase {
         List<String> secrets = List.of(keystorePassword, truststorePassword, scramPassword);
         Path keystore = dir.resolve("broker.p12");
         Path truststore = dir.resolve("trust.p12");
-        Tls.make(dir, keystore, keystorePassword, truststore, truststorePassword);
+        SelfSignedStores.make(dir, keystore, keystorePassword, truststore, truststorePassword);
 
         CapturedLogs logs = CapturedLogs.start();
         String logged;
@@ -168,33 +169,5 @@ class SecuredBrokerITCase {
             }
         }
         return answers;
-    }
-
-    /** A broker keystore (self-signed, for 127.0.0.1) and a truststore holding its certificate, made with keytool. */
-    static final class Tls {
-        private Tls() {}
-
-        static void make(Path dir, Path keystore, String keystorePassword, Path truststore, String truststorePassword)
-                throws Exception {
-            Path cert = dir.resolve("broker.crt");
-            keytool("-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                    "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
-                    "-keystore", keystore.toString(), "-storepass", keystorePassword, "-keypass", keystorePassword);
-            keytool("-exportcert", "-alias", "broker", "-keystore", keystore.toString(), "-storepass", keystorePassword,
-                    "-file", cert.toString());
-            keytool("-importcert", "-noprompt", "-alias", "broker", "-file", cert.toString(), "-storetype", "PKCS12",
-                    "-keystore", truststore.toString(), "-storepass", truststorePassword);
-        }
-
-        private static void keytool(String... args) throws Exception {
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-            command.addAll(List.of(args));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IllegalStateException("keytool " + args[0] + " failed: " + out);
-            }
-        }
     }
 }

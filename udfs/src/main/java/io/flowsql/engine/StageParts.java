@@ -1,5 +1,6 @@
 package io.flowsql.engine;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
@@ -93,8 +94,8 @@ public final class StageParts {
      * candidates run and fingerprinted as Spider's test-suite evaluator compares results.
      */
     public static StageParts standard(Engine engine, AgentSettings settings) {
-        SchemaContext schema = new SchemaContext(engine.catalog(),
-                SchemaViews.over(engine.sql()), new HistoryRenderer(), settings.access);
+        SchemaContext schema = new SchemaContext(new DataDoors(engine.sql(), engine.catalog(), settings.access),
+                SchemaViews.over(engine.sql()), new HistoryRenderer());
         CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows,
                 settings.access);
         return new StageParts(engine, settings, schema, runner, StageJournal.NONE);

@@ -100,7 +100,7 @@ public final class StageRegistry {
                     .in(MAG_SQL).sends(0.1),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL).sends(0.0),
-            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.engine.catalog(), p.settings.fewShotExamples,
+            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.schema.doors(), p.settings.fewShotExamples,
                     p.settings.fewShotOtherDatabasesOnly))
                     .in(OPENSEARCH),
             // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval

@@ -14,6 +14,11 @@ public class AnswerEvent {
     public String requestId;
     public String dialogueId;
     public String dbId;
+    /**
+     * The tenant the question was answered for (the one it declared, else the one its dialogue id yields under
+     * {@code tenant.from-dialogue-id}); its access policy decided what the answer could read. Null when none.
+     */
+    public String tenant;
     public String question;
     public String questionType;
     /** answered | clarification | refused | failed */

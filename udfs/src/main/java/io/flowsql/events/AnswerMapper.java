@@ -29,6 +29,7 @@ public final class AnswerMapper {
         answer.requestId = ctx.requestId;
         answer.dialogueId = ctx.dialogueId;
         answer.dbId = ctx.dbId;
+        answer.tenant = ctx.tenant;
         answer.question = ctx.question;
         answer.questionType = ctx.questionType;
         answer.sql = ctx.finalSql;

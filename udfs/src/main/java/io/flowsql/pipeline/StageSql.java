@@ -1,8 +1,8 @@
 package io.flowsql.pipeline;
 
 import io.flowsql.access.AccessPolicies;
-import io.flowsql.access.ErrorRedaction;
-import io.flowsql.access.TableGate;
+import io.flowsql.access.DataDoor;
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseUnavailable;
 import io.flowsql.sql.ExecutionResult;
@@ -10,11 +10,9 @@ import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.exec.SafeExecutor;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -24,12 +22,12 @@ import java.util.function.Supplier;
  * one without naming whose question it serves:
  * <ul>
  *   <li>under a table-level policy ({@code tenants.<t>.tables.<db>}) the statement's tables are checked first
- *       ({@link TableGate}); a statement reading a table the tenant may not use does not run and fails as the database
+ *       ({@code TableGate}); a statement reading a table the tenant may not use does not run and fails as the database
  *       would fail a missing table ({@code invalid_sql: table X is not available}, naming only what the SQL named), so
  *       an agent corrects it as any other error and the question goes on; the statement is read in the database's
  *       own dialect, and functions, casts and catalog relations are held to the engine's allow-lists;</li>
  *   <li>under such a policy the database's error text keeps no value the statement did not itself contain
- *       ({@link ErrorRedaction}): an engine quotes values it read in some errors;</li>
+ *       ({@code ErrorRedaction}): an engine quotes values it read in some errors;</li>
  *   <li>with a role for the tenant on that database ({@code tenants.<t>.roles.<db>}) the statement runs as that role
  *       (PostgreSQL: {@code SET LOCAL ROLE}), so the database's grants and row-level security apply too;</li>
  *   <li>a database that refused the login or cannot be reached fails the question at once
@@ -37,15 +35,18 @@ import java.util.function.Supplier;
  *   <li>the statement's budget is registered with the stage's cancellation, so the stage's timeout stops the running
  *       statement and frees its connection at once, instead of leaving it to run to the executor's own time limit.</li>
  * </ul>
- * Stages hold a {@code StageSql}, never the executor itself.
+ * Stages hold a {@code StageSql}, never the executor itself; each statement goes through the {@link DataDoor} of its
+ * scope's database and tenant, which does the checks above.
  */
 public final class StageSql {
-    private final SafeExecutor executor;
-    private final AccessPolicies access;
+    private final DataDoors doors;
 
     public StageSql(SafeExecutor executor, AccessPolicies access) {
-        this.executor = Objects.requireNonNull(executor, "executor");
-        this.access = Objects.requireNonNull(access, "access");
+        this(new DataDoors(Objects.requireNonNull(executor, "executor"), null, access));
+    }
+
+    public StageSql(DataDoors doors) {
+        this.doors = Objects.requireNonNull(doors, "doors");
     }
 
     /** Without any access policy (tools, replays, tests): only the budget and the cancellation apply. */
@@ -80,26 +81,12 @@ public final class StageSql {
      * the result); a statement the scope's tenant may not run fails without reaching the database.
      */
     public ExecutionResult execute(Scope scope, String sql, StatementBudget budget) {
-        Optional<Predicate<String>> allowed = access.gate(scope.tenant(), scope.dbId());
-        if (allowed.isPresent() && sql != null) {
-            Optional<String> refusal = TableGate.feedback(sql, allowed.get(), executor.engineOf(scope.dbId()));
-            if (refusal.isPresent()) {
-                return ExecutionResult.failed(new SqlError(SqlError.Kind.INVALID_SQL, refusal.get()), 0);
-            }
-        }
-        String role = access.role(scope.tenant(), scope.dbId());
-        ExecutionResult result = failFast(executor.execute(scope.dbId(), sql, budget, role));
-        return allowed.isPresent() ? redacted(result, sql) : result;
+        return failFast(door(scope).execute(sql, budget));
     }
 
-    /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */
-    private static ExecutionResult redacted(ExecutionResult result, String sql) {
-        if (result.ok()) {
-            return result;
-        }
-        SqlError error = result.error();
-        return ExecutionResult.failed(new SqlError(error.kind(), ErrorRedaction.redact(error.message(), sql)),
-                result.elapsedMicros());
+    /** The door of the scope's database for its tenant. */
+    public DataDoor door(Scope scope) {
+        return doors.door(scope.dbId(), scope.tenant());
     }
 
     /**
@@ -116,12 +103,16 @@ public final class StageSql {
 
     /** A fresh budget under the executor's limit that the scope's cancellation (when set) cancels. */
     public StatementBudget budget(Scope scope) {
-        return budgetFor(executor, scope.cancellation());
+        StatementBudget budget = door(scope).newBudget();
+        if (scope.cancellation() != null) {
+            scope.cancellation().onCancel(budget::cancel);
+        }
+        return budget;
     }
 
     /** The engine behind a database id (for dialect rules). */
     public DatabaseEngine engineOf(String dbId) {
-        return executor.engineOf(dbId);
+        return doors.operator(dbId).engine();
     }
 
     /**
@@ -144,14 +135,5 @@ public final class StageSql {
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    /** A fresh budget under the executor's limit that {@code cancellation} (when not null) cancels. */
-    private static StatementBudget budgetFor(SafeExecutor executor, Cancellation cancellation) {
-        StatementBudget budget = executor.newBudget();
-        if (cancellation != null) {
-            cancellation.onCancel(budget::cancel);
-        }
-        return budget;
     }
 }

@@ -3,6 +3,7 @@ package io.flowsql.agents.common;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.DataDoors;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.SchemaCatalog;
@@ -14,17 +15,16 @@ import java.util.Objects;
  * The prompt fields every agent shares (database, question, evidence, history, schema), so each stage
  * shows the model the same labelled lines the conventions and the simulator expect. The schema a stage gets is the
  * one the question may see: the tables its tenant's access policy allows, cut to those schema retrieval kept
- * ({@link RequestContext#retrievedTables}); the cut schemas are made once per catalog schema and table set.
+ * ({@link RequestContext#retrievedTables}); the cut schemas are made once per visible schema and table set. Schemas come only through the request's {@link io.flowsql.access.DataDoor}.
  */
 public final class SchemaContext {
     /** What prompts show when a question comes without evidence. */
     public static final String NO_EVIDENCE = "(none)";
 
-    private final SchemaCatalog catalog;
+    private final DataDoors doors;
     private final SchemaViews views;
     private final HistoryRenderer history;
-    private final AccessPolicies access;
-    /** Per catalog schema (by identity, released with it): the cut schemas by tenant and kept tables. */
+    /** Per visible schema (by identity, released with it): the schemas cut to the kept tables. */
     private final Cache<DatabaseSchema, Cache<String, DatabaseSchema>> cuts = Caffeine.newBuilder().weakKeys().build();
 
     public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history) {
@@ -32,10 +32,14 @@ public final class SchemaContext {
     }
 
     public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history, AccessPolicies access) {
-        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this(new DataDoors(null, Objects.requireNonNull(catalog, "catalog"), access), views, history);
+    }
+
+    /** Schemas read through {@code doors}: each request's door (its database, its tenant) shows only what it may see. */
+    public SchemaContext(DataDoors doors, SchemaViews views, HistoryRenderer history) {
+        this.doors = Objects.requireNonNull(doors, "doors");
         this.views = Objects.requireNonNull(views, "views");
         this.history = Objects.requireNonNull(history, "history");
-        this.access = Objects.requireNonNull(access, "access");
     }
 
     /** The schema this request's prompts show: the visible schema, cut to the retrieved tables when retrieval cut it. */
@@ -45,31 +49,26 @@ public final class SchemaContext {
             return visible;
         }
         List<String> brief = ctx.retrievedBrief == null ? List.of() : ctx.retrievedBrief;
-        return cutsOf(catalog.schema(ctx.dbId)).get(cutKey(ctx) + "\u0000" + String.join("\u0000", ctx.retrievedTables)
-                        + "\u0001" + String.join("\u0000", brief),
+        return cutsOf(visible).get(String.join("\u0000", ctx.retrievedTables) + "\u0001" + String.join("\u0000", brief),
                 k -> SchemaSubset.named(visible, ctx.retrievedTables, brief));
     }
 
     /** The tables the request's tenant may see (the whole catalog schema when its policy hides none). */
     public DatabaseSchema visibleSchema(RequestContext ctx) {
-        DatabaseSchema whole = catalog.schema(ctx.dbId);
-        if (!access.restrictsTables(ctx.tenant, ctx.dbId)) {
-            return whole;
-        }
-        var allowed = access.tables(ctx.tenant, ctx.dbId);
-        return cutsOf(whole).get(cutKey(ctx), k -> SchemaSubset.of(whole, t -> allowed.test(t.name())));
+        return doors.door(ctx.dbId, ctx.tenant).schema();
     }
 
     public AccessPolicies access() {
-        return access;
+        return doors.access();
     }
 
-    private Cache<String, DatabaseSchema> cutsOf(DatabaseSchema whole) {
-        return cuts.get(whole, w -> Caffeine.newBuilder().maximumSize(4096).build());
+    /** The room this context reads schemas from (stages run their SQL through the same one). */
+    public DataDoors doors() {
+        return doors;
     }
 
-    private String cutKey(RequestContext ctx) {
-        return access.restrictsTables(ctx.tenant, ctx.dbId) ? "tenant:" + ctx.tenant : "all";
+    private Cache<String, DatabaseSchema> cutsOf(DatabaseSchema visible) {
+        return cuts.get(visible, w -> Caffeine.newBuilder().maximumSize(4096).build());
     }
 
     /** The schema a linking stage chose for this request, else the full schema. */
@@ -84,7 +83,7 @@ public final class SchemaContext {
     /** The fields every prompt shares: db_id, question, evidence, history, schema and the database's engine; stages add their own with {@link PromptFields#with}. */
     public PromptFields promptFields(RequestContext ctx) {
         return PromptFields.shared(ctx.dbId, ctx.question, ctx.evidence, history.render(ctx.history), schemaText(ctx))
-                .withEngine(catalog.engine(ctx.dbId));
+                .withEngine(doors.door(ctx.dbId, ctx.tenant).engine());
     }
 
     /** Labelled prompt lines are single lines (the simulator and models read them so). */

@@ -14,6 +14,7 @@ import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +42,8 @@ public final class OpenSearchAlignStage implements Stage {
     /** The dialect rule alone (a no-op on SQLite): applied first in the model mode too, as it is in the rules mode. */
     private final ConsistencyAligner dialect;
     private final ModelAligner model;
-    private final SchemaCatalog catalog;
+    /** The question's door shows the schema its tenant may see. */
+    private final DataDoors doors;
     private final SchemaContext schemas;
     private final QuestionValues values;
     private final String defaultMode;
@@ -56,15 +58,15 @@ public final class OpenSearchAlignStage implements Stage {
         this.rules = rules;
         this.dialect = rules == null ? null : rules.only(Set.of(DialectAlignment.NAME));
         this.model = model;
-        this.catalog = catalog;
+        this.doors = schemas != null ? schemas.doors() : DataDoors.open(null, catalog);
         this.schemas = schemas;
         this.values = values;
         this.defaultMode = defaultMode;
     }
 
-    /** The schema the rules align against: the tables the question's tenant may see (the whole one without a context). */
+    /** The schema the rules align against: the tables the question's tenant may see (the whole one without a context: no policy). */
     private DatabaseSchema visible(RequestContext ctx) {
-        return schemas != null ? schemas.visibleSchema(ctx) : catalog.schema(ctx.dbId);
+        return doors.door(ctx.dbId, ctx.tenant).schema();
     }
 
     @Override

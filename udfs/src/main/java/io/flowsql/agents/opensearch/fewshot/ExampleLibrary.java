@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch.fewshot;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
@@ -99,8 +100,9 @@ public final class ExampleLibrary {
     /** Builds examples from (id, db, question, sql) items, masking each question with its database's schema. */
     public static List<FewShotExample> build(List<String[]> items, SchemaCatalog catalog) {
         List<FewShotExample> out = new ArrayList<>();
+        DataDoors doors = DataDoors.open(null, catalog);
         for (String[] item : items) {
-            String masked = QuestionMasker.mask(item[2], catalog.schema(item[1]));
+            String masked = QuestionMasker.mask(item[2], doors.operator(item[1]).schema());
             out.add(new FewShotExample(item[0], item[1], item[2], masked, null, item[3]));
         }
         return out;

@@ -5,6 +5,7 @@ import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +23,7 @@ public final class FewShotStage implements Stage.Local {
     public static final String NOTE = "fewshot.examples";
 
     private final ExampleLibrary library;
-    private final SchemaCatalog catalog;
+    private final DataDoors doors;
     private final int k;
     private final boolean otherDatabasesOnly;
 
@@ -36,8 +37,13 @@ public final class FewShotStage implements Stage.Local {
      *                           examples learned from this database's feedback still are)
      */
     public FewShotStage(ExampleLibrary library, SchemaCatalog catalog, int k, boolean otherDatabasesOnly) {
+        this(library, DataDoors.open(null, catalog), k, otherDatabasesOnly);
+    }
+
+    /** As above, masking with the schema the question's tenant may see, read through its door. */
+    public FewShotStage(ExampleLibrary library, DataDoors doors, int k, boolean otherDatabasesOnly) {
         this.library = library;
-        this.catalog = catalog;
+        this.doors = doors;
         this.k = k;
         this.otherDatabasesOnly = otherDatabasesOnly;
     }
@@ -49,7 +55,7 @@ public final class FewShotStage implements Stage.Local {
             trace.note = "no example library: the prompt's fixed examples";
             return;
         }
-        DatabaseSchema schema = catalog.schema(ctx.dbId);
+        DatabaseSchema schema = doors.door(ctx.dbId, ctx.tenant).schema();
         String masked = QuestionMasker.mask(ctx.question, schema);
         List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
         if (library != null) {

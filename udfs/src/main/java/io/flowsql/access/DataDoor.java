@@ -1,0 +1,94 @@
+package io.flowsql.access;
+
+import io.flowsql.sql.DatabaseSchema;
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.SqlError;
+import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.engine.DatabaseEngine;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The data of one database as one tenant may read it: the only way (with {@link DataDoors}, which makes it) to run SQL
+ * on a database or read its schema. The tenant is fixed when the door is made, so no call can forget it:
+ * <ul>
+ *   <li>{@link #execute}: under a table-level policy the statement's tables, functions and casts are checked first
+ *       ({@link TableGate}, in the database's own dialect) and the database's error text keeps no value the statement
+ *       did not itself contain ({@link ErrorRedaction}); a tenant that may not ask the database, or no tenant under a
+ *       policy, runs nothing; with a role for the tenant ({@code tenants.<t>.roles.<db>}) the statement runs as it;</li>
+ *   <li>{@link #schema}: the tables the tenant may see, nothing else (no name of a hidden table).</li>
+ * </ul>
+ */
+public final class DataDoor {
+    private final DataDoors room;
+    private final String dbId;
+    private final String tenant;
+    private final AccessPolicies access;
+
+    DataDoor(DataDoors room, String dbId, String tenant, AccessPolicies access) {
+        this.room = room;
+        this.dbId = dbId;
+        this.tenant = tenant;
+        this.access = access;
+    }
+
+    public String dbId() {
+        return dbId;
+    }
+
+    /** The tenant this door serves (null: the operator's door, or no tenant given where no policy is set). */
+    public String tenant() {
+        return tenant;
+    }
+
+    /** Whether the tenant may ask this database at all. */
+    public boolean admits() {
+        return access.allowsDatabase(tenant, dbId);
+    }
+
+    /** The database's engine (whose dialect prompts name and the gate reads). */
+    public DatabaseEngine engine() {
+        return room.engineOf(dbId);
+    }
+
+    /** A fresh budget for one statement under the executor's limit. */
+    public StatementBudget newBudget() {
+        return room.newBudget();
+    }
+
+    /** Runs {@code sql} under a fresh budget. */
+    public ExecutionResult execute(String sql) {
+        return execute(sql, newBudget());
+    }
+
+    /**
+     * Runs {@code sql} within {@code budget} (which the caller keeps for the steps after it); a statement the tenant may
+     * not run fails without reaching the database, as the database would fail a missing table.
+     */
+    public ExecutionResult execute(String sql, StatementBudget budget) {
+        Optional<Predicate<String>> allowed = access.gate(tenant, dbId);
+        if (allowed.isPresent() && sql != null) {
+            Optional<String> refusal = TableGate.feedback(sql, allowed.get(), engine());
+            if (refusal.isPresent()) {
+                return ExecutionResult.failed(new SqlError(SqlError.Kind.INVALID_SQL, refusal.get()), 0);
+            }
+        }
+        ExecutionResult result = room.run(dbId, sql, budget, access.role(tenant, dbId));
+        return allowed.isPresent() ? redacted(result, sql) : result;
+    }
+
+    /** The tables of the database this tenant may see (none when it may not ask the database). */
+    public DatabaseSchema schema() {
+        return room.visibleSchema(dbId, tenant, access);
+    }
+
+    /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */
+    private static ExecutionResult redacted(ExecutionResult result, String sql) {
+        if (result.ok()) {
+            return result;
+        }
+        SqlError error = result.error();
+        return ExecutionResult.failed(new SqlError(error.kind(), ErrorRedaction.redact(error.message(), sql)),
+                result.elapsedMicros());
+    }
+}
