@@ -5,7 +5,9 @@
 # (or FLINK_CLUSTER_DIR).
 # Env: FLINK_TASKMANAGERS (2), FLINK_SLOTS (2 per TaskManager), FLINK_REST_PORT (8081), FLINK_RPC_PORT (6123),
 #      FLINK_JM_MEMORY (1024m), FLINK_TM_MEMORY (2048m, process size of each TaskManager),
-#      FLINK_START_TIMEOUT (120 s to wait for registration), FLINK_CLUSTER_DIR (work/flink-cluster).
+#      FLINK_START_TIMEOUT (120 s to wait for registration), FLINK_CLUSTER_DIR (work/flink-cluster),
+#      FLINK_HA (none; zookeeper: JobManager high availability, a ZooKeeper server of its own on FLINK_ZK_PORT, 2181,
+#      so a JobManager killed and started again resumes its jobs from their latest checkpoints; docs/FAULTS.md).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -18,6 +20,9 @@ RPC_PORT="${FLINK_RPC_PORT:-6123}"
 JM_MEMORY="${FLINK_JM_MEMORY:-1024m}"
 TM_MEMORY="${FLINK_TM_MEMORY:-2048m}"
 START_TIMEOUT="${FLINK_START_TIMEOUT:-120}"
+HA="${FLINK_HA:-none}"
+ZK_PORT="${FLINK_ZK_PORT:-2181}"
+ZK_PID_FILE="$CLUSTER_PID_DIR/zookeeper.pid"
 CLASSPATH_CACHE="$CLUSTER_DIR.classpath"
 LOG4J_CONF="$CLUSTER_CONF_DIR/log4j.properties"
 
@@ -95,6 +100,23 @@ pekko:
   startup-timeout: 60 s
   ask:
     timeout: 60 s
+# Failure detection (docs/FAULTS.md#jobmanager-and-taskmanagers): a heartbeat every 2 s, and a peer whose heartbeat
+# RPC fails twice in a row (a killed process: connection refused) is lost at once, so a killed TaskManager is found
+# in 2-4 s (Flink's defaults, 10 s and 50 s, took 15.5 s). A peer that is alive but silent (a long GC pause, a
+# frozen VM) is lost after 20 s. Restarts back off from 1 s, doubling to 30 s, and reset after 10 quiet minutes.
+heartbeat:
+  interval: 2 s
+  timeout: 20 s
+  rpc-failure-threshold: 2
+restart-strategy:
+  type: exponential-delay
+  exponential-delay:
+    initial-backoff: 1 s
+    max-backoff: 30 s
+    backoff-multiplier: 2.0
+    reset-backoff-threshold: 10 min
+    jitter-factor: 0.1
+$(ha_config)
 # A job's main() runs inside the JobManager when submitted over REST: a System.exit() there must not end it.
 cluster:
   intercept-user-system-exit: THROW
@@ -112,6 +134,33 @@ appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n
 logger.kafka.name = org.apache.kafka
 logger.kafka.level = WARN
 EOF
+}
+
+# The high-availability block of config.yaml (empty without FLINK_HA): Flink keeps the leader's address and the job
+# graphs' pointers in ZooKeeper and the job graphs, blobs and checkpoint pointers under storageDir, which a restarted
+# JobManager reads back.
+ha_config() {
+  [[ "$HA" == zookeeper ]] || return 0
+  printf '%s\n' "high-availability:" "  type: zookeeper" "  storageDir: file://$CLUSTER_DIR/ha" \
+    "  cluster-id: /flowsql-local" "  zookeeper:" "    quorum: 127.0.0.1:$ZK_PORT"
+}
+
+# A single ZooKeeper server for FLINK_HA=zookeeper, from the ZooKeeper Flink itself ships (flink-shaded-zookeeper-3 on
+# the cluster's classpath; no other download), data under the cluster's folder, its admin server off (it would take
+# port 8080). Kept running when the JobManager dies: that is what the restarted JobManager reads.
+start_zookeeper() {
+  [[ "$HA" == zookeeper ]] || return 0
+  pid_alive "$ZK_PID_FILE" && return 0
+  port_in_use "$ZK_PORT" && fail_start "port $ZK_PORT on 127.0.0.1 is in use (set FLINK_ZK_PORT)"
+  mkdir -p "$CLUSTER_DIR/zookeeper"
+  log "starting ZooKeeper on 127.0.0.1:$ZK_PORT for JobManager high availability ..."
+  (cd "$PROJECT_DIR" && exec nohup java -Xmx128m -Dzookeeper.admin.enableServer=false \
+      -Dlog4j.configurationFile="file:$LOG4J_CONF" -Dlog.file="$CLUSTER_LOG_DIR/zookeeper.log" -cp "$CP" \
+      org.apache.flink.shaded.zookeeper3.org.apache.zookeeper.server.ZooKeeperServerMain \
+      "$ZK_PORT" "$CLUSTER_DIR/zookeeper" > "$CLUSTER_LOG_DIR/zookeeper.out" 2>&1 < /dev/null) &
+  echo $! > "$ZK_PID_FILE"
+  for _ in $(seq 1 120); do port_in_use "$ZK_PORT" && return 0; sleep 0.5; done
+  fail_start "ZooKeeper did not open port $ZK_PORT within 60 s; see $CLUSTER_LOG_DIR/zookeeper.out"
 }
 
 # The JVM flags and the dynamic -D options Flink's scripts derive from the memory settings (BashJavaUtils $1:
@@ -164,6 +213,7 @@ else
   done
   write_config
   CP="$(flink_cluster_classpath)" || exit 1
+  start_zookeeper
   printf '%s' "$rest_url" > "$CLUSTER_DIR/rest.url"
   { read -r jvm; read -r dynamic; } < <(memory_params GET_JM_RESOURCE_PARAMS)
   [[ -n "${jvm:-}" ]] || fail_start "could not compute the JobManager's memory flags"

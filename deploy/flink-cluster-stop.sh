@@ -42,6 +42,11 @@ if pid_alive "$JM_PID_FILE"; then
   log "stopping the JobManager (pid $(cat "$JM_PID_FILE")) ..."
 fi
 stop_pid_file "$JM_PID_FILE" 30
+# the ZooKeeper of FLINK_HA=zookeeper, after the JobManager that used it
+if pid_alive "$CLUSTER_PID_DIR/zookeeper.pid"; then
+  log "stopping ZooKeeper (pid $(cat "$CLUSTER_PID_DIR/zookeeper.pid")) ..."
+fi
+stop_pid_file "$CLUSTER_PID_DIR/zookeeper.pid" 30
 rm -f "$CLUSTER_DIR/rest.url"
 [[ $running == 1 ]] && log "Flink cluster stopped" || log "the Flink cluster is not running"
 if [[ "${1:-}" == "--clean" ]]; then

@@ -64,6 +64,17 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(stopOnExit);
     }
 
+    /**
+     * JobManager high availability with ZooKeeper (FLINK_HA=zookeeper: the start script runs a ZooKeeper server of its own
+     * on a free port and keeps it when the JobManager dies), so a JobManager killed and started again ({@link #start})
+     * resumes its jobs; call before the first start.
+     */
+    public ScriptedFlinkCluster zooKeeperHa() {
+        env.put("FLINK_HA", "zookeeper");
+        env.put("FLINK_ZK_PORT", Integer.toString(FreePorts.next()));
+        return this;
+    }
+
     /** Starts the JobManager if needed and TaskManagers until {@code taskManagers} run; waits until all registered. */
     public void start(int taskManagers) {
         run(Map.of("FLINK_TASKMANAGERS", Integer.toString(taskManagers)), "flink-cluster-start.sh");

@@ -120,31 +120,70 @@ public final class JdbcSafeExecutor implements SafeExecutor {
             return ExecutionResult.failed(new SqlError(SqlError.Kind.REFUSED, verdict.refusal()), micros(start));
         }
         SqlExecutorConfig limits = limitsOf(d);
-        Connection connection;
+        // a pooled connection the server dropped (restart, failover, pg_terminate_backend) is not the SQL's fault: the
+        // read-only statement runs once more on a fresh connection, and a second loss means the database is unavailable
+        for (int attempt = 1; ; attempt++) {
+            Borrowed borrowed = borrow(d, limits, budget, start);
+            if (borrowed.failure() != null) {
+                return borrowed.failure();
+            }
+            boolean healthy = true;
+            try {
+                return run(d, limits, borrowed.connection(), verdict.statement(), role, budget, start);
+            } catch (LostConnection e) {
+                healthy = false;
+                if (attempt == 2 || budget.expired()) {
+                    return ExecutionResult.failed(new SqlError(SqlError.Kind.DATABASE_UNAVAILABLE, "database " + dbId
+                            + " is unavailable: the connection was lost (SQLSTATE " + e.state + ")"), micros(start));
+                }
+            } catch (RuntimeException e) {
+                healthy = false;
+                return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, Secrets.scrub(String.valueOf(e.getMessage()))),
+                        micros(start));
+            } finally {
+                release(d, borrowed.connection(), healthy);
+            }
+        }
+    }
+
+    /** A connection from the pool, or the failure to answer with (the wait is not charged to the budget). */
+    private record Borrowed(Connection connection, ExecutionResult failure) {}
+
+    private Borrowed borrow(DatabaseDeclaration d, SqlExecutorConfig limits, StatementBudget budget, long start) {
         long waitStart = System.nanoTime();
         try {
-            connection = pools.connection(d);
+            return new Borrowed(pools.connection(d), null);
         } catch (DatabaseUnavailable e) {
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.DATABASE_UNAVAILABLE, e.getMessage()), micros(start));
+            return new Borrowed(null, ExecutionResult.failed(new SqlError(SqlError.Kind.DATABASE_UNAVAILABLE, e.getMessage()),
+                    micros(start)));
         } catch (SQLTransientConnectionException e) {
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT, "no free connection to " + dbId + " within "
-                    + CONNECTION_WAIT_IN_TIMEOUTS * limits.timeoutMillis() + " ms"), micros(start));
+            return new Borrowed(null, ExecutionResult.failed(new SqlError(SqlError.Kind.TIMEOUT, "no free connection to "
+                    + d.id() + " within " + CONNECTION_WAIT_IN_TIMEOUTS * limits.timeoutMillis() + " ms"), micros(start)));
         } catch (SQLException | RuntimeException e) {
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "cannot open " + dbId + ": "
-                    + Secrets.scrub(e.getMessage())), micros(start));
+            return new Borrowed(null, ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, "cannot open " + d.id() + ": "
+                    + Secrets.scrub(e.getMessage())), micros(start)));
         } finally {
             budget.notCounting(System.nanoTime() - waitStart);
         }
-        boolean healthy = true;
-        try {
-            return run(d, limits, connection, verdict.statement(), role, budget, start);
-        } catch (RuntimeException e) {
-            healthy = false;
-            return ExecutionResult.failed(new SqlError(SqlError.Kind.RUNTIME, Secrets.scrub(String.valueOf(e.getMessage()))),
-                    micros(start));
-        } finally {
-            release(d, connection, healthy);
+    }
+
+    /** The statement's connection died under it; carries the SQLSTATE only (the driver's message may name the host). */
+    private static final class LostConnection extends RuntimeException {
+        final String state;
+
+        LostConnection(String state) {
+            super(null, null, false, false);
+            this.state = state;
         }
+    }
+
+    /**
+     * A connection the server closed or cannot serve on: SQLSTATE class 08 (connection exception: the driver's I/O
+     * error is 08006) or 57P01–57P03 (administrator command, crash shutdown, cannot connect now).
+     */
+    static boolean connectionLost(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
     }
 
     private ExecutionResult run(DatabaseDeclaration d, SqlExecutorConfig limits, Connection connection, String sql,
@@ -184,6 +223,9 @@ public final class JdbcSafeExecutor implements SafeExecutor {
                 }
             }
         } catch (SQLException e) {
+            if (connectionLost(e) && !budget.cancelled()) {
+                throw new LostConnection(e.getSQLState());
+            }
             return ExecutionResult.failed(classify(e, prepared, budget), micros(start));
         }
     }
