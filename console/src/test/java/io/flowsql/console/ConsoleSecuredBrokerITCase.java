@@ -73,7 +73,13 @@ class ConsoleSecuredBrokerITCase {
 
             try (ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, job))) {
                 URI uri = URI.create(console.url());
+                // the follower reports "starting" until it has the topics' partitions over the secured listener
                 RawHttp.Reply health = request(uri, "GET", "/api/health", host(uri), Map.of(), null);
+                long followingBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (health.status() != 200 && health.body().contains("\"state\":\"starting\"") && System.nanoTime() < followingBy) {
+                    Thread.sleep(250);
+                    health = request(uri, "GET", "/api/health", host(uri), Map.of(), null);
+                }
                 replies.add(health.body());
                 assertThat(health.status()).as(health.body()).isEqualTo(200);
                 assertThat(health.body()).contains("\"state\":\"following\"");
