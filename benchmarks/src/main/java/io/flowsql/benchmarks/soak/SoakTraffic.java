@@ -3,6 +3,7 @@ package io.flowsql.benchmarks.soak;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
+import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -15,7 +16,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,17 +28,16 @@ final class SoakTraffic implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final SoakLedger ledger;
     private final AtomicInteger deadLetters = new AtomicInteger();
+    private final KafkaClientFactory kafka;
     private final Thread reader;
     private volatile boolean running = true;
 
     SoakTraffic(String bootstrapServers, SoakLedger ledger) {
         this.ledger = ledger;
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        reader = new Thread(() -> read(bootstrapServers), "soak-answers-reader");
+        this.kafka = KafkaClientFactory.plain(bootstrapServers);
+        producer = kafka.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        reader = new Thread(this::read, "soak-answers-reader");
         reader.setDaemon(true);
         reader.start();
     }
@@ -61,13 +61,10 @@ final class SoakTraffic implements AutoCloseable {
         Thread.sleep(5000);
     }
 
-    private void read(String bootstrapServers) {
-        Properties p = new Properties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "soak-reader-" + UUID.randomUUID());
-        p.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    private void read() {
+        Map<String, String> reader = Map.of(ConsumerConfig.GROUP_ID_CONFIG, "soak-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = kafka.consumer(reader, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of("answers", "dead-letters"));
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
