@@ -89,6 +89,7 @@ class KnowledgeITCase {
                 assertThat(answers.keySet()).containsAll(all.stream().map(q -> q.requestId).toList());
 
                 assertThat(answers.get("before").knowledgeUsed).isNull();
+                assertThat(answers.get("before").trace).allMatch(t -> t.knowledgeUsed == null);
                 assertThat(prompts(llm, "before")).isNotEmpty().noneMatch(p -> p.contains(EVIDENCE));
 
                 String firstUse = null;
@@ -98,6 +99,10 @@ class KnowledgeITCase {
                         assertThat(answers.get(id).knowledgeUsed).containsExactly("k-veteran");
                         assertThat(prompts(llm, id)).as("every prompt of %s carries the definition", id)
                                 .isNotEmpty().allMatch(p -> p.contains(EVIDENCE));
+                        // so every stage that sent a chat call names the entry in its own trace entry, and no other does
+                        assertThat(answers.get(id).trace).as("the per-stage trace of %s", id)
+                                .anyMatch(t -> t.llmCalls > 0)
+                                .allMatch(t -> t.llmCalls > 0 ? List.of("k-veteran").equals(t.knowledgeUsed) : t.knowledgeUsed == null);
                         firstUse = firstUse == null ? id : firstUse;
                     } else {
                         assertThat(firstUse).as("once used, every later probe uses it (%s)", id).isNull();
@@ -114,6 +119,7 @@ class KnowledgeITCase {
                 assertThat(seconds).as("entry to first use").isLessThanOrEqualTo(2.0);
 
                 assertThat(answers.get("other-db").knowledgeUsed).as("another database's question").isNull();
+                assertThat(answers.get("other-db").trace).allMatch(t -> t.knowledgeUsed == null);
                 assertThat(prompts(llm, "other-db")).isNotEmpty().noneMatch(p -> p.contains(DEFINITION));
 
                 List<String> unusedAfter = new ArrayList<>();

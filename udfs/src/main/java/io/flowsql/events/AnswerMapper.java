@@ -129,8 +129,14 @@ public final class AnswerMapper {
         entry.error = t.error;
         entry.outcome = t.outcome == null ? null : t.outcome.wireName();
         entry.modelError = t.modelError == null ? null : t.modelError.name();
-        entry.feedbackUsed = t.feedbackUsed == null || t.feedbackUsed.isBlank() ? null : java.util.List.of(t.feedbackUsed.split(","));
+        entry.feedbackUsed = idsOf(t.feedbackUsed);
+        entry.knowledgeUsed = idsOf(t.knowledgeUsed);
         return entry;
+    }
+
+    /** Comma-separated ids as a list; null when none. */
+    private static List<String> idsOf(String ids) {
+        return ids == null || ids.isBlank() ? null : List.of(ids.split(","));
     }
 
     /** The stage's chat calls, then its embedding requests, timed from the question's arrival; null when none. */

@@ -35,6 +35,8 @@ public class TraceEntry {
     public String modelError;
     /** The feedback ids of the live examples and repairs the stage used (see docs/AGENTS.md "Learning from feedback"). */
     public java.util.List<String> feedbackUsed;
+    /** The knowledge ids whose definitions this stage's prompts carried (docs/KNOWLEDGE.md); absent when none. */
+    public java.util.List<String> knowledgeUsed;
 
     public TraceEntry() {}
 }

@@ -1,5 +1,6 @@
 package io.flowsql.knowledge;
 
+import io.flowsql.pipeline.KnowledgeInPrompts;
 import io.flowsql.pipeline.RequestContext;
 
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.List;
 /**
  * Puts the definitions a question uses into its evidence, the field every preset's prompts already show (BIRD's
  * "evidence"), after any evidence the question brought, and names them in the request's notes so the answer can say
- * which entries it used.
+ * which entries it used, and each stage's trace which entries its prompts carried ({@link KnowledgeInPrompts}).
  */
 public final class KnowledgeEvidence {
     /** Note listing the knowledge ids a request's prompts carried, comma-separated. */
@@ -20,14 +21,17 @@ public final class KnowledgeEvidence {
             return;
         }
         StringBuilder evidence = new StringBuilder(ctx.evidence == null || ctx.evidence.isBlank() ? "" : ctx.evidence.strip());
-        for (KnowledgeEntry e : entries) {
+        List<String> lines = entries.stream().map(e -> '"' + e.term.strip() + "\" means: " + e.definition.strip()).toList();
+        for (String line : lines) {
             if (evidence.length() > 0) {
                 evidence.append("; ");
             }
-            evidence.append('"').append(e.term.strip()).append("\" means: ").append(e.definition.strip());
+            evidence.append(line);
         }
         ctx.evidence = evidence.toString();
-        ctx.notes.put(USED_NOTE, String.join(",", entries.stream().map(e -> e.knowledgeId).toList()));
+        List<String> ids = entries.stream().map(e -> e.knowledgeId).toList();
+        ctx.notes.put(USED_NOTE, String.join(",", ids));
+        KnowledgeInPrompts.offer(ctx, ids, lines);
     }
 
     /** The knowledge ids {@code ctx}'s prompts carried (empty when none). */

@@ -36,6 +36,7 @@ public record NamedStage(String name, Stage stage) {
             trace.journalUnder(new JournalScope(journalId, name));
         }
         trace.cancellation = ctx.cancellation;
+        KnowledgeInPrompts.offerTo(ctx, trace);
         boolean settledBefore = ctx.isSettled();
         long started = System.nanoTime();
         CompletableFuture<?> work;

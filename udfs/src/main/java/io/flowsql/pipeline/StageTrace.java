@@ -44,6 +44,11 @@ public class StageTrace {
     public LlmErrorKind modelError;
     /** The live feedback the stage used (few-shot examples, repairs), as comma-separated feedback ids; null when none. */
     public String feedbackUsed;
+    /** The knowledge entries whose definition this stage's prompts carried, as comma-separated knowledge ids; null when none. */
+    public String knowledgeUsed;
+
+    /** The request's knowledge entries (id → evidence line) the stage's calls are matched against; never serialized. */
+    public transient java.util.Map<String, String> knowledgeOffered;
 
     /** The request and stage this trace's calls are journaled under; not part of the record (transient). */
     private transient JournalScope journalScope;

@@ -2,6 +2,7 @@ package io.flowsql.agents.common;
 
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
+import io.flowsql.pipeline.KnowledgeInPrompts;
 import io.flowsql.llm.ChatResponse;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmErrorKind;
@@ -171,6 +172,7 @@ public final class AgentCall {
 
     private CompletableFuture<ChatResponse> send(ChatRequest unsampled, StageTrace trace) {
         ChatRequest request = sampling.apply(unsampled);
+        KnowledgeInPrompts.record(trace, request.messages());
         long sentAt = System.currentTimeMillis();
         CompletableFuture<JournaledCalls.Reply> call = calls.chat(request, trace == null ? null : trace.journalScope());
         Cancellation cancellation = trace == null ? null : trace.cancellation;

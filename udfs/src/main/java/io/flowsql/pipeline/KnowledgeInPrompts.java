@@ -1,0 +1,73 @@
+package io.flowsql.pipeline;
+
+import io.flowsql.llm.ChatMessage;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which stage's prompts carried which knowledge entry: the request offers each stage its entries' evidence lines
+ * (one note, {@code id TAB line} per row); a chat call whose messages contain a line names that entry in the stage's
+ * trace ({@link StageTrace#knowledgeUsed}). So the per-stage trace says where a definition was used, not only the answer.
+ */
+public final class KnowledgeInPrompts {
+    /** Note holding the entries attached to the request: {@code knowledge id TAB evidence line}, one per row. */
+    public static final String LINES_NOTE = "knowledge.lines";
+
+    private KnowledgeInPrompts() {}
+
+    /** Records the evidence line each entry put into {@code ctx}'s prompts (ids and lines in the same order). */
+    public static void offer(RequestContext ctx, List<String> ids, List<String> lines) {
+        StringBuilder note = new StringBuilder();
+        for (int i = 0; i < ids.size(); i++) {
+            note.append(i == 0 ? "" : "\n").append(ids.get(i)).append('\t').append(oneLine(lines.get(i)));
+        }
+        ctx.notes.put(LINES_NOTE, note.toString());
+    }
+
+    /** Hands a stage's trace the lines its request was offered, so its chat calls can be matched against them. */
+    public static void offerTo(RequestContext ctx, StageTrace trace) {
+        String note = ctx.notes.get(LINES_NOTE);
+        if (note == null || note.isBlank()) {
+            return;
+        }
+        Map<String, String> lines = new LinkedHashMap<>();
+        for (String row : note.split("\n")) {
+            int tab = row.indexOf('\t');
+            if (tab > 0) {
+                lines.put(row.substring(0, tab), row.substring(tab + 1));
+            }
+        }
+        trace.knowledgeOffered = lines;
+    }
+
+    /** Names in {@code trace} the offered entries whose line one of {@code messages} contains. */
+    public static void record(StageTrace trace, List<ChatMessage> messages) {
+        if (trace == null || trace.knowledgeOffered == null) {
+            return;
+        }
+        LinkedHashSet<String> found = new LinkedHashSet<>();
+        for (Map.Entry<String, String> offered : trace.knowledgeOffered.entrySet()) {
+            if (messages.stream().anyMatch(m -> m.content().contains(offered.getValue()))) {
+                found.add(offered.getKey());
+            }
+        }
+        if (found.isEmpty()) {
+            return;
+        }
+        synchronized (trace) {
+            LinkedHashSet<String> all = new LinkedHashSet<>();
+            if (trace.knowledgeUsed != null && !trace.knowledgeUsed.isBlank()) {
+                all.addAll(List.of(trace.knowledgeUsed.split(",")));
+            }
+            all.addAll(found);
+            trace.knowledgeUsed = String.join(",", all);
+        }
+    }
+
+    /** As prompts show evidence: on one line (see the agents' {@code SchemaContext.oneLine}). */
+    private static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+}
