@@ -73,11 +73,20 @@ else
   log "simulated LLM (oracle on Spider dev; every answer is marked simulated) at $BASE_URL"
 fi
 
+# OpenSearch-SQL's few-shot library (off by default in the job: production has no ../shared): built at the job's first
+# start from the first turns of SParC's and CoSQL's dev dialogues when they are here. They share Spider dev's
+# databases, so the job shows only examples of other databases (docs/AGENTS.md "A library built at first start").
+FEWSHOT_OPTS=()
+if [[ -f "$SHARED_DATA/cosql/sparc_dev_SQLonly.json" && -f "$SHARED_DATA/cosql/cosql_dev_SQLonly.json" ]]; then
+  FEWSHOT_OPTS=(-D agents.fewshot-sources="$SHARED_DATA/cosql/sparc_dev_SQLonly.json,$SHARED_DATA/cosql/cosql_dev_SQLonly.json")
+  log "few-shot library: first turns of SParC/CoSQL dev under $SHARED_DATA/cosql (other databases' examples only)"
+fi
+
 log "starting the job on a local MiniCluster (log: work/quickstart-job.log) ..."
 java -Xmx1g "${FLINK_JAVA_OPTS[@]}" $LOG_CONFIG -cp "$CP" io.flowsql.job.FlowSqlJob --local \
   -c "$DEPLOY_DIR/quickstart.properties" \
   -D kafka.bootstrap-servers="$BOOTSTRAP" -D llm.base-url="$BASE_URL" -D llm.model="$MODEL" -D llm.api-key="$API_KEY" \
-  -D data.shared="$SHARED_DATA" ${QUICKSTART_JOB_OPTS:-} > "$WORK_DIR/quickstart-job.log" 2>&1 < /dev/null &
+  -D data.shared="$SHARED_DATA" "${FEWSHOT_OPTS[@]}" ${QUICKSTART_JOB_OPTS:-} > "$WORK_DIR/quickstart-job.log" 2>&1 < /dev/null &
 echo $! > "$JOB_PID_FILE"
 
 IDS="$WORK_DIR/quickstart.ids"

@@ -3,7 +3,7 @@
 'use strict';
 (function () {
   const SVG = 'http://www.w3.org/2000/svg';
-  const state = { dialogues: new Map(), current: null, databases: [], feedback: false };
+  const state = { dialogues: new Map(), current: null, databases: [], feedback: false, knowledge: false };
   const $ = (id) => document.getElementById(id);
 
   function el(tag, attrs, ...children) {
@@ -402,6 +402,31 @@
     }
   }
 
+  // --- knowledge: a definition for the selected database, to the knowledge topic the job reads (the tenant is the token's) ---
+  async function addKnowledge(event) {
+    event.preventDefault();
+    const status = $('knowledge-status');
+    const term = $('knowledge-term').value.trim();
+    const definition = $('knowledge-definition').value.trim();
+    if (!term || !definition) { status.className = 'error'; status.textContent = 'a term and its definition, please'; return; }
+    const db = $('db').value;
+    $('knowledge-add').disabled = true;
+    try {
+      const sent = await api('/api/knowledge', { db: db, term: term, definition: definition });
+      status.className = 'muted';
+      status.textContent = '"' + sent.term + '" on ' + sent.db_id + ' sent as ' + sent.knowledge_id
+        + ': later questions that use it get the definition';
+      status.dataset.knowledgeId = sent.knowledge_id;
+      $('knowledge-term').value = '';
+      $('knowledge-definition').value = '';
+    } catch (e) {
+      status.className = 'error';
+      status.textContent = e.message;
+    } finally {
+      $('knowledge-add').disabled = false;
+    }
+  }
+
   // The answer follower's health (GET /api/health): the page says so when answers cannot reach it.
   async function checkHealth() {
     let health;
@@ -441,12 +466,15 @@
 
   async function start() {
     $('ask-form').addEventListener('submit', ask);
+    $('knowledge-form').addEventListener('submit', addKnowledge);
     $('new-dialogue').addEventListener('click', () => select(null));
     $('question').addEventListener('keydown', (e) => { if (e.key === 'Enter' && !e.shiftKey) ask(e); });
     try {
       const list = await api('/api/databases');
       state.databases = list.databases;
       state.feedback = list.feedback === true;
+      state.knowledge = list.knowledge === true;
+      $('knowledge').hidden = !state.knowledge;
       $('db').replaceChildren(...list.databases.map((id) => el('option', { value: id, text: id })));
       const preferred = list.databases.indexOf('concert_singer');
       if (preferred >= 0) $('db').value = 'concert_singer';

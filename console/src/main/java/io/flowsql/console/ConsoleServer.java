@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The console: the JDK's own HTTP server (no dependency, nothing to pin or patch beyond the JDK) serving a static page
  * and a small JSON API over the job's topics. A person picks a database, asks (produced to the questions topic),
- * follows the dialogue as its answers commit (server-sent events, per session), and runs SQL read-only through the
- * job's guard and budgets.
+ * follows the dialogue as its answers commit (server-sent events, per session), runs SQL read-only through the
+ * job's guard and budgets, and adds business definitions (knowledge entries) for the job to use as evidence.
  */
 public final class ConsoleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
@@ -58,6 +58,7 @@ public final class ConsoleServer implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private final QuestionSender sender;
     private final FeedbackSender feedback;
+    private final KnowledgeSender knowledge;
     private final AnswerFollower follower;
     private final SqlRunner sql;
     private final WorkSlots runs = new WorkSlots("SQL statements", RUN_SLOTS, 2);
@@ -71,6 +72,7 @@ public final class ConsoleServer implements AutoCloseable {
                 : new Access(settings.tenantTokens(), settings.loopbackOnly());
         this.sender = new QuestionSender(settings.kafka(), settings.questionsTopic());
         this.feedback = settings.feedback() ? new FeedbackSender(settings.kafka(), settings.feedbackTopic()) : null;
+        this.knowledge = settings.knowledge() ? new KnowledgeSender(settings.kafka(), settings.knowledgeTopic()) : null;
         this.follower = new AnswerFollower(settings.kafka(), settings.answersTopic(), settings.deadLettersTopic(), sessions);
         this.sql = new SqlRunner(settings.databases(), settings.sql(), settings.access());
         if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
@@ -89,6 +91,7 @@ public final class ConsoleServer implements AutoCloseable {
         server.createContext("/api/run", guarded(this::run));
         server.createContext("/api/events", guarded(this::events));
         server.createContext("/api/feedback", guarded(this::feedback));
+        server.createContext("/api/knowledge", guarded(this::addKnowledge));
         server.createContext("/api/health", guarded(this::health));
     }
 
@@ -192,6 +195,7 @@ public final class ConsoleServer implements AutoCloseable {
         ObjectNode body = EventJson.mapper().createObjectNode();
         body.set("databases", ids);
         body.put("feedback", feedback != null);
+        body.put("knowledge", knowledge != null);
         HttpIo.sendJson(exchange, 200, body);
     }
 
@@ -305,6 +309,28 @@ public final class ConsoleServer implements AutoCloseable {
         HttpIo.sendJson(exchange, 200, sent);
     }
 
+    /**
+     * Body {@code {"db": ..., "term": ..., "definition": ...}}: a business definition for a database the caller may ask,
+     * sent to the knowledge topic the job reads, for the caller's tenant (its token's; none without tenants).
+     */
+    private void addKnowledge(HttpExchange exchange, String tenant) throws Exception {
+        method(exchange, "POST");
+        session(exchange, tenant);
+        if (knowledge == null) {
+            throw new HttpIo.Refused(404, "the job reads no knowledge topic (kafka.topic.knowledge is blank)");
+        }
+        JsonNode body = HttpIo.readJson(exchange);
+        String db = HttpIo.text(body, "db", 200);
+        if (!settings.databases().contains(db) || !mayAsk(tenant, db)) {
+            throw new HttpIo.Refused(400, "no database " + db + " in the job's catalog");
+        }
+        ObjectNode record = knowledge.addition(db, HttpIo.text(body, "term", 200), HttpIo.text(body, "definition", 2_000), tenant);
+        knowledge.send(record);
+        ObjectNode sent = EventJson.mapper().createObjectNode();
+        sent.put("knowledge_id", record.get("knowledge_id").asText()).put("db_id", db).put("term", record.get("term").asText());
+        HttpIo.sendJson(exchange, 200, sent);
+    }
+
     private void events(HttpExchange exchange, String tenant) throws IOException {
         method(exchange, "GET");
         streams.serve(exchange, session(exchange, tenant));
@@ -330,6 +356,9 @@ public final class ConsoleServer implements AutoCloseable {
         sender.close();
         if (feedback != null) {
             feedback.close();
+        }
+        if (knowledge != null) {
+            knowledge.close();
         }
         sql.close();
     }

@@ -16,12 +16,13 @@ import java.util.Map;
 
 /**
  * What the console runs with: where it listens, the bearer token (required when it listens beyond loopback), and
- * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback included), the database catalog
+ * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback and knowledge included), the database catalog
  * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
  */
 public record ConsoleSettings(InetSocketAddress address, String token, Map<String, String> tenantTokens,
                               KafkaClientFactory kafka, String questionsTopic, String answersTopic, String deadLettersTopic,
-                              String feedbackTopic, DatabaseRegistry databases, SqlExecutorConfig sql, AccessPolicies access) {
+                              String feedbackTopic, DatabaseRegistry databases, SqlExecutorConfig sql, AccessPolicies access,
+                              String knowledgeTopic) {
     private static final String TOKEN_CHARS = "[A-Za-z0-9._~+/=-]{16,512}";
 
     /**
@@ -79,12 +80,17 @@ public record ConsoleSettings(InetSocketAddress address, String token, Map<Strin
         return new ConsoleSettings(new InetSocketAddress(bind, port), token, tenantTokens, job.kafkaClients(),
                 job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
                 job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql,
-                EngineWiring.access(job));
+                EngineWiring.access(job), job.get(JobOptions.KNOWLEDGE_TOPIC).trim());
     }
 
     /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */
     public boolean feedback() {
         return !feedbackTopic.isEmpty();
+    }
+
+    /** False when the job reads no knowledge topic (kafka.topic.knowledge blank): the page shows no form to add a definition. */
+    public boolean knowledge() {
+        return !knowledgeTopic.isEmpty();
     }
 
     public boolean loopbackOnly() {

@@ -204,6 +204,16 @@ public final class StageRegistry {
     }
 
     /**
+     * The prompt pairs a stage asks the model with that another stage declares (and whose tasks are sent with that
+     * stage's parameters), by stage name: {@code sqlfix.refine} crafts fresh paraphrases and candidates before each
+     * attempt after the first ({@code agents.sqlfix-craft-per-attempt}, default on) with the query crafter's prompts.
+     * docs/AGENTS.md lists them under the stage that sends them.
+     */
+    public static List<String> borrowedPrompts(String stage) {
+        return "sqlfix.refine".equals(stage) ? List.of("sqlfix/craft-paraphrase", "sqlfix/craft-generate") : List.of();
+    }
+
+    /**
      * The sampling every stage declares, by task name (a stage name or a request stage under it): what
      * {@link io.flowsql.agents.common.StageSampling} sends when configuration does not override it.
      */

@@ -77,6 +77,24 @@ public final class KnowledgeRecords {
         return new Read(entry, null);
     }
 
+    /**
+     * An {@code add} record as the CLI and the console send it: {@code schema} and {@code tenant} only when given
+     * (null: none), stamped with the time it is sent. Check it with {@link #violations} before sending.
+     */
+    public static com.fasterxml.jackson.databind.node.ObjectNode addition(String knowledgeId, String dbId, String term,
+                                                                       String definition, String schema, String tenant) {
+        com.fasterxml.jackson.databind.node.ObjectNode record = JSON.createObjectNode().put("action", KnowledgeEntry.ADD)
+                .put("knowledge_id", knowledgeId).put("db_id", dbId).put("term", term).put("definition", definition)
+                .put("sent_at", java.time.Instant.now().toString());
+        if (schema != null) {
+            record.put("schema", schema);
+        }
+        if (tenant != null) {
+            record.put("tenant", tenant);
+        }
+        return record;
+    }
+
     /** Violations of the knowledge schema, sorted, empty when valid. */
     public static List<String> violations(JsonNode node) {
         return VALIDATOR.validate(node).stream().map(ValidationMessage::getMessage).sorted().toList();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/AGENTS.md's "Request parameters per stage" tables: per preset one row per task its stages ask with, in the
- * registry's order, whose temperature, top_p, n, max_tokens and reply format are what the code sends.
+ * registry's order (a stage's own prompts, then those it borrows from another stage), whose temperature, top_p, n, max_tokens and reply format are what the code sends.
  */
 class RequestParametersTableTest {
     private static final Path GUIDE = Path.of(System.getProperty("flowsql.project.dir"), "docs", "AGENTS.md");
@@ -63,7 +63,9 @@ class RequestParametersTableTest {
         Map<String, RequestParameters> declared = StageRegistry.requestParameters();
         List<String> rows = new ArrayList<>();
         for (StageDeclaration stage : StageRegistry.stagesOf(preset)) {
-            for (String base : stage.prompts()) {
+            List<String> asked = new ArrayList<>(stage.prompts());
+            asked.addAll(StageRegistry.borrowedPrompts(stage.name())); // e.g. sqlfix.refine's per-attempt crafting
+            for (String base : asked) {
                 PromptPair pair = PromptPair.load(base);
                 String task = pair.task();
                 RequestParameters p = ByStage.lookup(declared, task);

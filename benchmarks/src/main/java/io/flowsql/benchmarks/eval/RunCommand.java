@@ -140,19 +140,25 @@ public final class RunCommand implements Callable<Integer> {
         int unanswered = result.unanswered();
         System.out.printf("answers: %s (%d sent, %d recovered from the answers topic, %d unanswered), %.1f s%n", answers,
                 result.sent(), result.recoveredFromTopic(), unanswered, (System.nanoTime() - started) / 1e9);
-        int status;
+        int status = scoreAnswers(bench, copies);
+        return status != 0 ? status : unanswered == 0 ? 0 : 2;
+    }
+
+    /**
+     * Scores the run's answers file and writes the reports, which print the dialogue history protocol beside the
+     * figures: on the target engine's copies the job was asked on, else on SQLite.
+     */
+    int scoreAnswers(Benchmark bench, TargetDatabases copies) {
         if (copies != null) {
-            status = ScoreCommand.onTarget(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
+            return ScoreCommand.onTarget(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
                     report.semanticsFor(choice.benchmark), copies, 30_000, 64L << 20, ScoreCommand.defaultParallelism(), report,
                     HistoryProtocol.parse(history).forBenchmark(bench));
-        } else {
-            EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers),
-                    answers.toString(), ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
-                    ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
-                    report.priceCompletion).withProtocol(HistoryProtocol.parse(history).description());
-            status = ReportChoice.finish(summary, report.out);
         }
-        return status != 0 ? status : unanswered == 0 ? 0 : 2;
+        EvaluationSummary summary = ScoreCommand.score(bench, PredictionFormat.ANSWERS_JSONL.read(answers),
+                answers.toString(), ScoreCommand.executorFor(bench, 30_000, 64L << 20, ScoreCommand.defaultParallelism()),
+                ScoreCommand.defaultParallelism(), report.semanticsFor(choice.benchmark), 0, report.pricePrompt,
+                report.priceCompletion).withProtocol(HistoryProtocol.parse(history).description());
+        return ReportChoice.finish(summary, report.out);
     }
 
     private Map<String, String> localJobOptions() {
@@ -162,6 +168,7 @@ public final class RunCommand implements Callable<Integer> {
             options.put(JobOptions.AGENT_REPAIR_MEMORY_LEARN.key(), "false");
         }
         options.putAll(jobOptions);
+        System.out.println(FewShotDefault.apply(choice.benchmark, choice.data, options));
         return options;
     }
 

@@ -65,16 +65,8 @@ public final class KnowledgeCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            ObjectNode record = JSON.createObjectNode().put("action", KnowledgeEntry.ADD)
-                    .put("knowledge_id", id != null ? id : "kn-" + UUID.randomUUID()).put("db_id", db)
-                    .put("term", term).put("definition", definition).put("sent_at", Instant.now().toString());
-            if (schema != null) {
-                record.put("schema", schema);
-            }
-            if (tenant != null) {
-                record.put("tenant", tenant);
-            }
-            return parent.send(record);
+            return parent.send(KnowledgeRecords.addition(id != null ? id : "kn-" + UUID.randomUUID(), db, term, definition,
+                    schema, tenant));
         }
     }
 
