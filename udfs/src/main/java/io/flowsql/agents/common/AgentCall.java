@@ -2,7 +2,6 @@ package io.flowsql.agents.common;
 
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
-import io.flowsql.pipeline.KnowledgeInPrompts;
 import io.flowsql.llm.ChatResponse;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.LlmErrorKind;
@@ -10,6 +9,7 @@ import io.flowsql.llm.LlmException;
 import io.flowsql.journal.JournaledCalls;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.pipeline.Cancellation;
+import io.flowsql.pipeline.KnowledgeInPrompts;
 import io.flowsql.pipeline.StageTrace;
 import java.util.ArrayList;
 import java.util.List;
