@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeCommandsTest {
 
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    static final List<String> DOCUMENTS = List.of("README.md", "docs/CONSOLE.md");
+    static final List<String> DOCUMENTS = List.of("README.md");
 
     @Test
     void everyShellBlockIsMarkedAndEveryCommandInItExists() throws IOException {
