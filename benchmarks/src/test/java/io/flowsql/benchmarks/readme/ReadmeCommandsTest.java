@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,6 +48,33 @@ class ReadmeCommandsTest {
         assertThat(problems).isEmpty();
         assertThat(commands).as("commands checked in " + DOCUMENTS).isGreaterThan(30);
     }
+
+    /** A command quoted in the text ({@code `deploy/kafka-stop.sh --clean`}) is held to the same checks as a block's. */
+    @Test
+    void everyCommandQuotedInTheTextExists() throws IOException {
+        CommandCheck check = new CommandCheck(ROOT);
+        List<String> problems = new ArrayList<>();
+        int commands = 0;
+        for (String document : DOCUMENTS) {
+            Matcher span = INLINE.matcher(Files.readString(ROOT.resolve(document)));
+            while (span.find()) {
+                String text = span.group(1).strip();
+                if (!INLINE_COMMAND.matcher(text).matches()) continue;
+                // "knowledge add|list|retract" names alternatives: check the first
+                List<List<String>> parsed = ShellCommands.of(ALTERNATIVES.matcher(text).replaceAll("$1"));
+                commands++;
+                for (List<String> command : parsed) {
+                    for (String problem : check.problems(command)) problems.add(document + ": `" + text + "`: " + problem);
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(commands).as("commands quoted in " + DOCUMENTS).isGreaterThan(10);
+    }
+
+    private static final Pattern INLINE = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern INLINE_COMMAND = Pattern.compile("^(?:[A-Z_][A-Z0-9_]*=\\S+\\s+)*(?:deploy|\\.ci)/[\\w.-]+(?:\\s.*)?$");
+    private static final Pattern ALTERNATIVES = Pattern.compile("\\b([\\w-]+)(?:\\|[\\w-]+)+");
 
     /** bash's own parse of the block (bash -n: reads, runs nothing); empty when it parses. */
     private static String bashSyntax(String block) throws IOException {
