@@ -56,6 +56,8 @@ public final class AnswerMapper {
         }
         for (StageTrace t : ctx.trace) {
             TraceEntry entry = entryOf(t, ctx.receivedAtMillis);
+            List<String> knowledgeUsed = io.flowsql.pipeline.KnowledgeInPrompts.usedBy(ctx, t.stage);
+            entry.knowledgeUsed = knowledgeUsed.isEmpty() ? null : knowledgeUsed;
             answer.trace.add(entry);
             answer.simulated |= entry.simulated;
         }
@@ -130,7 +132,6 @@ public final class AnswerMapper {
         entry.outcome = t.outcome == null ? null : t.outcome.wireName();
         entry.modelError = t.modelError == null ? null : t.modelError.name();
         entry.feedbackUsed = idsOf(t.feedbackUsed);
-        entry.knowledgeUsed = idsOf(t.knowledgeUsed);
         return entry;
     }
 

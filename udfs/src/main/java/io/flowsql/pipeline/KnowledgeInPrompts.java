@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * Which stage's prompts carried which knowledge entry: the request offers each stage its entries' evidence lines
  * (one note, {@code id TAB line} per row); a chat call whose messages contain a line names that entry in the stage's
- * trace ({@link StageTrace#knowledgeUsed}). So the per-stage trace says where a definition was used, not only the answer.
+ * trace ({@link StageTrace#knowledgeUsed}), kept in the request's notes by stage name when the stage ends ({@link #keep})
+ * and named in that stage's trace entry of the answer. So the per-stage trace says where a definition was used, not
+ * only the answer.
  */
 public final class KnowledgeInPrompts {
     /** Note holding the entries attached to the request: {@code knowledge id TAB evidence line}, one per row. */
@@ -64,6 +66,25 @@ public final class KnowledgeInPrompts {
             all.addAll(found);
             trace.knowledgeUsed = String.join(",", all);
         }
+    }
+
+    /** The note prefix under which a finished stage's used entries are kept, by stage name. */
+    static final String USED_BY_PREFIX = "knowledge.used@";
+
+    /** When a stage ends: keeps the entries its prompts carried in {@code ctx}'s notes under its name (no id twice). */
+    public static void keep(RequestContext ctx, StageTrace trace) {
+        if (trace.knowledgeUsed == null || trace.knowledgeUsed.isBlank()) {
+            return;
+        }
+        LinkedHashSet<String> all = new LinkedHashSet<>(usedBy(ctx, trace.stage));
+        all.addAll(List.of(trace.knowledgeUsed.split(",")));
+        ctx.notes.put(USED_BY_PREFIX + trace.stage, String.join(",", all));
+    }
+
+    /** The knowledge ids the prompts of stage {@code stage} carried for {@code ctx} (empty when none). */
+    public static List<String> usedBy(RequestContext ctx, String stage) {
+        String ids = ctx.notes.get(USED_BY_PREFIX + stage);
+        return ids == null || ids.isBlank() ? List.of() : List.of(ids.split(","));
     }
 
     /** As prompts show evidence: on one line (see the agents' {@code SchemaContext.oneLine}). */

@@ -59,6 +59,7 @@ public record NamedStage(String name, Stage stage) {
             trace.outcome = failedHere ? StageOutcome.FAILED
                     : ctx.isSettled() && !settledBefore ? StageOutcome.SETTLED : StageOutcome.COMPLETED;
             trace.failure = trace.outcome == StageOutcome.FAILED ? ctx.failure : null;
+            KnowledgeInPrompts.keep(ctx, trace);
             ctx.trace.add(trace);
             return ctx;
         });

@@ -44,8 +44,12 @@ public class StageTrace {
     public LlmErrorKind modelError;
     /** The live feedback the stage used (few-shot examples, repairs), as comma-separated feedback ids; null when none. */
     public String feedbackUsed;
-    /** The knowledge entries whose definition this stage's prompts carried, as comma-separated knowledge ids; null when none. */
-    public String knowledgeUsed;
+    /**
+     * The knowledge entries whose definition this stage's prompts carried, as comma-separated knowledge ids; null when
+     * none. Not part of the record: when the stage ends it is kept in the request's notes
+     * ({@link KnowledgeInPrompts#keep}), which the state's wire format already carries.
+     */
+    public transient String knowledgeUsed;
 
     /** The request's knowledge entries (id → evidence line) the stage's calls are matched against; never serialized. */
     public transient java.util.Map<String, String> knowledgeOffered;

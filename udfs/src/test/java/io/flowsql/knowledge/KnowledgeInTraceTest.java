@@ -12,10 +12,13 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.NamedStage;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.RequestContextSerializer;
 import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +32,7 @@ class KnowledgeInTraceTest {
             "a stadium with capacity over 10000", 2L);
 
     @Test
-    void eachStageNamesOnlyTheEntriesItsPromptsCarried() {
+    void eachStageNamesOnlyTheEntriesItsPromptsCarried() throws Exception {
         RequestContext ctx = new RequestContext();
         ctx.requestId = "r-1";
         ctx.dbId = "concert_singer";
@@ -55,7 +58,11 @@ class KnowledgeInTraceTest {
                 org.assertj.core.groups.Tuple.tuple("refine", "k-big"),
                 org.assertj.core.groups.Tuple.tuple("rewrite", null),
                 org.assertj.core.groups.Tuple.tuple("execute", null));
-        AnswerEvent answer = AnswerMapper.fromContext(ctx);
+        // as in the job, the request crosses operators (the state's wire format) before its answer is made
+        DataOutputSerializer out = new DataOutputSerializer(1024);
+        RequestContextSerializer.INSTANCE.serialize(ctx, out);
+        RequestContext shipped = RequestContextSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        AnswerEvent answer = AnswerMapper.fromContext(shipped);
         assertThat(answer.knowledgeUsed).containsExactly("k-veteran", "k-big");
         assertThat(answer.trace).extracting((TraceEntry t) -> t.knowledgeUsed)
                 .containsExactly(List.of("k-veteran", "k-big"), List.of("k-big"), null, null);
