@@ -112,6 +112,7 @@ class ComponentRestartsITCase {
                         .filteredOn(o -> o.startsWith("answered")).hasSizeGreaterThan(BASELINE / 2);
 
                 List<String> report = new ArrayList<>();
+                long notGivenUp;
                 try (Feeder feeder = Feeder.start(topics, pool, sent)) {
                     Thread.sleep(2_000);
                     // 1. PostgreSQL stopped and started again on the same port and data directory
@@ -137,7 +138,7 @@ class ComponentRestartsITCase {
                     Thread.sleep(2_000);
                     proxy.stall();
                     Thread.sleep(STALL_SECONDS * 1_000L);
-                    long notGivenUp = proxy.heldLongerThan(GIVE_UP_WITHIN);
+                    notGivenUp = proxy.heldLongerThan(GIVE_UP_WITHIN);
                     proxy.pass();
                     proxy.delay(Duration.ofMillis(100));
                     report.add(recovered("model network stalled " + STALL_SECONDS + " s, then 100 ms per chunk", answers,

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 class TimedOutCallsCloseConnectionsTest {
     /** Shorter than the time-outs that remain in the budget and cancel cases, so none of them can close the connection. */
     private static final long CLOSE_WITHIN_MILLIS = 1_500;
+    /** Loaded once: its registry of encodings takes seconds to build on a loaded machine. */
+    private static final TokenEstimator TOKENS = new TokenEstimator();
 
     @Test
     void everyTimedOutAttemptClosesItsConnection() throws Exception {
@@ -32,7 +34,7 @@ class TimedOutCallsCloseConnectionsTest {
                         .maxAttempts(attempts)
                         .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(50))
                         .totalBudget(Duration.ofSeconds(20))
-                        .build()).build()) {
+                        .build()).tokenEstimator(TOKENS).build()) {
             List<CompletableFuture<?>> futures = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
                 futures.add(client.chat(SimulatorClients.request("stalled", "question " + i)));
@@ -59,7 +61,7 @@ class TimedOutCallsCloseConnectionsTest {
                         .callTimeout(Duration.ofSeconds(2))
                         .totalBudget(Duration.ofMillis(2_300))
                         .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(50))
-                        .build()).build()) {
+                        .build()).tokenEstimator(TOKENS).build()) {
             // the first attempt times out at 2 s, the second is cut by the budget at 2.3 s, 2 s before its own time-out
             CompletableFuture<ChatResponse> call = client.chat(SimulatorClients.request("stalled", "over budget"));
             call.handle((ok, error) -> null).get(10, TimeUnit.SECONDS);
@@ -77,7 +79,7 @@ class TimedOutCallsCloseConnectionsTest {
                 OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
                         .defaultModel("test-model")
                         .callTimeout(Duration.ofSeconds(5))
-                        .build()).build()) {
+                        .build()).tokenEstimator(TOKENS).build()) {
             CompletableFuture<ChatResponse> call = client.chat(SimulatorClients.request("stalled", "cancelled"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (server.open() == 0 && System.nanoTime() < deadline) {
