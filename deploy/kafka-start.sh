@@ -5,7 +5,8 @@
 #                                      replication 3, min.insync.replicas 2, transaction log replicated (docs/FAULTS.md)
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093) — with --brokers 3, node n uses KAFKA_PORT+2(n-1) and
 # KAFKA_CONTROLLER_PORT+2(n-1); QUESTIONS_TOPIC / ANSWERS_TOPIC / DEAD_LETTERS_TOPIC (questions / answers /
-# dead-letters), QUESTIONS_PARTITIONS / ANSWERS_PARTITIONS / DEAD_LETTERS_PARTITIONS (2 / 2 / 1).
+# dead-letters), QUESTIONS_PARTITIONS / ANSWERS_PARTITIONS / DEAD_LETTERS_PARTITIONS (2 / 2 / 1); KAFKA_RETAIN_MB (32:
+# one node keeps about that many MiB per partition, deleting its oldest records; 0 = Kafka's 7 days, no size limit).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -42,8 +43,9 @@ start_node() {
 }
 
 if [[ "$BROKERS" == 1 ]]; then
+  # each partition keeps about KAFKA_RETAIN_MB (32) MiB, oldest records deleted first, so work/kafka stays bounded
   start_node "$WORK_DIR/kafka.pid" "$WORK_DIR/kafka.log" "$READY_FILE" --data-dir "$WORK_DIR/kafka" \
-    --port "$PORT" --controller-port "$CONTROLLER_PORT" "${TOPICS[@]}"
+    --port "$PORT" --controller-port "$CONTROLLER_PORT" --retain-mb "${KAFKA_RETAIN_MB:-32}" "${TOPICS[@]}"
   PID_FILES=("$WORK_DIR/kafka.pid")
 else
   mkdir -p "$WORK_DIR/kafka-cluster"

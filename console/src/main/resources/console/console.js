@@ -414,6 +414,15 @@
     const bad = !health || health.state !== 'following';
     document.body.dataset.follower = health ? health.state : 'unknown';
     $('follower').textContent = bad && health ? 'answers are not followed: ' + health.state.replace('_', ' ') + ' (' + health.detail + ')' : '';
+    connectionText();
+  }
+
+  // The page's stream to the console may be open while the console's follower is not following: say "following"
+  // only when both hold.
+  function connectionText() {
+    const live = document.body.dataset.live === 'yes';
+    const following = !document.body.dataset.follower || document.body.dataset.follower === 'following';
+    $('connection').textContent = !live ? 'reconnecting…' : following ? 'following answers (read_committed)' : 'connected; answers not followed';
   }
 
   function follow() {
@@ -428,10 +437,10 @@
   function listen() {
     const events = new EventSource('/api/events?after=' + lastEventId);
     const seen = (handler) => (e) => { lastEventId = Number(e.lastEventId) || lastEventId; handler(JSON.parse(e.data)); };
-    events.addEventListener('open', () => { $('connection').textContent = 'following answers (read_committed)'; document.body.dataset.live = 'yes'; });
+    events.addEventListener('open', () => { document.body.dataset.live = 'yes'; connectionText(); });
     events.addEventListener('error', () => {
-      $('connection').textContent = 'reconnecting…';
       document.body.dataset.live = 'no';
+      connectionText();
       if (events.readyState === EventSource.CLOSED) setTimeout(listen, 10000);
     });
     events.addEventListener('question', seen(onQuestion));

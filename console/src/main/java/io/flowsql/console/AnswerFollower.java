@@ -50,9 +50,17 @@ final class AnswerFollower implements AutoCloseable {
     /** Starts following; returns once the topics' partitions are assigned, so no answer to a later question is missed. */
     void start(Duration within) throws InterruptedException {
         thread.start();
-        if (!assigned.await(within.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("no partitions of " + answersTopic + " assigned within " + within
-                    + ": is Kafka at the configured kafka.bootstrap-servers, and does the topic exist?");
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!assigned.await(100, TimeUnit.MILLISECONDS)) {
+            if (!thread.isAlive()) {
+                // e.g. a topic name the broker refuses: say why now rather than wait out the deadline
+                throw new IllegalStateException("the answer follower stopped before following " + answersTopic + ": "
+                        + health().detail());
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException("no partitions of " + answersTopic + " assigned within " + within
+                        + ": is Kafka at the configured kafka.bootstrap-servers, and does the topic exist?");
+            }
         }
     }
 

@@ -55,6 +55,18 @@ public final class BrokerProperties {
         return p;
     }
 
+    /**
+     * Settings that bound what a broker keeps: each partition keeps about {@code bytesPerPartition} (older segments are
+     * deleted once the newer ones reach it; a segment is a quarter of it, at least Kafka's 1 MiB), checked every
+     * {@code checkEvery}. The local broker of deploy/kafka-start.sh uses it so work/kafka stops growing across runs.
+     */
+    public static java.util.Map<String, String> retention(long bytesPerPartition, java.time.Duration checkEvery) {
+        long segment = Math.max(1L << 20, bytesPerPartition / 4);
+        return java.util.Map.of("log.retention.bytes", Long.toString(bytesPerPartition),
+                "log.segment.bytes", Long.toString(Math.min(segment, Integer.MAX_VALUE)),
+                "log.retention.check.interval.ms", Long.toString(checkEvery.toMillis()));
+    }
+
     /** The listener name of {@link #withSaslSsl}. */
     public static final String SASL_SSL_LISTENER = "SECURED";
 

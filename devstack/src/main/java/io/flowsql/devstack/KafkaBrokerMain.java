@@ -42,6 +42,10 @@ public final class KafkaBrokerMain implements Callable<Integer> {
     @Option(names = "--cluster-id", description = "The cluster id every node of one cluster is formatted with (with --voters).")
     String clusterId;
 
+    @Option(names = "--retain-mb", defaultValue = "0",
+            description = "Keep about this many MiB per partition, deleting the oldest segments (single node; 0 = Kafka's defaults: 7 days, no size limit).")
+    long retainMb;
+
     @Option(names = "--exit-with-parent", description = "Exit when standard input closes (the starting process died).")
     boolean exitWithParent;
 
@@ -59,7 +63,9 @@ public final class KafkaBrokerMain implements Callable<Integer> {
             watch.setDaemon(true);
             watch.start();
         }
-        LocalKafkaBroker broker = voters == null ? LocalKafkaBroker.start(dataDir, port, controllerPort, false)
+        java.util.Map<String, String> kept = retainMb <= 0 ? java.util.Map.of()
+                : BrokerProperties.retention(retainMb << 20, java.time.Duration.ofMinutes(1));
+        LocalKafkaBroker broker = voters == null ? LocalKafkaBroker.start(dataDir, port, controllerPort, false, kept)
                 : LocalKafkaBroker.startClusterNode(dataDir, nodeId, port, controllerPort, voters, clusterId);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -67,6 +67,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
         return start(dataDir, brokerPort, controllerPort, deleteOnClose, java.util.Map.of(), p -> p, 0);
     }
 
+    /** Starts a broker on the given ports with some of its settings changed; an already formatted {@code dataDir} is reused. */
+    public static LocalKafkaBroker start(Path dataDir, int brokerPort, int controllerPort, boolean deleteOnClose,
+            java.util.Map<String, String> brokerSettings) {
+        return start(dataDir, brokerPort, controllerPort, deleteOnClose, brokerSettings, p -> p, 0);
+    }
+
     /** Starts a broker on free ports with some of its settings changed (e.g. transaction.max.timeout.ms); data deleted on close. */
     public static LocalKafkaBroker start(Path dataDir, java.util.Map<String, String> brokerSettings) {
         return start(dataDir, FreePorts.next(), FreePorts.next(), true, brokerSettings, p -> p, 0);

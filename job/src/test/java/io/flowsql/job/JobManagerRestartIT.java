@@ -5,15 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.ScriptedFlinkCluster;
-import io.flowsql.events.AnswerEvent;
-import io.flowsql.events.EventJson;
-import io.flowsql.events.QuestionEvent;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,33 +21,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * downloaded. Run by failsafe in the integration-test phase, after the shaded jar is packaged.
  */
 class JobManagerRestartIT {
-    private static final int BATCH = 10;
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(JobTopics.specs(2));
 
     @Test
     void aKilledJobManagerStartedAgainResumesTheJobFromItsLatestCheckpoint() throws Exception {
-        ClusterItRun run = ClusterItRun.fromSystemProperties("jobmanager-restart");
-        assertThat(run.jobJar()).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
-        List<QuestionEvent> questions = SpiderQuestions.cycled(run.sharedData(), 3 * BATCH, "mag-sql");
-
-        try (OracleLlm llm = OracleLlm.start(run.sharedData());
-                ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(run.projectDir(), run.work().resolve("cluster"),
-                        ClusterItRun.mavenCommand(), 2, "1536m").zooKeeperHa();
-                TopicReader answers = new TopicReader(KAFKA.bootstrapServers(), JobTopics.ANSWERS)) {
-            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
-            cluster.start(1);
-            List<String> args = topics.jobConfig(run.sharedData(), llm.baseUrl(), Map.of(JobOptions.PARALLELISM.key(), "2"))
-                    .asArguments();
-            String job = cluster.submit(run.jobJar(), Optional.empty(), args);
-            topics.sendQuestions(questions.subList(0, BATCH));
-            assertThat(answers.readAtLeast(BATCH, Duration.ofSeconds(180))).as("answers before the kill").hasSizeGreaterThanOrEqualTo(BATCH);
+        try (ClusterFailoverRun run = new ClusterFailoverRun("jobmanager-restart", KAFKA.bootstrapServers(),
+                ScriptedFlinkCluster::zooKeeperHa)) {
+            ScriptedFlinkCluster cluster = run.cluster;
+            String job = run.job();
+            run.answerFirstBatch();
             long completedBefore = cluster.get("/jobs/" + job + "/checkpoints").path("counts").path("completed").asLong();
             assertThat(completedBefore).as("checkpoints completed before the kill").isPositive();
 
             long jobManager = cluster.jobManagerPid();
-            topics.sendQuestions(questions.subList(BATCH, 2 * BATCH));
+            run.sendBatch(1);
             long killedAt = System.currentTimeMillis();
             assertThat(ProcessHandle.of(jobManager).orElseThrow().destroyForcibly()).isTrue();
             ProcessHandle.of(jobManager).ifPresent(p -> p.onExit().join());
@@ -70,16 +51,7 @@ class JobManagerRestartIT {
             assertThat(restored.path("id").asLong()).as("the job resumed from a completed checkpoint, not from scratch").isPositive();
             assertThat(restored.path("is_savepoint").asBoolean()).isFalse();
 
-            topics.sendQuestions(questions.subList(2 * BATCH, 3 * BATCH));
-            answers.readAtLeast(3 * BATCH, Duration.ofSeconds(180));
-            List<AnswerEvent> all = answers.drain(Duration.ofSeconds(3)).stream().map(ConsumerRecord::value)
-                    .map(EventJson::parseAnswer).toList();
-            Map<String, Long> perRequest = all.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
-            System.out.printf("[jobmanager-restart] sent=%d answered=%d doubled=%d%n", questions.size(), perRequest.size(),
-                    perRequest.values().stream().filter(n -> n > 1).count());
-            assertThat(perRequest.keySet()).as("none lost").containsExactlyInAnyOrderElementsOf(
-                    questions.stream().map(q -> q.requestId).toList());
-            assertThat(perRequest).as("none doubled").allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
+            run.sendLastBatchAndCheckExactlyOnce();
         }
     }
 
@@ -91,11 +63,7 @@ class JobManagerRestartIT {
             try {
                 JsonNode state = cluster.get("/jobs/" + job);
                 last = state.path("state").asText();
-                boolean allRunning = "RUNNING".equals(last);
-                for (JsonNode v : state.path("vertices")) {
-                    allRunning &= "RUNNING".equals(v.path("status").asText());
-                }
-                if (allRunning) {
+                if (ClusterFailoverRun.allRunning(state)) {
                     return System.currentTimeMillis();
                 }
             } catch (IllegalStateException | java.io.UncheckedIOException notYet) {

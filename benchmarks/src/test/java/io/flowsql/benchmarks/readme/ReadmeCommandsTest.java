@@ -1,0 +1,99 @@
+package io.flowsql.benchmarks.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's shell blocks cannot rot: each carries a marker, {@code <!-- readme-test: check -->} on the line before
+ * its fence, and every command in it is checked against the repository as it is (scripts, subcommands, flags,
+ * environment variables, tools: {@link CommandCheck}) and the block must parse as bash. The blocks start brokers,
+ * jobs and benchmarks that take minutes, so none is run here; the scripts themselves are run by their own tests.
+ */
+class ReadmeCommandsTest {
+
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final List<String> DOCUMENTS = List.of("README.md");
+
+    @Test
+    void everyShellBlockIsMarkedAndEveryCommandInItExists() throws IOException {
+        CommandCheck check = new CommandCheck(ROOT);
+        List<String> problems = new ArrayList<>();
+        int commands = 0;
+        for (String document : DOCUMENTS) {
+            Path file = ROOT.resolve(document);
+            if (!Files.isRegularFile(file)) continue;
+            for (ShellBlocks.Block block : ShellBlocks.of(Files.readString(file))) {
+                String where = document + ":" + block.line();
+                if (!"check".equals(block.marker())) {
+                    problems.add(where + ": a shell block without <!-- readme-test: check --> on the line before it");
+                    continue;
+                }
+                for (List<String> command : ShellCommands.of(block.text())) {
+                    commands++;
+                    for (String problem : check.problems(command)) problems.add(where + ": " + problem);
+                }
+                String syntax = bashSyntax(block.text());
+                if (!syntax.isEmpty()) problems.add(where + ": bash -n: " + syntax);
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(commands).as("commands checked in " + DOCUMENTS).isGreaterThan(30);
+    }
+
+    /** A command quoted in the text ({@code `deploy/kafka-stop.sh --clean`}) is held to the same checks as a block's. */
+    @Test
+    void everyCommandQuotedInTheTextExists() throws IOException {
+        CommandCheck check = new CommandCheck(ROOT);
+        List<String> problems = new ArrayList<>();
+        int commands = 0;
+        for (String document : DOCUMENTS) {
+            Matcher span = INLINE.matcher(Files.readString(ROOT.resolve(document)));
+            while (span.find()) {
+                String text = span.group(1).strip();
+                if (!INLINE_COMMAND.matcher(text).matches()) continue;
+                // "knowledge add|list|retract" names alternatives: check the first
+                List<List<String>> parsed = ShellCommands.of(ALTERNATIVES.matcher(text).replaceAll("$1"));
+                commands++;
+                for (List<String> command : parsed) {
+                    for (String problem : check.problems(command)) problems.add(document + ": `" + text + "`: " + problem);
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(commands).as("commands quoted in " + DOCUMENTS).isGreaterThan(10);
+    }
+
+    private static final Pattern INLINE = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern INLINE_COMMAND = Pattern.compile("^(?:[A-Z_][A-Z0-9_]*=\\S+\\s+)*(?:deploy|\\.ci)/[\\w.-]+(?:\\s.*)?$");
+    private static final Pattern ALTERNATIVES = Pattern.compile("\\b([\\w-]+)(?:\\|[\\w-]+)+");
+
+    /** bash's own parse of the block (bash -n: reads, runs nothing); empty when it parses. */
+    private static String bashSyntax(String block) throws IOException {
+        Path file = Files.createTempFile("readme-block", ".sh");
+        try {
+            Files.writeString(file, block);
+            Process bash = new ProcessBuilder("bash", "-n", file.toString()).redirectErrorStream(true).start();
+            try {
+                if (!bash.waitFor(10, TimeUnit.SECONDS)) {
+                    bash.destroyForcibly();
+                    return "did not finish in 10 s";
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            return bash.exitValue() == 0 ? "" : new String(bash.getInputStream().readAllBytes()).strip();
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}
