@@ -50,12 +50,17 @@ public final class WarehouseRetrievalBenchmark {
     public record Summary(int questions, double tableRecall, double columnRecall, int budget, int todayMedian,
                           double cpuP95Millis, double tableRecallAtFourTimes, double routingTop1) {}
 
+    /** The options that take a value. */
+    static final List<String> OPTIONS = List.of("--ddl", "--database", "--config", "--questions", "--budget");
+
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = new LinkedHashMap<>();
         Path data = Paths.get("../shared/data");
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--scale")) {
                 flags.put("scale", "true");
+            } else if (args[i].startsWith("--") && !OPTIONS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown option " + args[i] + " (known: --scale, " + String.join(", ", OPTIONS) + ")");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 flags.put(args[i].substring(2), args[++i]);
             } else if (args[i].startsWith("--")) {
