@@ -15,6 +15,7 @@ import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class CorrectionAndAdherenceTest {
     }
 
     private static Optional<ErrorClass> classOf(String question, String sql) {
-        return ExecutionProblem.of(ran("x", sql), question).map(ExecutionProblem::kind);
+        return ExecutionProblem.of(ran("x", sql), question, DatabaseEngine.SQLITE).map(ExecutionProblem::kind);
     }
 
     private static RequestContext request(String question, Candidate... candidates) {

@@ -109,7 +109,7 @@ class EngineDialectTest {
             for (var c : cases.entrySet()) {
                 Candidate ran = runner.run(db, new Candidate("x", c.getKey()));
                 assertThat(ran.error).as(db + ": " + c.getKey()).isNotNull();
-                assertThat(ExecutionProblem.of(ran, FRENCH).map(ExecutionProblem::kind)).as(db + ": " + ran.error)
+                assertThat(ExecutionProblem.of(ran, FRENCH, runner.engineOf(db)).map(ExecutionProblem::kind)).as(db + ": " + ran.error)
                         .contains(c.getValue());
             }
         }
