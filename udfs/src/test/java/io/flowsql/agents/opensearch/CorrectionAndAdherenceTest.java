@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CorrectionAndAdherenceTest {
     private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.EXECUTOR);
-    private static final QuestionValues VALUES = new QuestionValues(SpiderAgentParts.VALUES, 6);
+    private static final QuestionValues VALUES = new QuestionValues(SpiderAgentParts.SCHEMAS, 6);
     private static final String FRENCH = "What are the names of the singers from France?";
 
     private static Candidate ran(String source, String sql) {
