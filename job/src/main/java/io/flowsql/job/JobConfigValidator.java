@@ -1,10 +1,11 @@
 package io.flowsql.job;
 
+import io.flowsql.config.OptionFamily;
+
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.engine.StageRegistry;
-import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import org.apache.flink.configuration.ConfigOption;
 
@@ -228,14 +229,14 @@ final class JobConfigValidator {
         oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, List.of(OpenSearchCorrectStage.REGENERATE, OpenSearchCorrectStage.ROUNDS));
     }
 
-    /** A tenant's database role ({@code tenants.<t>.roles.<db>}) is set per statement on a declared PostgreSQL database only. */
+    /** A tenant's database role ({@code tenants.<t>.roles.<db>}) is set per statement on a declared database whose engine sets roles (PostgreSQL). */
     private void rolesOnPostgres(AccessPolicies access) {
         if (access.databasesWithRoles().isEmpty()) {
             return;
         }
         DatabaseRegistry registry = JobDatabases.registry(config);
         for (String db : access.databasesWithRoles()) {
-            if (registry.declaration(db).map(d -> d.engine() != DatabaseEngine.POSTGRESQL).orElse(true)) {
+            if (registry.declaration(db).map(d -> !d.engine().profile().setsRoles()).orElse(true)) {
                 throw new IllegalArgumentException(JobOptions.TENANTS.prefix() + "<tenant>." + AccessPolicies.ROLES + db
                         + ": a database role is set per statement on a declared PostgreSQL database (databases." + db
                         + ".url=jdbc:postgresql:...), and " + db + " is not one");

@@ -21,6 +21,7 @@ import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
 import java.io.DataInputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,14 @@ final class SavepointSchemas {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** Today's serializer of {@code type}, as the job creates it (a POJO serializer for the state classes). */
+    /** The fields a class serializes today (neither static nor transient). */
+    static Set<String> classFields(Class<?> type) {
+        return Arrays.stream(type.getDeclaredFields())
+                .filter(f -> !Modifier.isStatic(f.getModifiers()) && !Modifier.isTransient(f.getModifiers()))
+                .map(Field::getName).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** Today's serializer of {@code type}, as the job creates it (RequestContext's own, a POJO serializer for the other state classes). */
     static <T> TypeSerializer<T> today(Class<T> type) {
         return TypeInformation.of(type).createSerializer(new SerializerConfigImpl());
     }

@@ -4,7 +4,9 @@ import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.ValueMatch;
 import io.flowsql.sql.engine.DatabaseEngine;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -16,10 +18,17 @@ import java.util.function.Predicate;
  *       ({@link TableGate}, in the database's own dialect) and the database's error text keeps no value the statement
  *       did not itself contain ({@link ErrorRedaction}); a tenant that may not ask the database, or no tenant under a
  *       policy, runs nothing; with a role for the tenant ({@code tenants.<t>.roles.<db>}) the statement runs as it;</li>
- *   <li>{@link #schema}: the tables the tenant may see, nothing else (no name of a hidden table).</li>
+ *   <li>{@link #schema}: the tables the tenant may see, nothing else (no name of a hidden table);</li>
+ *   <li>{@link #values}: the stored values a text mentions, of those tables only (no value of a hidden table).</li>
  * </ul>
  */
 public final class DataDoor {
+    /**
+     * Under a table-level policy the index is asked for this many times the matches wanted, so the tenant's tables
+     * still fill the list when hidden tables hold the best matches.
+     */
+    static final int RESTRICTED_OVERFETCH = 4;
+
     private final DataDoors room;
     private final String dbId;
     private final String tenant;
@@ -80,6 +89,22 @@ public final class DataDoor {
     /** The tables of the database this tenant may see (none when it may not ask the database). */
     public DatabaseSchema schema() {
         return room.visibleSchema(dbId, tenant, access);
+    }
+
+    /**
+     * The stored text values {@code text} mentions, best first, at most {@code limit}: only values of tables the tenant
+     * may see (none when it may not ask the database), so a hidden table's values never reach a prompt.
+     */
+    public List<ValueMatch> values(String text, int limit) {
+        if (!admits()) {
+            return List.of();
+        }
+        if (!access.restrictsTables(tenant, dbId)) {
+            return room.findValues(dbId, text, limit);
+        }
+        Predicate<String> allowed = access.tables(tenant, dbId);
+        return room.findValues(dbId, text, limit * RESTRICTED_OVERFETCH).stream()
+                .filter(v -> allowed.test(v.table())).limit(limit).toList();
     }
 
     /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */

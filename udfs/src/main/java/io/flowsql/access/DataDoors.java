@@ -5,21 +5,26 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
+import io.flowsql.sql.ValueMatch;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.retrieve.SchemaSubset;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * The room that holds the data (the executor, the catalog) and the policies, and gives out {@link DataDoor}s: one per
- * database and tenant ({@link #door}), or the operator's door ({@link #operator}: no policy, for tools that are
- * not serving a question). Outside {@code io.flowsql.access} and the SQL layer nothing calls the executor or the
- * catalog's schemas ({@code DataDoorRuleTest}); everything else gets data through a door, which knows its tenant.
+ * The room that holds the data (the executor, the catalog, the value index) and the policies, and gives out
+ * {@link DataDoor}s: one per database and tenant ({@link #door}), or the operator's door ({@link #operator}: no policy,
+ * for tools that are not serving a question). Outside {@code io.flowsql.access} and the SQL layer nothing calls the
+ * executor, the catalog's schemas or the value index ({@code DataDoorRuleTest}); everything else gets data through a
+ * door, which knows its tenant.
  */
 public final class DataDoors implements AutoCloseable {
     private final SafeExecutor executor;
     private final SchemaCatalog catalog;
+    private final CachingValueIndexProvider values;
     private final AccessPolicies access;
     /** Per catalog schema (by identity, released with it): the cut schemas by tenant. */
     private final Cache<DatabaseSchema, Cache<String, DatabaseSchema>> cuts = Caffeine.newBuilder().weakKeys().build();
@@ -29,14 +34,26 @@ public final class DataDoors implements AutoCloseable {
      * @param catalog  the schemas (null: this room has no schemas, e.g. a SQL check)
      */
     public DataDoors(SafeExecutor executor, SchemaCatalog catalog, AccessPolicies access) {
+        this(executor, catalog, null, access);
+    }
+
+    /** @param values the databases' value indexes (null: this room looks up no values) */
+    public DataDoors(SafeExecutor executor, SchemaCatalog catalog, CachingValueIndexProvider values,
+                     AccessPolicies access) {
         this.executor = executor;
         this.catalog = catalog;
+        this.values = values;
         this.access = Objects.requireNonNull(access, "access");
     }
 
     /** A room without any policy (tools, replays, tests). */
     public static DataDoors open(SafeExecutor executor, SchemaCatalog catalog) {
         return new DataDoors(executor, catalog, AccessPolicies.allowAll());
+    }
+
+    /** A room without any policy that also looks up values (tools, replays, tests). */
+    public static DataDoors open(SafeExecutor executor, SchemaCatalog catalog, CachingValueIndexProvider values) {
+        return new DataDoors(executor, catalog, values, AccessPolicies.allowAll());
     }
 
     /** The door of {@code dbId} for {@code tenant} (null: none; under a policy such a door runs and shows nothing). */
@@ -71,6 +88,14 @@ public final class DataDoors implements AutoCloseable {
 
     ExecutionResult run(String dbId, String sql, StatementBudget budget, String role) {
         return executor().execute(dbId, sql, budget, role);
+    }
+
+    /** The value index's best matches in the whole database (the door keeps those of the tables its tenant may see). */
+    List<ValueMatch> findValues(String dbId, String text, int limit) {
+        if (values == null) {
+            throw new IllegalStateException("this room looks up no values");
+        }
+        return values.forDatabase(dbId).find(text, limit);
     }
 
     DatabaseSchema visibleSchema(String dbId, String tenant, AccessPolicies policies) {

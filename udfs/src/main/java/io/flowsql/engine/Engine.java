@@ -1,5 +1,7 @@
 package io.flowsql.engine;
 
+import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.DataDoors;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.exec.SafeExecutor;
@@ -12,6 +14,11 @@ import io.flowsql.sql.index.CachingValueIndexProvider;
  */
 public record Engine(LlmClient llm, SafeExecutor sql, SchemaCatalog catalog, CachingValueIndexProvider values)
         implements AutoCloseable {
+
+    /** The room of this engine's data (executor, catalog, value indexes) under {@code access}: stages reach data through its doors. */
+    public DataDoors room(AccessPolicies access) {
+        return new DataDoors(sql, catalog, values, access);
+    }
 
     /** Closes the LLM client and the executor's connections; the executor is closed even when the client fails to. */
     @Override

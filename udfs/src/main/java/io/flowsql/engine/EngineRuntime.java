@@ -1,6 +1,5 @@
 package io.flowsql.engine;
 
-import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
@@ -53,7 +52,7 @@ public final class EngineRuntime implements AutoCloseable {
                 java.time.Duration.ofMillis(config.agents().schemaRefreshMillis));
         SchemaCatalog catalog = databases.catalog();
         Engine engine = new Engine(llmClient(config, pools.callbacks()), databases.sql(), catalog, databases.values());
-        SchemaContext schema = new SchemaContext(new DataDoors(engine.sql(), catalog, config.agents().access),
+        SchemaContext schema = new SchemaContext(engine.room(config.agents().access),
                 SchemaViews.over(engine.sql()), new HistoryRenderer());
         StageJournal journal;
         try {

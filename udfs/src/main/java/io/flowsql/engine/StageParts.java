@@ -1,6 +1,5 @@
 package io.flowsql.engine;
 
-import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
@@ -62,7 +61,7 @@ public final class StageParts {
                 .withSampling(StageSampling.of(StageRegistry.requestParameters(), settings.stageSampling));
         this.retriever = new EmbeddingRetriever(engine.llm());
         this.runner = runner;
-        this.sql = new StageSql(engine.sql(), settings.access);
+        this.sql = new StageSql(engine.room(settings.access));
         this.frames = schema::promptFields;
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
@@ -94,7 +93,7 @@ public final class StageParts {
      * candidates run and fingerprinted as Spider's test-suite evaluator compares results.
      */
     public static StageParts standard(Engine engine, AgentSettings settings) {
-        SchemaContext schema = new SchemaContext(new DataDoors(engine.sql(), engine.catalog(), settings.access),
+        SchemaContext schema = new SchemaContext(engine.room(settings.access),
                 SchemaViews.over(engine.sql()), new HistoryRenderer());
         CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows,
                 settings.access);
@@ -103,7 +102,7 @@ public final class StageParts {
 
     /** The question values matched in the database, as the OpenSearch stages show them. */
     QuestionValues questionValues() {
-        return new QuestionValues(engine.values(), settings.valueMatches, schema::schema);
+        return new QuestionValues(schema, settings.valueMatches);
     }
 
     /** OpenSearch-SQL's correction by error class, shared by {@code opensearch.correct} and MMSQL's refiner. */

@@ -78,7 +78,7 @@ public final class StageRegistry {
 
     private static final List<StageDeclaration> STAGES = List.of(
             // Schema retrieval first: no schema text enters a prompt before the question's schema is bounded.
-            of("schema.retrieve", LOCAL, p -> new SchemaRetrieveStage(p.schema, p.engine.values(),
+            of("schema.retrieve", LOCAL, p -> new SchemaRetrieveStage(p.schema,
                     SchemaRetriever.lexical(p.settings.schemaTokenBudget), p.settings.valueMatches))
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             of("mmsql.rewrite", LLM, p -> new RewriteStage(p.call, p.schema, p.settings.mmsqlRewriteByModel))
@@ -89,7 +89,7 @@ public final class StageRegistry {
             of("mmsql.detect", LLM, p -> new QuestionDetectorStage(new QuestionDetector(p.call), p.frames))
                     .prompts("mmsql/detect").in(MMSQL).sends(0.0),
             of("magsql.link", LLM, p -> new MagSqlLinkStage(new SoftSchemaLinker(new TableSummarizer(p.call),
-                    new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.engine.values(), p.schema.views(),
+                    new EntitySchemaLinker(p.call, p.settings.columnsPerEntity), p.schema.views(),
                     p.settings.linkSkipColumnThreshold, p.settings.linkSkipAvgColumns, p.settings.valueMatches), p.schema))
                     .prompts("magsql/summarize", "magsql/link").in(MAG_SQL).sends(0.1),
             of("magsql.decompose", LLM, p -> new MagSqlDecomposeStage(new TargetsConditionsDecomposer(p.call), p.schema))
@@ -107,21 +107,21 @@ public final class StageRegistry {
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
                     .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH)
                     .sends(0.0).sends("opensearch.extract.order", 0.3, null),
-            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.schema, p.engine.values(),
+            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.schema,
                     p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
                     p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
                     .in(OPENSEARCH),
             // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
             of("opensearch.generate", LLM, p -> new OpenSearchGenerateStage(
                     new ProgressiveGenerator(p.call, p.settings.candidates, p.settings.temperature), p.schema,
-                    p.engine.values(), p.settings.valueMatches, p.examples))
+                    p.settings.valueMatches, p.examples))
                     .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX).sends(0.7),
             of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues(),
                     p.settings.opensearchAdherence))
                     .prompts("opensearch/adherence").in(OPENSEARCH).sends(0.0),
             // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
             of("opensearch.align", LLM, p -> new OpenSearchAlignStage(
-                    AlignmentRules.fromSettings(p.settings, p.sql, p.engine.values()),
+                    AlignmentRules.fromSettings(p.settings, p.sql),
                     new ModelAligner(p.call, p.retriever), p.engine.catalog(), p.schema, p.questionValues(),
                     p.settings.opensearchAlignMode))
                     .prompts(ModelAligner.PROMPTS.toArray(String[]::new))
@@ -130,7 +130,7 @@ public final class StageRegistry {
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             // correction rounds by error class, then (mode regenerate) a fresh generation with opensearch.generate's prompt
             of("opensearch.correct", LLM, p -> new OpenSearchCorrectStage(p.corrector(), p.schema, p.questionValues(),
-                    new FreshGeneration(p.call, p.schema, p.engine.values(), p.settings.valueMatches, p.examples),
+                    new FreshGeneration(p.call, p.schema, p.settings.valueMatches, p.examples),
                     p.settings.opensearchCorrectMode))
                     .prompts("opensearch/correct_syntax", "opensearch/correct_schema", "opensearch/correct_failed",
                             "opensearch/correct_empty", "opensearch/correct_nulls", "opensearch/correct_shape")

@@ -4,6 +4,7 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.RejectKind;
 import java.time.Duration;
+import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
@@ -19,6 +20,9 @@ import org.apache.flink.util.Collector;
  * verified pair of the answer's question and SQL, a {@code wrong} one with corrected SQL a correction (a pair with
  * the corrected SQL and a repair from the answer's SQL). A verdict on an answer not (or no longer) known, or without
  * SQL, is refused ({@code unknown_request}); {@code wrong} without a correction teaches nothing and passes as it is.
+ * What a verdict teaches belongs to the tenant the answer was given to (the answer's {@code tenant}), never to the
+ * tenant the verdict names: a verdict whose tenant is not the answer's is refused as on an unknown answer (so a tenant
+ * can neither correct another tenant's answer into its own knowledge nor learn that the request id exists).
  * Pairs and retractions pass through untouched (keyed by their feedback id).
  */
 public class VerdictJoinFunction extends KeyedCoProcessFunction<String, FeedbackEvent, AnswerEvent, FeedbackEvent> {
@@ -63,17 +67,20 @@ public class VerdictJoinFunction extends KeyedCoProcessFunction<String, Feedback
             kept.dbId = read.dbId;
             kept.question = read.question;
             kept.sql = read.sql;
+            kept.tenant = read.tenant;
             answer.update(kept);
         }
     }
 
     /** Turns a verdict into the pair or correction it teaches (in place), or marks it refused. */
     static void resolve(FeedbackEvent verdict, AnswerEvent answered) {
-        if (answered == null) {
+        // another tenant's answer is refused exactly as an unknown one: the refusal tells nothing about it
+        if (answered == null || !Objects.equals(verdict.tenant, answered.tenant)) {
             verdict.refusal = RejectKind.UNKNOWN_REQUEST.wireName() + ": no answer with SQL to request_id '" + verdict.requestId
                     + "' was seen within feedback.verdict-window";
             return;
         }
+        verdict.tenant = answered.tenant;
         verdict.dbId = answered.dbId;
         verdict.question = answered.question;
         if (FeedbackEvent.CORRECT.equals(verdict.verdict)) {

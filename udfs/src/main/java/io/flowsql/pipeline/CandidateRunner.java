@@ -44,6 +44,11 @@ public final class CandidateRunner {
         this.previewRows = previewRows;
     }
 
+    /** The engine behind a database id (whose wording a candidate's error is read in). */
+    public io.flowsql.sql.engine.DatabaseEngine engineOf(String dbId) {
+        return sql.engineOf(dbId);
+    }
+
     /**
      * Runs the candidate's SQL on the database and fills its execution fields; returns the same candidate. One budget
      * (the executor's time limit) covers the guard's parse, the execution, reading the result and its fingerprint: a

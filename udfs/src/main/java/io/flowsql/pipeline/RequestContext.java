@@ -1,5 +1,7 @@
 package io.flowsql.pipeline;
 
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -7,10 +9,12 @@ import java.util.Map;
 
 /**
  * Everything one question carries from stage to stage: the question and its dialogue history, what
- * each stage found (type, linked schema, decomposition, candidates, final SQL) and the trace. It is a
- * plain Flink POJO (public fields, no-arg constructor) so it crosses operators and checkpoints; a stage
- * reads what earlier stages wrote and adds its own part.
+ * each stage found (type, linked schema, decomposition, candidates, final SQL) and the trace. Flink serializes it
+ * with {@link RequestContextSerializer} (a compact format, not the PojoSerializer): a field added here, or to the
+ * classes it holds, goes into {@link ContextCodec} and {@link ContextCopy} too (RequestContextSerializerTest fails
+ * until it does). A stage reads what earlier stages wrote and adds its own part.
  */
+@TypeInfo(RequestContextTypeInfo.Factory.class)
 public class RequestContext {
     // --- the question
     public String requestId;

@@ -11,31 +11,38 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import io.flowsql.sql.ValueIndex;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.index.CachingValueIndexProvider;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One door to data: outside {@code io.flowsql.access} (the room and its doors) and the SQL layer itself (the engine
- * internals: executors, catalogs, the schema renderer's example rows over a schema a door already cut) no class runs
- * SQL on an executor or reads a schema from a catalog, and only those and the engine's wiring (which builds the room)
- * hold either. A stage, an agent, the feedback check or a Flink function that called one directly would be a way to
+ * internals: executors, catalogs, value indexes, the schema renderer's example rows over a schema a door already cut)
+ * no class runs SQL on an executor, reads a schema from a catalog or looks values up in a value index, and only those
+ * and the engine's wiring (which builds the room) hold any of them. A stage, an agent, the feedback check or a Flink function that called one directly would be a way to
  * data that never names its tenant; here it fails the build.
  */
 public class DataDoorRuleTest {
     private static final JavaClasses UDFS = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.flowsql");
 
-    /** A call that runs SQL or reads a schema without a door: the executor's {@code execute*}, the catalog's {@code schema}. */
+    /**
+     * A call that runs SQL, reads a schema or looks values up without a door: the executor's {@code execute*}, the
+     * catalog's {@code schema}, the value indexes' {@code forDatabase} and {@code find}.
+     */
     public static final DescribedPredicate<JavaMethodCall> BYPASSES_THE_DOOR = new DescribedPredicate<>(
-            "runs SQL on an executor or reads a schema from a catalog") {
+            "runs SQL on an executor, reads a schema from a catalog or looks values up in a value index") {
         @Override
         public boolean test(JavaMethodCall call) {
             JavaClass owner = call.getTargetOwner();
             String name = call.getName();
             return owner.isAssignableTo(SafeExecutor.class) && name.startsWith("execute")
-                    || owner.isAssignableTo(SchemaCatalog.class) && name.equals("schema");
+                    || owner.isAssignableTo(SchemaCatalog.class) && name.equals("schema")
+                    || owner.isAssignableTo(CachingValueIndexProvider.class) && name.equals("forDatabase")
+                    || owner.isAssignableTo(ValueIndex.class) && name.equals("find");
         }
     };
 
@@ -49,12 +56,13 @@ public class DataDoorRuleTest {
     }
 
     @Test
-    void onlyTheRoomAndTheWiringHoldAnExecutorOrACatalog() {
+    void onlyTheRoomAndTheWiringHoldAnExecutorACatalogOrAValueIndex() {
         String[] mayHold = {"io.flowsql.access..", "io.flowsql.sql..", "io.flowsql.engine"};
-        fields().that().haveRawType(SafeExecutor.class).should().beDeclaredInClassesThat().resideInAnyPackage(mayHold)
-                .check(UDFS);
-        fields().that().haveRawType(SchemaCatalog.class).should().beDeclaredInClassesThat().resideInAnyPackage(mayHold)
-                .check(UDFS);
+        for (Class<?> data : new Class<?>[] {SafeExecutor.class, SchemaCatalog.class, CachingValueIndexProvider.class,
+                ValueIndex.class}) {
+            fields().that().haveRawType(data).should().beDeclaredInClassesThat().resideInAnyPackage(mayHold)
+                    .allowEmptyShould(true).check(UDFS);
+        }
     }
 
     /** The rule bites: a class that reads a schema straight from a catalog is reported. */
@@ -66,12 +74,16 @@ public class DataDoorRuleTest {
         assertThat(result.hasViolation()).isTrue();
         assertThat(result.getFailureReport().getDetails()).anyMatch(d -> d.contains("SchemaCatalog.schema"));
         assertThat(result.getFailureReport().getDetails()).anyMatch(d -> d.contains("SafeExecutor.execute"));
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("CachingValueIndexProvider.forDatabase"))
+                .anyMatch(d -> d.contains("ValueIndex.find"));
     }
 
     /** What the rule must catch (test code, not imported by the other rules). */
     static final class Bypass {
-        Object read(SchemaCatalog catalog, SafeExecutor executor) {
+        Object read(SchemaCatalog catalog, SafeExecutor executor, CachingValueIndexProvider values) {
             executor.execute("db", "SELECT 1");
+            values.forDatabase("db").find("a hidden value", 5);
             return catalog.schema("db");
         }
     }

@@ -1,8 +1,10 @@
 package io.flowsql.agents;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.SpiderData;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.catalog.SqliteSchemaCatalog;
@@ -18,7 +20,10 @@ public final class SpiderAgentParts {
     public static final SqliteSchemaCatalog CATALOG = new SqliteSchemaCatalog(LOCATOR);
     public static final CachingValueIndexProvider VALUES = CachingValueIndexProvider.ngram(LOCATOR, LcsValueScorer.defaults(), 8);
     public static final SchemaViews VIEWS = SchemaViews.over(EXECUTOR);
-    public static final SchemaContext SCHEMAS = new SchemaContext(CATALOG, VIEWS, new HistoryRenderer());
+    /** The room of these parts without any policy: stages reach the SQL, schemas and values through its doors. */
+    public static final DataDoors ROOM = DataDoors.open(EXECUTOR, CATALOG, VALUES);
+    public static final StageSql SQL = new StageSql(ROOM);
+    public static final SchemaContext SCHEMAS = new SchemaContext(ROOM, VIEWS, new HistoryRenderer());
 
     private SpiderAgentParts() {}
 }

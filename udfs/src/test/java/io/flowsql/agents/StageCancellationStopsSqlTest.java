@@ -1,5 +1,6 @@
 package io.flowsql.agents;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -132,8 +133,8 @@ class StageCancellationStopsSqlTest {
             s.execute("CREATE VIEW v AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x AS name FROM n");
         }
         DatabaseLocator locator = new DatabaseLocator(List.of(root), List.of());
-        ValueAlignment alignment = new ValueAlignment(StageSql.open(oneConnection(locator)),
-                CachingValueIndexProvider.ngram(locator, LcsValueScorer.defaults(), 1));
+        ValueAlignment alignment = new ValueAlignment(new StageSql(DataDoors.open(oneConnection(locator), null,
+                CachingValueIndexProvider.ngram(locator, LcsValueScorer.defaults(), 1))));
         DatabaseSchema schema = new DatabaseSchema("endless", List.of(new TableSchema("v", "",
                 List.of(new ColumnSchema("v", "name", "TEXT", "", true, false, List.of())), List.of())), List.of());
         Cancellation cancellation = new Cancellation();

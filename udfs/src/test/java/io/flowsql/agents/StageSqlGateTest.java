@@ -60,7 +60,8 @@ class StageSqlGateTest {
             TEAM + ".databases", DB,
             TEAM + ".tables." + DB, "singer",
             ADMIN + ".databases", DB), "");
-    private static final StageSql GATED = new StageSql(SpiderAgentParts.EXECUTOR, POLICIES);
+    private static final StageSql GATED = new StageSql(new io.flowsql.access.DataDoors(
+            SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES, POLICIES));
 
     private static RequestContext request(String tenant, String question) {
         RequestContext ctx = new RequestContext();
@@ -152,7 +153,7 @@ class StageSqlGateTest {
 
     @Test
     void valueAlignmentProbesOnlyWhatTheTenantMayRead() {
-        ConsistencyAligner aligner = AlignmentRules.fromSettings(AgentSettings.defaults(), GATED, SpiderAgentParts.VALUES);
+        ConsistencyAligner aligner = AlignmentRules.fromSettings(AgentSettings.defaults(), GATED);
         DatabaseSchema schema = SpiderAgentParts.CATALOG.schema(DB);
         String hidden = "SELECT Name FROM stadium WHERE Location = 'raith rover'";
         // the admin's alignment first: an aligner that remembered outcomes by SQL alone would hand it to the team

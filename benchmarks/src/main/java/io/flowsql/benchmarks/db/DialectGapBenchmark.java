@@ -210,17 +210,28 @@ public final class DialectGapBenchmark {
     /** Database {@code db} as loaded by {@link #load} or {@link #loadMariaDb}, declared under {@code id}. */
     private static DatabaseDeclaration declaration(DatabaseEngine engine, String id, String db, int pgPort, Path work,
             LocalMariaDb maria) {
-        if (maria != null && engine == DatabaseEngine.MARIADB) {
-            Map<String, String> o = maria.options(db);
-            return new DatabaseDeclaration(id, engine, o.get("databases." + db + ".url"), LocalMariaDb.READER, "",
-                    o.get("databases." + db + ".password-file"), List.of(db), List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults());
-        }
-        return engine == DatabaseEngine.POSTGRESQL
-                ? new DatabaseDeclaration(id, engine, "jdbc:postgresql://localhost:" + pgPort + "/postgres", "postgres", "", "",
-                        List.of(db), List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults())
-                : new DatabaseDeclaration(id, engine, "jdbc:duckdb:" + work.resolve(db + ".duckdb"), "", "", "", List.of(),
-                        List.of(), 4, 0, 0, 0, 0, ValueSampling.defaults());
+        return DECLARED.get(engine).declare(id, db, pgPort, work, maria);
     }
+
+    /** How the copy of one Spider database on a server engine is declared (its URL, reader and schemas). */
+    @FunctionalInterface
+    private interface Declarer {
+        DatabaseDeclaration declare(String id, String db, int pgPort, Path work, LocalMariaDb maria);
+    }
+
+    private static final Map<DatabaseEngine, Declarer> DECLARED = Map.of(
+            DatabaseEngine.POSTGRESQL, (id, db, pgPort, work, maria) -> new DatabaseDeclaration(id, DatabaseEngine.POSTGRESQL,
+                    "jdbc:postgresql://localhost:" + pgPort + "/postgres", "postgres", "", "", List.of(db), List.of(), 4, 0, 0,
+                    0, 0, ValueSampling.defaults()),
+            DatabaseEngine.DUCKDB, (id, db, pgPort, work, maria) -> new DatabaseDeclaration(id, DatabaseEngine.DUCKDB,
+                    "jdbc:duckdb:" + work.resolve(db + ".duckdb"), "", "", "", List.of(), List.of(), 4, 0, 0, 0, 0,
+                    ValueSampling.defaults()),
+            DatabaseEngine.MARIADB, (id, db, pgPort, work, maria) -> {
+                Map<String, String> o = maria.options(db);
+                return new DatabaseDeclaration(id, DatabaseEngine.MARIADB, o.get("databases." + db + ".url"),
+                        LocalMariaDb.READER, "", o.get("databases." + db + ".password-file"), List.of(db), List.of(), 4, 0,
+                        0, 0, 0, ValueSampling.defaults());
+            });
 
     /** Loads every database into PostgreSQL (one schema each) and a DuckDB file each. */
     private static void load(EmbeddedPostgres pg, Set<String> dbs, DatabaseLocator locator, Path work) throws Exception {

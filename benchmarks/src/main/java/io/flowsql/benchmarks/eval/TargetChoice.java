@@ -32,7 +32,7 @@ public final class TargetChoice {
     }
 
     boolean onSqlite() {
-        return engine() == DatabaseEngine.SQLITE;
+        return !engine().jdbc();
     }
 
     /** The target's copies of the databases of {@code bench}'s runnable questions (loaded, or declared in the file). */

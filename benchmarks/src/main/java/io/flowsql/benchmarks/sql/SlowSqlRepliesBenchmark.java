@@ -91,7 +91,7 @@ public final class SlowSqlRepliesBenchmark {
                     "probe reply p50 / p99 / max ms", "max probe gap ms", "statements ran on");
             // "chained": the stage built as before issue 30: replies resume where they complete, SQL right there
             StageParts chained = new StageParts(lease.engine(), AgentSettings.defaults(),
-                    new SchemaContext(lease.engine().catalog(), SchemaViews.over(lease.engine().sql()),
+                    new SchemaContext(lease.engine().room(AgentSettings.defaults().access), SchemaViews.over(lease.engine().sql()),
                             new HistoryRenderer()), runtime.candidateRunner(), runtime.journal(), Runnable::run);
             NamedStage before = StageRegistry.build(StageRegistry.get(MMSQL_REFINE), chained);
             run("chained", questions, runtime, new AgentCall(lease.engine().llm(), runtime.journal()),

@@ -18,7 +18,7 @@ public final class MagSqlLinkStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        return linker.link(schemas.schema(ctx), schemas.promptFields(ctx), trace)
+        return linker.link(schemas.doors().door(ctx.dbId, ctx.tenant), schemas.schema(ctx), schemas.promptFields(ctx), trace)
                 .thenAccept(linked -> {
                     ctx.schemaText = linked.schemaText();
                     ctx.linkedColumns = new java.util.ArrayList<>(linked.linkedColumns().stream().map(Object::toString).toList());

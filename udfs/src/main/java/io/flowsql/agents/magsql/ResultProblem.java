@@ -1,9 +1,10 @@
 package io.flowsql.agents.magsql;
 
 import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.StatementFault;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * MAG-SQL §3.4: the execution outcomes that send a sub-SQL back to the refiner. As the authors' code
@@ -17,15 +18,14 @@ record ResultProblem(Kind kind, String text) {
 
     /** The rows the authors' refiner looks at. */
     static final int ROWS_SEEN = 5;
-    /** "no such column" as SQLite, PostgreSQL and DuckDB word it. */
-    private static final Pattern NO_SUCH_COLUMN = Pattern.compile(
-            "(?i)no such column|column \\S+ does not exist|referenced column \\S+ not found");
-
-    /** What looks wrong, fit for the refiner prompt; empty when the result looks fine. */
-    static Optional<ResultProblem> of(ExecutionResult result, boolean anyNull) {
+    /**
+     * What looks wrong, fit for the refiner prompt; empty when the result looks fine. An error is read in the wording
+     * of {@code engine}, the engine the sub-SQL ran on: a column the schema lacks is {@link Kind#NO_SUCH_COLUMN}.
+     */
+    static Optional<ResultProblem> of(ExecutionResult result, boolean anyNull, DatabaseEngine engine) {
         if (!result.ok()) {
             String message = result.error().message();
-            Kind kind = message != null && NO_SUCH_COLUMN.matcher(message).find() ? Kind.NO_SUCH_COLUMN : Kind.FAILED;
+            Kind kind = engine.profile().fault(message) == StatementFault.UNKNOWN_COLUMN ? Kind.NO_SUCH_COLUMN : Kind.FAILED;
             return Optional.of(new ResultProblem(kind, "the query failed: " + message));
         }
         if (result.rows().isEmpty()) {

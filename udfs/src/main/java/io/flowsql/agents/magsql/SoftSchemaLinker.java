@@ -9,7 +9,7 @@ import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.index.CachingValueIndexProvider;
+import io.flowsql.access.DataDoor;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +25,6 @@ import java.util.stream.Collectors;
 public final class SoftSchemaLinker {
     private final TableSummarizer summarizer;
     private final EntitySchemaLinker linker;
-    private final CachingValueIndexProvider values;
     private final SchemaViews views;
     private final int skipThresholdColumns;
     private final int skipAvgColumns;
@@ -35,11 +34,9 @@ public final class SoftSchemaLinker {
      * @param skipThresholdColumns schemas with at most this many columns in all ...
      * @param skipAvgColumns ... and at most this many per table on average (integer division) are shown whole
      */
-    public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, CachingValueIndexProvider values,
-                            SchemaViews views, int skipThresholdColumns, int skipAvgColumns, int valueMatches) {
+    public SoftSchemaLinker(TableSummarizer summarizer, EntitySchemaLinker linker, SchemaViews views, int skipThresholdColumns, int skipAvgColumns, int valueMatches) {
         this.summarizer = summarizer;
         this.linker = linker;
-        this.values = values;
         this.views = views;
         this.skipThresholdColumns = skipThresholdColumns;
         this.skipAvgColumns = skipAvgColumns;
@@ -53,12 +50,15 @@ public final class SoftSchemaLinker {
     }
 
     /**
+     * @param door   the request's door (its database, its tenant): values are looked up through it, so only values of
+     *               tables the tenant may see are found
      * @param fields the shared prompt fields of the request (db_id, question, evidence, history; schema is set here)
      */
-    public CompletableFuture<LinkedSchema> link(DatabaseSchema schema, PromptFields fields, StageTrace trace) {
+    public CompletableFuture<LinkedSchema> link(DataDoor door, DatabaseSchema schema, PromptFields fields,
+                                                StageTrace trace) {
         String question = fields.question() + " " + Objects.toString(fields.get("evidence"), "");
-        // Only values of the tables this request may see (the schema as retrieval and the access policy cut it).
-        List<ValueMatch> found = values.forDatabase(schema.dbId()).find(question, valueMatches).stream()
+        // Only values of the tables this request may see (the door keeps its tenant's; retrieval may cut further).
+        List<ValueMatch> found = door.values(question, valueMatches).stream()
                 .filter(v -> schema.table(v.table()).isPresent()).toList();
         List<String> matched = ValueText.of(found);
         String fullText = views.full(schema);

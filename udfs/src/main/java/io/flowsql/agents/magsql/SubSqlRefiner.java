@@ -73,7 +73,8 @@ public final class SubSqlRefiner {
     private CompletableFuture<Refined> roundHere(Frame frame, String subQuestion, String sql, int done, StageTrace trace) {
         String dbId = String.valueOf(frame.fields().get("db_id"));
         ExecutionResult result = database.execute(StageSql.Scope.of(dbId, frame.tenant(), trace), sql);
-        Optional<ResultProblem> problem = ResultProblem.of(result, frame.rules().refineOnAnyNull());
+        Optional<ResultProblem> problem = ResultProblem.of(result, frame.rules().refineOnAnyNull(),
+                database.engineOf(dbId));
         if (problem.isEmpty() || done >= frame.rules().refineRounds()) {
             return CompletableFuture.completedFuture(
                     new Refined(sql, done, problem.map(ResultProblem::text), frame));

@@ -5,7 +5,6 @@ import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -25,11 +24,11 @@ public final class FreshGeneration {
     private final ExampleLibrary library;
 
     /** @param library the few-shot library the generator's prompt shows examples from (null: none) */
-    public FreshGeneration(AgentCall call, SchemaContext schemas, CachingValueIndexProvider values, int valueMatches,
+    public FreshGeneration(AgentCall call, SchemaContext schemas, int valueMatches,
                            ExampleLibrary library) {
         this.generator = new ProgressiveGenerator(call, 1, TEMPERATURE);
         this.schemas = schemas;
-        this.values = new QuestionValues(values, valueMatches, schemas::schema);
+        this.values = new QuestionValues(schemas, valueMatches);
         this.library = library;
     }
 

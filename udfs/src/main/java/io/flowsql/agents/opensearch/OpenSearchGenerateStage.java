@@ -12,7 +12,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,18 +29,17 @@ public final class OpenSearchGenerateStage implements Stage {
     private final QuestionValues values;
     private final ExampleLibrary library;
 
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
-                                   int valueMatches) {
-        this(generator, schemas, values, valueMatches, null);
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, int valueMatches) {
+        this(generator, schemas, valueMatches, null);
     }
 
     /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, CachingValueIndexProvider values,
-                                   int valueMatches, ExampleLibrary library) {
+    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, int valueMatches,
+                                   ExampleLibrary library) {
         this.library = library;
         this.generator = generator;
         this.schemas = schemas;
-        this.values = new QuestionValues(values, valueMatches, schemas::schema);
+        this.values = new QuestionValues(schemas, valueMatches);
     }
 
     /**

@@ -6,7 +6,6 @@ import io.flowsql.pipeline.Stage;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.retrieve.RetrievalQuery;
 import io.flowsql.sql.retrieve.RetrievedSchema;
 import io.flowsql.sql.retrieve.SchemaRetriever;
@@ -26,14 +25,12 @@ public final class SchemaRetrieveStage implements Stage.Local {
     static final int NOTE_TABLES = 40;
 
     private final SchemaContext schemas;
-    private final CachingValueIndexProvider values;
     private final SchemaRetriever retriever;
     private final int valueMatches;
 
-    public SchemaRetrieveStage(SchemaContext schemas, CachingValueIndexProvider values, SchemaRetriever retriever,
-                               int valueMatches) {
+    /** Values are looked up through the request's door ({@link SchemaContext#doors}): only the visible tables' values. */
+    public SchemaRetrieveStage(SchemaContext schemas, SchemaRetriever retriever, int valueMatches) {
         this.schemas = schemas;
-        this.values = values;
         this.retriever = retriever;
         this.valueMatches = valueMatches;
     }
@@ -44,8 +41,8 @@ public final class SchemaRetrieveStage implements Stage.Local {
         List<ValueMatch> found = List.of();
         if (!retriever.fitsWhole(visible)) {
             String text = ctx.evidence == null ? ctx.question : ctx.question + " " + ctx.evidence;
-            found = values.forDatabase(ctx.dbId).find(text, Math.max(valueMatches, SchemaRetriever.VALUE_MATCHES)).stream()
-                    .filter(v -> visible.table(v.table()).isPresent()).toList();
+            found = schemas.doors().door(ctx.dbId, ctx.tenant)
+                    .values(text, Math.max(valueMatches, SchemaRetriever.VALUE_MATCHES));
         }
         RetrievalQuery query = RetrievalQuery.of(ctx.question, ctx.evidence, found);
         if (!retriever.fitsWhole(visible)) {

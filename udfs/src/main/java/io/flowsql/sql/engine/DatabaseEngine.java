@@ -44,6 +44,7 @@ public enum DatabaseEngine {
         return id;
     }
 
+    /** True for an engine reached through a declared JDBC URL (every engine but the embedded SQLite folders). */
     public boolean jdbc() {
         return this != SQLITE;
     }

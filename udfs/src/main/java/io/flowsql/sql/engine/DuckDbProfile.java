@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.util.TablesNamesFinder;
@@ -19,6 +18,10 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  * random seed after each statement.
  */
 public final class DuckDbProfile implements EngineProfile {
+    /** DuckDB's facts: PostgreSQL's lexer and JSqlParser dialect, DuckDB's own types and error wording. */
+    private static final EngineFacts FACTS = new EngineFacts("DuckDB", "jdbc:duckdb:", SqlTokens.Lexing.POSTGRES,
+            TokenRules::postgresParser, true, new EngineFacts.ColumnTypes("BIGINT", "DOUBLE", "BLOB", "VARCHAR"),
+            ErrorWording.load("duckdb"));
 
     static final Set<String> FORBIDDEN_FUNCTIONS = Set.of(
             "read_csv", "read_csv_auto", "read_parquet", "parquet_scan", "parquet_metadata", "parquet_schema",
@@ -66,38 +69,8 @@ public final class DuckDbProfile implements EngineProfile {
     }
 
     @Override
-    public String jdbcUrlPrefix() {
-        return "jdbc:duckdb:";
-    }
-
-    @Override
-    public String columnType(String sqliteStorageClass) {
-        return switch (sqliteStorageClass) {
-            case "integer" -> "BIGINT";
-            case "real" -> "DOUBLE";
-            case "blob" -> "BLOB";
-            default -> "VARCHAR";
-        };
-    }
-
-    @Override
-    public String displayName() {
-        return "DuckDB";
-    }
-
-    @Override
-    public SqlTokens.Lexing lexing() {
-        return SqlTokens.Lexing.POSTGRES;
-    }
-
-    @Override
-    public void parserSettings(CCJSqlParser parser) {
-        TokenRules.postgresParser(parser);
-    }
-
-    @Override
-    public boolean mustParse() {
-        return true;
+    public EngineFacts facts() {
+        return FACTS;
     }
 
     @Override

@@ -9,16 +9,24 @@ import net.sf.jsqlparser.statement.Statement;
 /**
  * Everything that differs between database engines, in one class per engine: how its SQL is lexed and parsed, the
  * statement guard's rules on its tokens and on its parsed statement, and how a statement's session is set up (a
- * read-only transaction, time and memory limits) and reset afterwards. Callers ask the profile, never
- * {@code if (engine == X)}.
+ * read-only transaction, time and memory limits) and reset afterwards, and how its error messages read. The facts an
+ * engine states ({@link EngineFacts}) come as one value; a profile implements only the rules that differ. Callers ask
+ * the profile, never {@code if (engine == X)}.
  */
 public interface EngineProfile {
 
+    /** What this profile states about its engine: name, URL, lexing and parsing, loader types, error wording. */
+    EngineFacts facts();
+
     /** How prompts and docs name the engine ("PostgreSQL"). */
-    String displayName();
+    default String displayName() {
+        return facts().displayName();
+    }
 
     /** What a declared database's JDBC URL starts with ("jdbc:postgresql:"). */
-    String jdbcUrlPrefix();
+    default String jdbcUrlPrefix() {
+        return facts().jdbcUrlPrefix();
+    }
 
     /** The schema a name without a schema resolves to when none is declared. */
     default String defaultSchema() {
@@ -34,7 +42,9 @@ public interface EngineProfile {
      * The loader's column type for a SQLite column whose values are of this storage class ({@code integer},
      * {@code real}, {@code blob}, anything else as text).
      */
-    String columnType(String sqliteStorageClass);
+    default String columnType(String sqliteStorageClass) {
+        return facts().columnTypes().of(sqliteStorageClass);
+    }
 
     /**
      * True when the loader puts each database into a schema of its own (dropped and created again, names lower-cased as
@@ -86,10 +96,14 @@ public interface EngineProfile {
     }
 
     /** How the engine's own lexer reads text (quotes, escape strings, comments). */
-    SqlTokens.Lexing lexing();
+    default SqlTokens.Lexing lexing() {
+        return facts().lexing();
+    }
 
     /** JSqlParser's settings for this engine's SQL. */
-    void parserSettings(CCJSqlParser parser);
+    default void parserSettings(CCJSqlParser parser) {
+        facts().parserSettings().accept(parser);
+    }
 
     /**
      * Words JSqlParser reserves but the engine accepts as plain names in a query ({@code import}); the guard's parse
@@ -100,7 +114,25 @@ public interface EngineProfile {
     }
 
     /** True when a statement JSqlParser cannot read as one SELECT is refused (no engine-side plan check exists). */
-    boolean mustParse();
+    default boolean mustParse() {
+        return facts().mustParse();
+    }
+
+    /**
+     * True when SQL written in Spider's dialect (SQLite, what the models and the golds write) runs here as written, so
+     * dialect alignment leaves it alone.
+     */
+    default boolean runsSpiderSqlAsWritten() {
+        return false;
+    }
+
+    /**
+     * What a failed statement's error message, in this engine's wording, says is wrong (the correction stages' error
+     * class): its form, a missing column, another missing name, or something else.
+     */
+    default StatementFault fault(String message) {
+        return facts().errors().read(message);
+    }
 
     /** Why the statement's tokens are refused on this engine, or null. Runs before any parse. */
     String tokenRefusal(String sql, SqlLexer.Scan scan);

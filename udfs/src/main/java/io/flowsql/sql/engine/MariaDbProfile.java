@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 import net.sf.jsqlparser.parser.AbstractJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParser;
 
 /**
  * MariaDB (and the MySQL dialect it shares): its lexer (backtick names, {@code "…"} and {@code '…'} strings with
@@ -24,6 +23,12 @@ import net.sf.jsqlparser.parser.CCJSqlParser;
  * locks, settings all dropped) and made read-only again.
  */
 public final class MariaDbProfile implements EngineProfile {
+    /** MariaDB's facts: backslash escapes, {@code #} comments and {@code "…"} strings for JSqlParser, MariaDB's types. */
+    private static final EngineFacts FACTS = new EngineFacts("MariaDB", "jdbc:mariadb:", SqlTokens.Lexing.MYSQL,
+            parser -> parser.withDialect(AbstractJSqlParser.Dialect.MARIADB).withSquareBracketQuotation(false)
+                    .withBackslashEscapeCharacter(true).withHashLineComments(true).withDoubleQuotedStrings(true),
+            true, new EngineFacts.ColumnTypes("BIGINT", "DOUBLE", "LONGBLOB", "LONGTEXT"),
+            ErrorWording.load("mariadb"));
 
     /** In-memory temporary tables (GROUP BY, DISTINCT, derived tables) of one statement; past it they go to disk. */
     public static final String TMP_TABLE_SIZE = "16777216";
@@ -47,30 +52,15 @@ public final class MariaDbProfile implements EngineProfile {
     /** Functions that build one whole value in a single call (also bounded by the server's max_allowed_packet). */
     static final Set<String> BUILDERS = Set.of("repeat", "lpad", "rpad", "space");
 
-    @Override
-    public String displayName() {
-        return "MariaDB";
-    }
-
-    @Override
-    public String jdbcUrlPrefix() {
-        return "jdbc:mariadb:";
-    }
-
     /** The database of the URL (a MariaDB schema is a database). */
+    @Override
+    public EngineFacts facts() {
+        return FACTS;
+    }
+
     @Override
     public String defaultSchema() {
         return "";
-    }
-
-    @Override
-    public String columnType(String sqliteStorageClass) {
-        return switch (sqliteStorageClass) {
-            case "integer" -> "BIGINT";
-            case "real" -> "DOUBLE";
-            case "blob" -> "LONGBLOB";
-            default -> "LONGTEXT";
-        };
     }
 
     /** A key column's text as {@code VARCHAR(191)}: an index entry of utf8mb4 holds at most 768 characters. */
@@ -128,22 +118,6 @@ public final class MariaDbProfile implements EngineProfile {
         p.setProperty("connectTimeout", String.valueOf(connectSeconds * 1000L));
         p.setProperty("sessionVariables", "tx_read_only=1,max_recursive_iterations=" + MAX_RECURSIVE_ITERATIONS);
         return p;
-    }
-
-    @Override
-    public SqlTokens.Lexing lexing() {
-        return SqlTokens.Lexing.MYSQL;
-    }
-
-    @Override
-    public void parserSettings(CCJSqlParser parser) {
-        parser.withDialect(AbstractJSqlParser.Dialect.MARIADB).withSquareBracketQuotation(false)
-                .withBackslashEscapeCharacter(true).withHashLineComments(true).withDoubleQuotedStrings(true);
-    }
-
-    @Override
-    public boolean mustParse() {
-        return true;
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Set;
-import net.sf.jsqlparser.parser.CCJSqlParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +16,11 @@ import org.slf4j.LoggerFactory;
  * a fresh random seed and read-only session characteristics leave nothing for the next statement.
  */
 public final class PostgresProfile implements EngineProfile {
+    /** PostgreSQL's facts; a function or operator it lacks reads as the form, not as a missing name. */
+    private static final EngineFacts FACTS = new EngineFacts("PostgreSQL", "jdbc:postgresql:", SqlTokens.Lexing.POSTGRES,
+            TokenRules::postgresParser, true, new EngineFacts.ColumnTypes("BIGINT", "DOUBLE PRECISION", "BYTEA", "TEXT"),
+            ErrorWording.load("postgresql"));
+
     private static final Logger LOG = LoggerFactory.getLogger(PostgresProfile.class);
 
     /** Memory one sort or hash of a statement may use before it spills to a temporary file (bounded by the server's temp_file_limit). */
@@ -40,8 +44,8 @@ public final class PostgresProfile implements EngineProfile {
             "pg_settings_get_flags", "inet_server_addr", "inet_server_port", "version");
 
     @Override
-    public String jdbcUrlPrefix() {
-        return "jdbc:postgresql:";
+    public EngineFacts facts() {
+        return FACTS;
     }
 
     @Override
@@ -55,23 +59,8 @@ public final class PostgresProfile implements EngineProfile {
     }
 
     @Override
-    public String columnType(String sqliteStorageClass) {
-        return switch (sqliteStorageClass) {
-            case "integer" -> "BIGINT";
-            case "real" -> "DOUBLE PRECISION";
-            case "blob" -> "BYTEA";
-            default -> "TEXT";
-        };
-    }
-
-    @Override
     public boolean loadsIntoOwnSchema() {
         return true;
-    }
-
-    @Override
-    public String displayName() {
-        return "PostgreSQL";
     }
 
     @Override
@@ -91,21 +80,6 @@ public final class PostgresProfile implements EngineProfile {
         properties.setProperty("connectTimeout", String.valueOf(connectSeconds));
         properties.setProperty("loginTimeout", String.valueOf(connectSeconds));
         return properties;
-    }
-
-    @Override
-    public SqlTokens.Lexing lexing() {
-        return SqlTokens.Lexing.POSTGRES;
-    }
-
-    @Override
-    public void parserSettings(CCJSqlParser parser) {
-        TokenRules.postgresParser(parser);
-    }
-
-    @Override
-    public boolean mustParse() {
-        return true;
     }
 
     static boolean forbidden(String name) {

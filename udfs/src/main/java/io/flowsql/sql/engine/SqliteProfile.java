@@ -1,7 +1,6 @@
 package io.flowsql.sql.engine;
 
 import java.sql.Connection;
-import net.sf.jsqlparser.parser.CCJSqlParser;
 
 /**
  * SQLite: {@code [bracketed]} and backtick names, no escape strings; the statement guard's base rules are SQLite's
@@ -9,40 +8,21 @@ import net.sf.jsqlparser.parser.CCJSqlParser;
  * query-only connection that is opened per database file and never changed by a statement.
  */
 public final class SqliteProfile implements EngineProfile {
+    /** SQLite's facts; its error wording reads a missing name before the form ("no such column" over a "parse"). */
+    private static final EngineFacts FACTS = new EngineFacts("SQLite", "jdbc:sqlite:", SqlTokens.Lexing.SQLITE,
+            parser -> parser.withSquareBracketQuotation(true), false,
+            new EngineFacts.ColumnTypes("INTEGER", "REAL", "BLOB", "TEXT"),
+            ErrorWording.load("sqlite"));
 
+    /** The models and Spider's golds write SQLite. */
     @Override
-    public String jdbcUrlPrefix() {
-        return "jdbc:sqlite:";
+    public EngineFacts facts() {
+        return FACTS;
     }
 
     @Override
-    public String columnType(String sqliteStorageClass) {
-        return switch (sqliteStorageClass) {
-            case "integer" -> "INTEGER";
-            case "real" -> "REAL";
-            case "blob" -> "BLOB";
-            default -> "TEXT";
-        };
-    }
-
-    @Override
-    public String displayName() {
-        return "SQLite";
-    }
-
-    @Override
-    public SqlTokens.Lexing lexing() {
-        return SqlTokens.Lexing.SQLITE;
-    }
-
-    @Override
-    public void parserSettings(CCJSqlParser parser) {
-        parser.withSquareBracketQuotation(true);
-    }
-
-    @Override
-    public boolean mustParse() {
-        return false;
+    public boolean runsSpiderSqlAsWritten() {
+        return true;
     }
 
     @Override

@@ -25,7 +25,7 @@ class MagSqlAgentsTest {
 
     private static SoftSchemaLinker linker(ScriptedLlmClient llm, int threshold) {
         AgentCall call = new AgentCall(llm);
-        return new SoftSchemaLinker(new TableSummarizer(call), new EntitySchemaLinker(call, 3), SpiderAgentParts.VALUES,
+        return new SoftSchemaLinker(new TableSummarizer(call), new EntitySchemaLinker(call, 3),
                 SpiderAgentParts.VIEWS, threshold, Integer.MAX_VALUE, 6);
     }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Alignment rules on real Spider databases: each changes what it should and leaves correct SQL alone. */
 class AlignmentTest {
     private final DatabaseSchema concert = SpiderAgentParts.CATALOG.schema("concert_singer");
-    private final ValueAlignment values = new ValueAlignment(StageSql.open(SpiderAgentParts.EXECUTOR), SpiderAgentParts.VALUES);
+    private final ValueAlignment values = new ValueAlignment(SpiderAgentParts.SQL);
 
     @Test
     void aNearMissLiteralBecomesTheValueThatExists() {
@@ -73,11 +73,11 @@ class AlignmentTest {
     void switchesTurnRulesOffAndTheStageRecordsWhatChanged() {
         AgentSettings settings = new AgentSettings();
         settings.alignValues = false;
-        ConsistencyAligner aligner = AlignmentRules.fromSettings(settings, StageSql.open(SpiderAgentParts.EXECUTOR), SpiderAgentParts.VALUES);
+        ConsistencyAligner aligner = AlignmentRules.fromSettings(settings, SpiderAgentParts.SQL);
         assertThat(aligner.ruleNames()).doesNotContain("value").contains("max-subquery-to-order-by");
         assertThat(aligner.align("SELECT Name FROM singer WHERE Country = 'france'", concert).changed()).isFalse();
 
-        ConsistencyAligner all = AlignmentRules.fromSettings(new AgentSettings(), StageSql.open(SpiderAgentParts.EXECUTOR), SpiderAgentParts.VALUES);
+        ConsistencyAligner all = AlignmentRules.fromSettings(new AgentSettings(), SpiderAgentParts.SQL);
         RequestContext ctx = new RequestContext();
         ctx.dbId = "concert_singer";
         ctx.candidates.add(new Candidate("opensearch#0", "SELECT Name FROM singer WHERE Country = 'france'"));

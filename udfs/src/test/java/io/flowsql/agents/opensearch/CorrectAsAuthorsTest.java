@@ -11,6 +11,7 @@ import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
+import io.flowsql.sql.engine.DatabaseEngine;
 import org.junit.jupiter.api.Test;
 
 /** OpenSearch-SQL's correction as its authors' code triggers it: errors and empty results only, at 0.2 + round/5. */
@@ -25,16 +26,16 @@ class CorrectAsAuthorsTest {
     @Test
     void aRightAnswerHoldingNullIsNotSentBackUnlessTheEarlierRuleIsAskedFor() {
         Candidate withNull = ran("SELECT Name, NULL AS Nickname FROM singer WHERE Country = 'France'");
-        assertThat(ExecutionProblem.of(withNull, FRENCH, false)).isEmpty();
-        assertThat(ExecutionProblem.of(withNull, FRENCH, true)).map(ExecutionProblem::kind).contains(ErrorClass.NULLS);
-        assertThat(ExecutionProblem.of(ran("SELECT Name FROM singer WHERE Country = 'Mars'"), FRENCH, false))
+        assertThat(ExecutionProblem.of(withNull, FRENCH, false, DatabaseEngine.SQLITE)).isEmpty();
+        assertThat(ExecutionProblem.of(withNull, FRENCH, true, DatabaseEngine.SQLITE)).map(ExecutionProblem::kind).contains(ErrorClass.NULLS);
+        assertThat(ExecutionProblem.of(ran("SELECT Name FROM singer WHERE Country = 'Mars'"), FRENCH, false, DatabaseEngine.SQLITE))
                 .map(ExecutionProblem::kind).contains(ErrorClass.EMPTY);
-        assertThat(ExecutionProblem.of(ran("SELECT Nom FROM singer"), FRENCH, false)).isPresent();
+        assertThat(ExecutionProblem.of(ran("SELECT Nom FROM singer"), FRENCH, false, DatabaseEngine.SQLITE)).isPresent();
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL: SELECT Name FROM singer WHERE Country = 'France'");
         ExecutionCorrector asAuthors = new ExecutionCorrector(new AgentCall(llm), RUNNER, 3, false);
-        assertThat(asAuthors.problem(withNull, FRENCH)).isEmpty();
-        assertThat(new ExecutionCorrector(new AgentCall(llm), RUNNER, 3, true).problem(withNull, FRENCH)).isPresent();
+        assertThat(asAuthors.problem(withNull, FRENCH, "concert_singer")).isEmpty();
+        assertThat(new ExecutionCorrector(new AgentCall(llm), RUNNER, 3, true).problem(withNull, FRENCH, "concert_singer")).isPresent();
     }
 
     @Test

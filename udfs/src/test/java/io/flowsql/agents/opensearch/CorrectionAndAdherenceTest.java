@@ -15,6 +15,7 @@ import io.flowsql.llm.ScriptedLlmClient;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CorrectionAndAdherenceTest {
     private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.EXECUTOR);
-    private static final QuestionValues VALUES = new QuestionValues(SpiderAgentParts.VALUES, 6);
+    private static final QuestionValues VALUES = new QuestionValues(SpiderAgentParts.SCHEMAS, 6);
     private static final String FRENCH = "What are the names of the singers from France?";
 
     private static Candidate ran(String source, String sql) {
@@ -33,7 +34,7 @@ class CorrectionAndAdherenceTest {
     }
 
     private static Optional<ErrorClass> classOf(String question, String sql) {
-        return ExecutionProblem.of(ran("x", sql), question).map(ExecutionProblem::kind);
+        return ExecutionProblem.of(ran("x", sql), question, DatabaseEngine.SQLITE).map(ExecutionProblem::kind);
     }
 
     private static RequestContext request(String question, Candidate... candidates) {

@@ -42,8 +42,8 @@ class CorrectionRegenerationTest {
     private static OpenSearchCorrectStage stage(ScriptedLlmClient llm) {
         AgentCall call = new AgentCall(llm);
         return new OpenSearchCorrectStage(new ExecutionCorrector(call, RUNNER, 3), SpiderAgentParts.SCHEMAS,
-                new QuestionValues(SpiderAgentParts.VALUES, 6),
-                new FreshGeneration(call, SpiderAgentParts.SCHEMAS, SpiderAgentParts.VALUES, 6, null),
+                new QuestionValues(SpiderAgentParts.SCHEMAS, 6),
+                new FreshGeneration(call, SpiderAgentParts.SCHEMAS, 6, null),
                 OpenSearchCorrectStage.REGENERATE);
     }
 

@@ -54,7 +54,8 @@ class EngineDialectTest {
     @BeforeAll
     static void start() {
         parts = DatabaseParts.build(ServerDatabases.get().registry(), SqlExecutorConfig.defaults().withTimeoutMillis(5_000), 8);
-        schemas = new SchemaContext(parts.catalog(), SchemaViews.over(parts.sql()), new HistoryRenderer());
+        schemas = new SchemaContext(io.flowsql.access.DataDoors.open(parts.sql(), parts.catalog(), parts.values()),
+                SchemaViews.over(parts.sql()), new HistoryRenderer());
         runner = new CandidateRunner(parts.sql());
     }
 
@@ -109,7 +110,7 @@ class EngineDialectTest {
             for (var c : cases.entrySet()) {
                 Candidate ran = runner.run(db, new Candidate("x", c.getKey()));
                 assertThat(ran.error).as(db + ": " + c.getKey()).isNotNull();
-                assertThat(ExecutionProblem.of(ran, FRENCH).map(ExecutionProblem::kind)).as(db + ": " + ran.error)
+                assertThat(ExecutionProblem.of(ran, FRENCH, runner.engineOf(db)).map(ExecutionProblem::kind)).as(db + ": " + ran.error)
                         .contains(c.getValue());
             }
         }
@@ -123,7 +124,7 @@ class EngineDialectTest {
             Candidate broken = runner.run(db, new Candidate("opensearch#0", "SELECT Country, Name, count(*) FROM singer GROUP BY Country"));
             RequestContext ctx = request(db, "How many singers come from each country?", broken);
             new OpenSearchCorrectStage(new ExecutionCorrector(new AgentCall(llm), runner, 2), schemas,
-                    new QuestionValues(parts.values(), 6)).applyAs("opensearch.correct", ctx).join();
+                    new QuestionValues(schemas, 6)).applyAs("opensearch.correct", ctx).join();
             assertThat(broken.error).as(db).isNull();
             assertThat(broken.rowCount).as(db).isEqualTo(3);
             assertThat(ctx.notes).containsEntry("correct.opensearch#0", "syntax>fixed");
@@ -166,9 +167,9 @@ class EngineDialectTest {
     void theModelAlignmentModeAppliesTheDialectRuleFirstToo() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#reason: unused\n#SQL:\n```sql\nSELECT 1\n```");
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
-                AlignmentRules.fromSettings(AgentSettings.defaults(), StageSql.open(parts.sql()), parts.values()),
+                AlignmentRules.fromSettings(AgentSettings.defaults(), new StageSql(schemas.doors())),
                 new ModelAligner(new AgentCall(llm), null), parts.catalog(), schemas,
-                new QuestionValues(parts.values(), 6), OpenSearchAlignStage.MODEL);
+                new QuestionValues(schemas, 6), OpenSearchAlignStage.MODEL);
         for (String db : List.of(PG, DUCK)) {
             RequestContext ctx = request(db, FRENCH, new Candidate("opensearch#0", "SELECT Name FROM singer WHERE Country = \"France\""));
             RequestContext aligned = stage.applyAs("opensearch.align", ctx).join();

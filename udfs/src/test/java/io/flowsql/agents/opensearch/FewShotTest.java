@@ -118,7 +118,7 @@ class FewShotTest {
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL:\n```sql\nSELECT 1\n```");
         new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0), SpiderAgentParts.SCHEMAS,
-                SpiderAgentParts.VALUES, 6, library).applyAs("opensearch.generate", ctx).join();
+                6, library).applyAs("opensearch.generate", ctx).join();
         String prompt = llm.requests().get(0).messages().get(1).content();
         FewShotExample top = library.byId(ctx.notes.get(FewShotStage.NOTE).split("=")[0]).orElseThrow();
         assertThat(prompt).contains("Example question: " + top.question(), "Example SQL: " + top.sql().replaceAll("\\s+", " "));

@@ -43,7 +43,7 @@ class LiveFewShotTest {
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL:\n```sql\nSELECT 1\n```");
         new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0), SpiderAgentParts.SCHEMAS,
-                SpiderAgentParts.VALUES, 6, file).applyAs("opensearch.generate", ctx).join();
+                6, file).applyAs("opensearch.generate", ctx).join();
         String prompt = llm.requests().get(0).messages().get(1).content();
         assertThat(prompt).contains("Example question: How many singers are there?", "Example SQL: SELECT count(*) FROM singer")
                 .doesNotContain("FROM pets");

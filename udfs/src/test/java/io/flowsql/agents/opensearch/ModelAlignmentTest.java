@@ -171,9 +171,9 @@ class ModelAlignmentTest {
     void theStageRunsByTheModelByDefaultAndByTheRulesWhenTheQuestionAsks() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(FIXED);
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
-                AlignmentRules.fromSettings(AgentSettings.defaults(), StageSql.open(SpiderAgentParts.EXECUTOR), SpiderAgentParts.VALUES),
+                AlignmentRules.fromSettings(AgentSettings.defaults(), SpiderAgentParts.SQL),
                 new ModelAligner(new AgentCall(llm), null), SpiderAgentParts.CATALOG, SpiderAgentParts.SCHEMAS,
-                new QuestionValues(SpiderAgentParts.VALUES, 6), OpenSearchAlignStage.MODEL);
+                new QuestionValues(SpiderAgentParts.SCHEMAS, 6), OpenSearchAlignStage.MODEL);
 
         RequestContext byModel = stage.applyAs("opensearch.align", question()).join();
         assertThat(byModel.notes).containsEntry("align.mode", "model").containsEntry("align.opensearch#0", "style:model")

@@ -37,7 +37,7 @@ class OpenSearchGenerateTest {
         ScriptedLlmClient llm = ScriptedLlmClient.responds(r -> List.of(GOOD, "I am not sure", GOOD.replace("'France'", "'france'")));
         RequestContext ctx = request();
         new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 3, 0.9), SpiderAgentParts.SCHEMAS,
-                SpiderAgentParts.VALUES, 6).applyAs("opensearch.generate", ctx).join();
+                6).applyAs("opensearch.generate", ctx).join();
         assertThat(ctx.candidates).extracting(c -> c.source).containsExactly("opensearch#0", "opensearch#1");
         assertThat(ctx.candidates.get(1).sql).contains("'france'");
         ChatRequest asked = llm.requests().get(0);
@@ -52,7 +52,7 @@ class OpenSearchGenerateTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("Sorry, I cannot help.");
         RequestContext ctx = request();
         new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 2, 0.7), SpiderAgentParts.SCHEMAS,
-                SpiderAgentParts.VALUES, 6).applyAs("opensearch.generate", ctx).join();
+                6).applyAs("opensearch.generate", ctx).join();
         assertThat(llm.requests()).hasSize(2);
         assertThat(ctx.status).isEqualTo("failed");
         assertThat(ctx.failedStage).isEqualTo("opensearch.generate");

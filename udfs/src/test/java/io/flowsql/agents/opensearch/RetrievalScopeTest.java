@@ -3,6 +3,7 @@ package io.flowsql.agents.opensearch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
@@ -73,10 +74,9 @@ class RetrievalScopeTest {
     @Test
     void retrievalSeesOnlyTheTenantsTables() {
         RecordingEmbeddings llm = new RecordingEmbeddings();
-        SchemaContext schemas = new SchemaContext(SpiderAgentParts.CATALOG, SpiderAgentParts.VIEWS, new HistoryRenderer(),
-                POLICIES);
-        RetrievalStage stage = new RetrievalStage(new EmbeddingRetriever(llm), schemas, SpiderAgentParts.VALUES, 4, 0.3,
-                0.3, 8);
+        SchemaContext schemas = new SchemaContext(new DataDoors(SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG,
+                SpiderAgentParts.VALUES, POLICIES), SpiderAgentParts.VIEWS, new HistoryRenderer());
+        RetrievalStage stage = new RetrievalStage(new EmbeddingRetriever(llm), schemas, 4, 0.3, 0.3, 8);
         RequestContext admin = ask("admin");
         stage.run(admin, new StageTrace("opensearch.retrieve")).join();
         assertThat(String.join("\n", llm.sent).toLowerCase(Locale.ROOT)).as("the admin's retrieval embeds the stadium table").contains("stadium capacity");

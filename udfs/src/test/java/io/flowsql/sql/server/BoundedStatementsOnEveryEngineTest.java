@@ -103,6 +103,7 @@ class BoundedStatementsOnEveryEngineTest {
     @Test
     void everyHeavyStatementIsRefusedOrStopsWithinItsBudget() throws Exception {
         long limit = BUDGET_MILLIS * 12 / 10;
+        String mariaBefore = maria == null ? null : peakRss(mariadbStatus());
         for (List<String> c : HEAVY) {
             if (c.get(0).startsWith("maria") && maria == null) {
                 continue;
@@ -118,6 +119,24 @@ class BoundedStatementsOnEveryEngineTest {
             assertThat(ms).as(c.get(1) + " stopped within 1.2x its budget").isLessThanOrEqualTo(limit);
             assertThat(sql.execute(c.get(0), "SELECT count(*) FROM singer").ok()).as(c.get(0) + " answers afterwards").isTrue();
         }
+        if (maria != null) {
+            String mariaPeak = peakRss(mariadbStatus());
+            System.out.println("mariadbd peak resident memory: " + mariaBefore + " after loading, " + mariaPeak
+                    + " after the heavy statements (bound " + MARIADB_PEAK_KB / 1024 + " MB)");
+            assertThat(Long.parseLong(mariaPeak.replace("kB", "").trim())).as("mariadbd peak resident kB")
+                    .isLessThan(MARIADB_PEAK_KB);
+        }
+    }
+
+    /**
+     * mariadbd's resident memory may not pass this, whatever a statement asks: its own buffers (InnoDB's pool) plus one
+     * statement's bounded temporary tables, sort and join buffers; a sort or DISTINCT past them goes to disk.
+     */
+    private static final long MARIADB_PEAK_KB = 512L * 1024;
+
+    /** The server's own {@code /proc/<pid>/status} (its pid file is in the test server's folder). */
+    private static Path mariadbStatus() throws Exception {
+        return Path.of("/proc", Files.readString(maria.dir.resolve("mysqld.pid")).trim(), "status");
     }
 
     @Test
@@ -224,7 +243,12 @@ class BoundedStatementsOnEveryEngineTest {
     }
 
     private static String peakRss() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        return peakRss(Path.of("/proc/self/status"));
+    }
+
+    /** A process's peak resident memory ({@code VmHWM}) from its {@code /proc/<pid>/status}. */
+    private static String peakRss(Path status) throws Exception {
+        for (String line : Files.readAllLines(status)) {
             if (line.startsWith("VmHWM:")) {
                 return line.substring(6).trim();
             }

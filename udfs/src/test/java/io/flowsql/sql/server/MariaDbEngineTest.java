@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SpiderData;
+import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.StatementFault;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.registry.Credentials;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Smoke: a Spider database loaded into a real mariadbd answers through the job's executor as the reader. */
+/** Smoke: a Spider database loaded into a real mariadbd answers through the job's executor as the reader, and its errors read as their faults. */
 class MariaDbEngineTest {
     static MariaDbServer server;
     static JdbcSafeExecutor sql;
@@ -48,5 +50,15 @@ class MariaDbEngineTest {
         ExecutionResult again = sql.execute("maria_cs", "SELECT name FROM singer WHERE country = \"France\" ORDER BY name", sql.newBudget());
         System.out.println(again.ok() ? again.rows() : again.error());
         assertThat(again.error()).isNull();
+    }
+
+    /** MariaDB's own error messages read by its profile ({@link EngineErrorWordingTest} has the other engines). */
+    @Test
+    void readsItsOwnErrorWording() {
+        EngineErrorWordingTest.readsItsOwnWording(sql, "maria_cs", DatabaseEngine.MARIADB, EngineErrorWordingTest.cases(
+                "SELECT T3.Name FROM singer AS T1", StatementFault.UNKNOWN_COLUMN,
+                // the reader may run no stored routine: a function MariaDB lacks reads as one it may not execute
+                "SELECT julianday(Name) FROM singer", StatementFault.FORM,
+                "SELECT abs(Name, Age) FROM singer", StatementFault.FORM));
     }
 }

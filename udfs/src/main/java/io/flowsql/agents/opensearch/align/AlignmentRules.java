@@ -3,7 +3,6 @@ package io.flowsql.agents.opensearch.align;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.pipeline.StageSql;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,8 +10,11 @@ import java.util.List;
 public final class AlignmentRules {
     private AlignmentRules() {}
 
-    /** @param database where the value rule's probes run (for each question's scope: its access policy applies) */
-    public static ConsistencyAligner fromSettings(AgentSettings settings, StageSql database, CachingValueIndexProvider values) {
+    /**
+     * @param database where the value rule's probes run and its values are looked up (for each question's scope: its
+     *                 access policy applies)
+     */
+    public static ConsistencyAligner fromSettings(AgentSettings settings, StageSql database) {
         List<AlignmentRule> rules = new ArrayList<>();
         // first, so the value rule sees a double-quoted value as the text literal it is (a no-op on SQLite)
         rules.add(new DialectAlignment(id -> database == null ? DatabaseEngine.SQLITE : database.engineOf(id)));
@@ -20,7 +22,7 @@ public final class AlignmentRules {
             rules.add(new NullComparison());
         }
         if (settings.alignValues) {
-            rules.add(new ValueAlignment(database, values));
+            rules.add(new ValueAlignment(database));
         }
         if (settings.alignMaxSubqueryToOrderBy) {
             rules.add(new MaxSubqueryToOrderBy());

@@ -46,7 +46,7 @@ public final class DialectAlignment implements AlignmentRule {
     @Override
     public Optional<String> apply(String sql, DatabaseSchema schema) {
         DatabaseEngine engine = engineOf.apply(schema.dbId());
-        if (engine == DatabaseEngine.SQLITE) {
+        if (engine.profile().runsSpiderSqlAsWritten()) {
             return Optional.empty();
         }
         Optional<Statement> parsed = SqlParsing.parse(sql, engine).filter(Select.class::isInstance);

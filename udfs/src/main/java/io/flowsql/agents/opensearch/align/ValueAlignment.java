@@ -6,7 +6,6 @@ import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.ValueMatch;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,16 +23,15 @@ public final class ValueAlignment implements AlignmentRule {
     private static final int DISTINCT_VALUE_CAP = 5000;
 
     private final StageSql database;
-    private final CachingValueIndexProvider values;
     private final double minSimilarity;
 
-    public ValueAlignment(StageSql database, CachingValueIndexProvider values) {
-        this(database, values, 0.85);
+    /** @param database where the probes run and values are looked up, through each question's door */
+    public ValueAlignment(StageSql database) {
+        this(database, 0.85);
     }
 
-    public ValueAlignment(StageSql database, CachingValueIndexProvider values, double minSimilarity) {
+    public ValueAlignment(StageSql database, double minSimilarity) {
         this.database = database;
-        this.values = values;
         this.minSimilarity = minSimilarity;
     }
 
@@ -88,7 +86,7 @@ public final class ValueAlignment implements AlignmentRule {
 
     private Optional<String> closestExisting(StageSql.Scope question, ColumnSchema column, String literal) {
         List<String> pool = new ArrayList<>();
-        for (ValueMatch match : values.forDatabase(question.dbId()).find(literal, 20)) {
+        for (ValueMatch match : database.door(question).values(literal, 20)) {
             if (match.table().equalsIgnoreCase(column.table()) && match.column().equalsIgnoreCase(column.name())) {
                 pool.add(match.value());
             }

@@ -87,8 +87,8 @@ public final class ExecutionCorrector {
 
     private CompletableFuture<Correction> round(PromptFields fields, String question, Target target, Candidate current,
                                                 Candidate best, List<ErrorClass> seen, int done, StageTrace trace) {
-        Optional<ExecutionProblem> problem = problem(current, question);
-        Candidate better = severity(current, question) < severity(best, question) ? current : best;
+        Optional<ExecutionProblem> problem = problem(current, question, target.dbId());
+        Candidate better = severity(current, question, target.dbId()) < severity(best, question, target.dbId()) ? current : best;
         if (problem.isEmpty() || done >= rounds) {
             return finish(question, target, better, seen, done, trace);
         }
@@ -116,9 +116,9 @@ public final class ExecutionCorrector {
     /** The rounds are over: the best attempt, after a fresh generation when it still shows a problem and one is set. */
     private CompletableFuture<Correction> finish(String question, Target target, Candidate best, List<ErrorClass> seen,
                                                  int done, StageTrace trace) {
-        if (target.regenerate() == null || problem(best, question).isEmpty() || rounds == 0) {
+        if (target.regenerate() == null || problem(best, question, target.dbId()).isEmpty() || rounds == 0) {
             return CompletableFuture.completedFuture(new Correction(best, List.copyOf(seen), done,
-                    problem(best, question).isEmpty(), false));
+                    problem(best, question, target.dbId()).isEmpty(), false));
         }
         return target.regenerate().get().handle((sql, failed) -> failed == null ? sql : Optional.<String>empty())
                 .thenCompose(sql -> StageSql.offload(trace, () -> {
@@ -126,10 +126,10 @@ public final class ExecutionCorrector {
                     if (sql.isPresent()) {
                         Candidate fresh = runner.run(target.dbId(), target.tenant(), new Candidate(best.source, sql.get()),
                                 trace == null ? null : trace.cancellation);
-                        chosen = severity(fresh, question) <= severity(best, question) ? fresh : best;
+                        chosen = severity(fresh, question, target.dbId()) <= severity(best, question, target.dbId()) ? fresh : best;
                     }
                     return CompletableFuture.completedFuture(new Correction(chosen, List.copyOf(seen), done,
-                            problem(chosen, question).isEmpty(), true));
+                            problem(chosen, question, target.dbId()).isEmpty(), true));
                 }));
     }
 
@@ -145,13 +145,16 @@ public final class ExecutionCorrector {
         to.setPreview(from.previewRows());
     }
 
-    private int severity(Candidate c, String question) {
-        return problem(c, question).map(p -> p.kind().severity()).orElse(0);
+    private int severity(Candidate c, String question, String dbId) {
+        return problem(c, question, dbId).map(p -> p.kind().severity()).orElse(0);
     }
 
-    /** What this corrector sends back in an executed candidate's result (see {@link ExecutionProblem#of}). */
-    public Optional<ExecutionProblem> problem(Candidate c, String question) {
-        return ExecutionProblem.of(c, question, resultChecks);
+    /**
+     * What this corrector sends back in a candidate executed on {@code dbId} (see {@link ExecutionProblem#of}); an
+     * error is read in the wording of that database's engine.
+     */
+    public Optional<ExecutionProblem> problem(Candidate c, String question, String dbId) {
+        return ExecutionProblem.of(c, question, resultChecks, runner.engineOf(dbId));
     }
 
     /** The columns and the first three rows as one line, or the error. */

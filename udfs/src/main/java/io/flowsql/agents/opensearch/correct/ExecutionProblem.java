@@ -1,6 +1,7 @@
 package io.flowsql.agents.opensearch.correct;
 
 import io.flowsql.pipeline.Candidate;
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,21 +20,24 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
     private static final Pattern PLURAL_ASK = Pattern.compile("\\b(each|every|all|list|top \\d+|\\d+ (most|least))\\b");
     private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?");
 
-    /** The problem of an executed candidate, or empty when its result looks fine (or it has not run). */
-    public static Optional<ExecutionProblem> of(Candidate c, String question) {
-        return of(c, question, true);
+    /**
+     * The problem of an executed candidate, or empty when its result looks fine (or it has not run); an error is read in
+     * the wording of {@code engine}, the engine it ran on.
+     */
+    public static Optional<ExecutionProblem> of(Candidate c, String question, DatabaseEngine engine) {
+        return of(c, question, true, engine);
     }
 
     /**
      * As above; with {@code resultChecks} false only an error or no rows is a problem (OpenSearch-SQL's code corrects
      * on those only), so a right answer holding NULL or of an unusual shape is never sent back.
      */
-    public static Optional<ExecutionProblem> of(Candidate c, String question, boolean resultChecks) {
+    public static Optional<ExecutionProblem> of(Candidate c, String question, boolean resultChecks, DatabaseEngine engine) {
         if (!c.executed) {
             return Optional.empty();
         }
         if (c.error != null) {
-            return Optional.of(new ExecutionProblem(errorClass(c.error), "the query failed: " + c.error));
+            return Optional.of(new ExecutionProblem(errorClass(c.error, engine), "the query failed: " + c.error));
         }
         if (c.rowCount == 0) {
             return Optional.of(new ExecutionProblem(ErrorClass.EMPTY, "the query returned no rows"));
@@ -67,8 +71,17 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
         return Optional.empty();
     }
 
-    /** The class of a recorded error text ({@code KIND: message}), in any engine's wording ({@link EngineErrors}). */
-    static ErrorClass errorClass(String error) {
-        return EngineErrors.classify(error);
+    /**
+     * The class of a recorded error text ({@code KIND: message}) as the engine's profile reads its wording
+     * ({@link io.flowsql.sql.engine.EngineProfile#fault}): the statement's form is {@link ErrorClass#SYNTAX} (its prompt
+     * carries the engine's rules), a name the schema lacks {@link ErrorClass#SCHEMA}, anything else
+     * {@link ErrorClass#FAILED}.
+     */
+    static ErrorClass errorClass(String error, DatabaseEngine engine) {
+        return switch (engine.profile().fault(error)) {
+            case FORM -> ErrorClass.SYNTAX;
+            case UNKNOWN_COLUMN, UNKNOWN_NAME -> ErrorClass.SCHEMA;
+            case OTHER -> ErrorClass.FAILED;
+        };
     }
 }

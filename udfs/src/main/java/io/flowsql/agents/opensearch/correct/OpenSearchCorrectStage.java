@@ -70,7 +70,7 @@ public final class OpenSearchCorrectStage implements Stage {
                 REGENERATE.equals(mode) && regeneration != null ? regeneration.forRequest(ctx, trace) : null;
         Map<String, List<Candidate>> bySql = new LinkedHashMap<>();
         for (Candidate c : ctx.candidates) {
-            if (corrector.problem(c, ctx.question).isPresent()) {
+            if (corrector.problem(c, ctx.question, ctx.dbId).isPresent()) {
                 bySql.computeIfAbsent(c.sql.strip().replaceAll("\\s+", " "), k -> new ArrayList<>()).add(c);
             }
         }

@@ -9,8 +9,8 @@ import io.flowsql.retrieval.VectorIndex;
 import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ValueMatch;
+import io.flowsql.access.DataDoor;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -51,17 +50,14 @@ public final class RetrievalStage implements Stage {
 
     private final EmbeddingRetriever retriever;
     private final SchemaContext schemas;
-    private final CachingValueIndexProvider values;
     private final int perPhrase;
     private final double columnMinScore;
     private final double valueMinScore;
     private final int valueCandidates;
 
-    public RetrievalStage(EmbeddingRetriever retriever, SchemaContext schemas, CachingValueIndexProvider values,
-                          int perPhrase, double columnMinScore, double valueMinScore, int valueCandidates) {
+    public RetrievalStage(EmbeddingRetriever retriever, SchemaContext schemas, int perPhrase, double columnMinScore, double valueMinScore, int valueCandidates) {
         this.retriever = retriever;
         this.schemas = schemas;
-        this.values = values;
         this.perPhrase = perPhrase;
         this.columnMinScore = columnMinScore;
         this.valueMinScore = valueMinScore;
@@ -117,12 +113,11 @@ public final class RetrievalStage implements Stage {
         if (asked.isEmpty() && !ctx.notes.containsKey(Extraction.COLUMNS)) {
             asked.add(ctx.question);
         }
-        Predicate<String> visible = schemas.access().tables(ctx.tenant, ctx.dbId);
+        DataDoor door = schemas.doors().door(ctx.dbId, ctx.tenant);
         Map<String, List<ValueMatch>> candidates = new LinkedHashMap<>();
         List<String> texts = new ArrayList<>();
         for (String value : asked) {
-            List<ValueMatch> found = values.forDatabase(ctx.dbId).find(value, valueCandidates).stream()
-                    .filter(m -> visible.test(m.table())).toList();
+            List<ValueMatch> found = door.values(value, valueCandidates);
             if (!found.isEmpty()) {
                 candidates.put(value, found);
                 texts.add(value);

@@ -1,0 +1,78 @@
+package io.flowsql.sql.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * How one engine words its errors: an ordered list of patterns over the lower-cased message, read from the engine's
+ * resource {@code engines/<id>.errors} (one {@code <fault> <regex>} a line); the first that matches names the
+ * {@link StatementFault}. After the engine's own lines come the project's messages, worded the same on every engine
+ * (the access gate's hidden table, the guard's parse errors).
+ */
+public final class ErrorWording {
+    /** The project's own messages, the same on every engine; read after the engine's. */
+    private static final List<Rule> PROJECT = List.of(
+            // a table the question's access policy hides (io.flowsql.pipeline.StageSql), read as a missing one
+            new Rule(Pattern.compile("\\btable \\S+ is not available"), StatementFault.UNKNOWN_NAME),
+            new Rule(Pattern.compile("syntax error|parse error|could not be read as one select"), StatementFault.FORM));
+
+    private record Rule(Pattern pattern, StatementFault fault) {}
+
+    private final List<Rule> rules;
+
+    private ErrorWording(List<Rule> rules) {
+        this.rules = List.copyOf(rules);
+    }
+
+    /** The wording in resource {@code engines/<engineId>.errors}; fails at once on a missing file or a bad line. */
+    public static ErrorWording load(String engineId) {
+        String path = "engines/" + engineId + ".errors";
+        try (InputStream in = ErrorWording.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("no resource " + path);
+            }
+            return parse(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    /** Lines of {@code <fault> <regex>} ({@code form}, {@code unknown_column}, {@code unknown_name}); {@code #} comments. */
+    static ErrorWording parse(String source, String text) {
+        List<Rule> rules = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            String l = line.strip();
+            if (l.isEmpty() || l.startsWith("#")) {
+                continue;
+            }
+            String[] parts = l.split("\\s+", 2);
+            if (parts.length < 2) {
+                throw new IllegalStateException(source + ": a line needs a fault and a pattern: " + l);
+            }
+            rules.add(new Rule(Pattern.compile(parts[1]), StatementFault.valueOf(parts[0].toUpperCase(Locale.ROOT))));
+        }
+        return new ErrorWording(rules);
+    }
+
+    /** The fault the message names, {@link StatementFault#OTHER} when no rule matches (or no message). */
+    public StatementFault read(String message) {
+        if (message == null) {
+            return StatementFault.OTHER;
+        }
+        String m = message.toLowerCase(Locale.ROOT);
+        for (List<Rule> list : List.of(rules, PROJECT)) {
+            for (Rule r : list) {
+                if (r.pattern().matcher(m).find()) {
+                    return r.fault();
+                }
+            }
+        }
+        return StatementFault.OTHER;
+    }
+}

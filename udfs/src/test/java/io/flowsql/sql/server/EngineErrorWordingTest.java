@@ -1,0 +1,95 @@
+package io.flowsql.sql.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flowsql.sql.ExecutionResult;
+import io.flowsql.sql.engine.DatabaseEngine;
+import io.flowsql.sql.engine.StatementFault;
+import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.sql.exec.SqlExecutorConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each engine's profile reads the error messages that engine really gives: bad SQL on Spider's concert_singer is run
+ * through the job's executor on real SQLite, embedded PostgreSQL, DuckDB and MariaDB ({@code deploy/mariadb-start.sh}),
+ * and the message it records is read by the profile of the engine it ran on into the fault the correction stages act
+ * on (the form, a missing column, another missing name, anything else). MariaDB's cases run in {@code MariaDbEngineTest}
+ * on its server.
+ */
+class EngineErrorWordingTest {
+    /** Mistakes every engine words as the same fault. */
+    private static final Map<String, StatementFault> EVERY_ENGINE = cases(
+            "SELECT Nme FROM singer", StatementFault.UNKNOWN_COLUMN,
+            "SELECT Name FROM singers", StatementFault.UNKNOWN_NAME,
+            "SELECT Name FROM singer AS a JOIN singer AS b ON a.Singer_ID = b.Singer_ID", StatementFault.UNKNOWN_NAME,
+            "SELECT Name FROM singer WHERE", StatementFault.FORM,
+            "SELECT Name FROM singer WHERE Age >", StatementFault.FORM,
+            "DELETE FROM singer", StatementFault.OTHER);
+
+    /**
+     * Mistakes PostgreSQL and DuckDB refuse and SQLite runs (a strict GROUP BY, no implicit casts, no SQLite function);
+     * each words them in its own way ("missing FROM-clause entry" / "Referenced table not found").
+     */
+    private static final Map<String, StatementFault> STRICT_ENGINES = cases(
+            "SELECT T3.Name FROM singer AS T1", StatementFault.UNKNOWN_NAME,
+            "SELECT Country, Name FROM singer GROUP BY Country", StatementFault.FORM,
+            "SELECT Name FROM singer WHERE Age = 'thirty' || Name", StatementFault.FORM,
+            "SELECT julianday(Name) FROM singer", StatementFault.FORM);
+
+    static DatabaseParts parts;
+
+    @BeforeAll
+    static void start() throws Exception {
+        parts = DatabaseParts.build(ServerDatabases.get().registry(), SqlExecutorConfig.defaults().withTimeoutMillis(5_000), 4);
+    }
+
+    @AfterAll
+    static void stop() {
+        parts.sql().close();
+    }
+
+    @Test
+    void sqlite() {
+        readsItsOwnWording(parts.sql(), "concert_singer", DatabaseEngine.SQLITE, cases(
+                "SELECT T3.Name FROM singer AS T1", StatementFault.UNKNOWN_COLUMN,
+                "SELECT no_such_fn(Name) FROM singer", StatementFault.FORM));
+    }
+
+    @Test
+    void postgresql() {
+        readsItsOwnWording(parts.sql(), "pg_concert_singer", DatabaseEngine.POSTGRESQL, STRICT_ENGINES);
+    }
+
+    @Test
+    void duckdb() {
+        readsItsOwnWording(parts.sql(), "duck_concert_singer", DatabaseEngine.DUCKDB, STRICT_ENGINES);
+    }
+
+    /** Runs the cases every engine shares and {@code own} on {@code dbId}; each message must read as its fault. */
+    static void readsItsOwnWording(SafeExecutor sql, String dbId, DatabaseEngine engine,
+                                           Map<String, StatementFault> own) {
+        Map<String, StatementFault> all = new LinkedHashMap<>(EVERY_ENGINE);
+        all.putAll(own);
+        assertThat(sql.engineOf(dbId)).isEqualTo(engine);
+        for (var c : all.entrySet()) {
+            ExecutionResult r = sql.execute(dbId, c.getKey(), sql.newBudget());
+            String message = r.ok() ? null : r.error().message();
+            System.out.printf("%s %-14s %s%n", engine, engine.profile().fault(message), message);
+            assertThat(r.ok()).as(engine + ": " + c.getKey()).isFalse();
+            assertThat(engine.profile().fault(message)).as(engine + ": " + c.getKey() + " -> " + message)
+                    .isEqualTo(c.getValue());
+        }
+    }
+
+    static Map<String, StatementFault> cases(Object... sqlThenFault) {
+        Map<String, StatementFault> m = new LinkedHashMap<>();
+        for (int i = 0; i < sqlThenFault.length; i += 2) {
+            m.put((String) sqlThenFault[i], (StatementFault) sqlThenFault[i + 1]);
+        }
+        return m;
+    }
+}
