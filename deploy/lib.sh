@@ -29,6 +29,7 @@ log() { printf '[flowsql] %s\n' "$*" >&2; }
 # shared) when their classes are missing (FLOWSQL_REBUILD=1 forces it).
 ensure_built() {
   if [[ "${FLOWSQL_REBUILD:-0}" == 1 || ! -d "$PROJECT_DIR/job/target/classes/io/flowsql/job" \
+        || ! -d "$PROJECT_DIR/config/target/classes/io/flowsql/config" \
         || ! -d "$PROJECT_DIR/devstack/target/classes/io/flowsql/devstack" \
         || ! -d "$PROJECT_DIR/benchmarks/target/classes/io/flowsql/benchmarks" \
         || ! -d "$PROJECT_DIR/console/target/classes/io/flowsql/console" ]]; then

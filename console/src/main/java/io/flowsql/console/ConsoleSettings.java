@@ -1,11 +1,11 @@
 package io.flowsql.console;
 
 import io.flowsql.access.AccessPolicies;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobDatabases;
-import io.flowsql.job.JobOptions;
+import io.flowsql.config.kafka.KafkaOptions;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
@@ -78,9 +78,9 @@ public record ConsoleSettings(InetSocketAddress address, String token, Map<Strin
         }
         SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
         return new ConsoleSettings(new InetSocketAddress(bind, port), token, tenantTokens, job.kafkaClients(),
-                job.get(JobOptions.QUESTIONS_TOPIC), job.get(JobOptions.ANSWERS_TOPIC),
-                job.get(JobOptions.DEAD_LETTERS_TOPIC), job.get(JobOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql,
-                EngineWiring.access(job), job.get(JobOptions.KNOWLEDGE_TOPIC).trim());
+                job.get(KafkaOptions.QUESTIONS_TOPIC), job.get(KafkaOptions.ANSWERS_TOPIC),
+                job.get(KafkaOptions.DEAD_LETTERS_TOPIC), job.get(KafkaOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql,
+                EngineWiring.access(job), job.get(KafkaOptions.KNOWLEDGE_TOPIC).trim());
     }
 
     /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */

@@ -3,8 +3,8 @@ package io.flowsql.console;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.FeedbackParse;
-import io.flowsql.job.cli.KafkaClients;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClients;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 

@@ -2,8 +2,8 @@ package io.flowsql.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
-import io.flowsql.job.cli.KafkaClients;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClients;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import io.flowsql.knowledge.KnowledgeRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -14,7 +14,7 @@ import org.openqa.selenium.WebElement;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.FeedbackEvent;
 import io.flowsql.events.FeedbackParse;
-import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.config.kafka.KafkaClients;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 

@@ -1,13 +1,14 @@
 package io.flowsql.console;
 
+import io.flowsql.devstack.CapturedLogs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.SelfSignedStores;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.EventJson;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
-import io.flowsql.job.cli.KafkaClients;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClients;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -36,10 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The console against a secured broker: devstack's KRaft broker with a SASL_SSL listener (SCRAM-SHA-512, stores made
- * with keytool), the console given the job's {@code kafka.client.*} and, by reference, {@code kafka.client-file} with
- * the credentials. A question asked on the page reaches the questions topic, an answer committed for it reaches the
- * page's event stream, /api/health says the follower follows; no reply carries a secret. Then the broker goes away and
- * /api/health says so (503, broker unreachable) while the page itself is still served.
+ * with keytool), the console given the job's {@code kafka.client.*} (the truststore's password inline) and, by
+ * reference, {@code kafka.client-file} with the SCRAM credentials. A question asked on the page reaches the questions
+ * topic, an answer committed for it reaches the page's event stream, /api/health says the follower follows; no reply
+ * carries a secret. Then the broker goes away and /api/health says so (503, broker unreachable) while the page itself
+ * is still served. Everything logged meanwhile (the project's and Kafka's loggers at INFO, the clients' configuration
+ * dumps included) is captured: no secret in it either.
  */
 class ConsoleSecuredBrokerITCase {
 
@@ -54,15 +57,18 @@ class ConsoleSecuredBrokerITCase {
         SelfSignedStores.make(dir, keystore, keystorePassword, truststore, truststorePassword);
         List<String> replies = new ArrayList<>();
 
+        CapturedLogs logs = CapturedLogs.start("org.apache.kafka");
+        String logged;
         LocalKafkaBroker broker = LocalKafkaBroker.startSaslSsl(dir.resolve("kafka"), keystore, keystorePassword);
         try {
             broker.createTopics(new TopicSpec("questions", 1), new TopicSpec("answers", 1), new TopicSpec("dead-letters", 1));
             broker.createScramUser("flowsql", scramPassword);
             Path clientFile = dir.resolve("kafka-client.properties");
             Files.writeString(clientFile, "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
-                    + "username=\"flowsql\" password=\"" + scramPassword + "\";\nssl.truststore.password=" + truststorePassword + "\n");
+                    + "username=\"flowsql\" password=\"" + scramPassword + "\";\n");
             Map<String, String> inline = Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "SCRAM-SHA-512",
-                    "ssl.truststore.location", truststore.toString(), "ssl.truststore.type", "PKCS12");
+                    "ssl.truststore.location", truststore.toString(), "ssl.truststore.type", "PKCS12",
+                    "ssl.truststore.password", truststorePassword);
             Map<String, String> options = new HashMap<>(Map.of(
                     JobOptions.BOOTSTRAP_SERVERS.key(), broker.saslSslBootstrapServers(),
                     JobOptions.KAFKA_CLIENT_FILE.key(), clientFile.toString(),
@@ -122,11 +128,18 @@ class ConsoleSecuredBrokerITCase {
             }
         } finally {
             broker.close();
+            logged = logs.stop();
         }
         for (String reply : replies) {
             for (String secret : List.of(keystorePassword, truststorePassword, scramPassword)) {
                 assertThat(reply).as("no secret in a reply").doesNotContain(secret);
             }
+        }
+        assertThat(logged).as("the capture saw the console start and its Kafka clients' configuration")
+                .contains("console at ").contains("ConsumerConfig values").contains("ProducerConfig values")
+                .contains("sasl.jaas.config = [hidden]").contains("ssl.truststore.password = [hidden]");
+        for (String secret : List.of(keystorePassword, truststorePassword, scramPassword)) {
+            assertThat(logged).as("no secret in the logs").doesNotContain(secret);
         }
     }
 

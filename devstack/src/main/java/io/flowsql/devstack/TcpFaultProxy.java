@@ -30,6 +30,7 @@ public final class TcpFaultProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final Set<Pump> fromClients = ConcurrentHashMap.newKeySet();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong closedWhileStalled = new AtomicLong();
     private final AtomicLong heldFromClients = new AtomicLong();
@@ -86,6 +87,15 @@ public final class TcpFaultProxy implements AutoCloseable {
         return closedWhileStalled.get();
     }
 
+    /**
+     * Connections still open whose client's bytes have been held for longer than {@code age}: calls the client should
+     * have given up on (closing the connection) if its time-out is shorter than {@code age}.
+     */
+    public long heldLongerThan(Duration age) {
+        long now = System.nanoTime();
+        return fromClients.stream().filter(pump -> pump.heldFor(now) > age.toNanos()).count();
+    }
+
     /** Chunks a client sent that were held because the proxy was stalled (0: no call met the stall). */
     public long heldFromClients() {
         return heldFromClients.get();
@@ -109,7 +119,9 @@ public final class TcpFaultProxy implements AutoCloseable {
                 sockets.add(upstream);
                 client.setSoTimeout(TICK_MILLIS);
                 upstream.setSoTimeout(TICK_MILLIS);
-                start(new Pump(client, upstream, true));
+                Pump fromClient = new Pump(client, upstream, true);
+                fromClients.add(fromClient);
+                start(fromClient);
                 start(new Pump(upstream, client, false));
             } catch (IOException e) {
                 if (!closed) {
@@ -131,6 +143,13 @@ public final class TcpFaultProxy implements AutoCloseable {
         private final Socket from;
         private final Socket to;
         private final boolean fromClient;
+        /** When the oldest byte now held arrived (System.nanoTime), 0 while nothing is held. */
+        private volatile long heldSince;
+
+        long heldFor(long now) {
+            long since = heldSince;
+            return since == 0 ? 0 : now - since;
+        }
 
         Pump(Socket from, Socket to, boolean fromClient) {
             this.from = from;
@@ -156,6 +175,9 @@ public final class TcpFaultProxy implements AutoCloseable {
                         }
                         break;
                     }
+                    if (n > 0 && held.size() == 0) {
+                        heldSince = System.nanoTime();
+                    }
                     held.write(buffer, 0, n);
                     if (stalled && n > 0 && fromClient) {
                         heldFromClients.incrementAndGet();
@@ -167,6 +189,7 @@ public final class TcpFaultProxy implements AutoCloseable {
                     if (delay > 0) {
                         Thread.sleep(delay);
                     }
+                    heldSince = 0;
                     held.writeTo(out);
                     out.flush();
                     held.reset();
@@ -183,6 +206,7 @@ public final class TcpFaultProxy implements AutoCloseable {
                 closeQuietly(to);
                 sockets.remove(from);
                 sockets.remove(to);
+                fromClients.remove(this);
             }
         }
     }

@@ -78,6 +78,8 @@ class TcpFaultProxyTest {
             s.getOutputStream().write("held".getBytes(StandardCharsets.UTF_8));
             assertThatThrownBy(() -> s.getInputStream().read()).as("nothing comes back while stalled")
                     .isInstanceOf(SocketTimeoutException.class);
+            assertThat(proxy.heldLongerThan(Duration.ofMillis(200))).as("a call held past a 200 ms time-out").isEqualTo(1);
+            assertThat(proxy.heldLongerThan(Duration.ofSeconds(30))).isZero();
         }
         // the client gave up and closed its connection: the proxy sees it while still stalled
         long deadline = System.nanoTime() + 2_000_000_000L;
@@ -85,6 +87,7 @@ class TcpFaultProxyTest {
             Thread.sleep(20);
         }
         assertThat(proxy.closedWhileStalled()).isEqualTo(1);
+        assertThat(proxy.heldLongerThan(Duration.ZERO)).as("a closed connection holds nothing").isZero();
 
         try (Socket s = connect(3_000)) {
             s.getOutputStream().write("later".getBytes(StandardCharsets.UTF_8));
@@ -92,6 +95,7 @@ class TcpFaultProxyTest {
             proxy.pass();
             assertThat(new String(s.getInputStream().readNBytes(5), StandardCharsets.UTF_8)).as("held bytes go on after pass")
                     .isEqualTo("later");
+            assertThat(proxy.heldLongerThan(Duration.ZERO)).as("nothing held after pass").isZero();
         }
         assertThat(proxy.closedWhileStalled()).as("a connection closed after pass is not counted").isEqualTo(1);
         assertThat(proxy.heldFromClients()).as("the chunks held while stalled").isGreaterThanOrEqualTo(2);

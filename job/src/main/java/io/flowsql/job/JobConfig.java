@@ -1,6 +1,8 @@
 package io.flowsql.job;
 
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.OptionFamily;
+
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 

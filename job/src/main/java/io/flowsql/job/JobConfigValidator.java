@@ -1,5 +1,7 @@
 package io.flowsql.job;
 
+import io.flowsql.config.OptionFamily;
+
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.access.AccessPolicies;

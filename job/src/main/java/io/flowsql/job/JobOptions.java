@@ -1,5 +1,8 @@
 package io.flowsql.job;
 
+import io.flowsql.config.OptionFamily;
+import io.flowsql.config.kafka.KafkaOptions;
+
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.job.journal.JournalRelease;
 import io.flowsql.job.kafka.StartingOffsets;
@@ -29,33 +32,14 @@ public final class JobOptions {
     /** The agents' defaults, so the options' defaults and AgentSettings never disagree. */
     private static final AgentSettings AGENT_DEFAULTS = AgentSettings.defaults();
 
-    // --- Kafka
-    public static final ConfigOption<String> BOOTSTRAP_SERVERS = ConfigOptions.key("kafka.bootstrap-servers")
-            .stringType().defaultValue("127.0.0.1:9092")
-            .withDescription("Kafka bootstrap servers.");
-    public static final ConfigOption<String> KAFKA_CLIENT_FILE = ConfigOptions.key("kafka.client-file")
-            .stringType().defaultValue("")
-            .withDescription("A properties file of Kafka client properties (SASL, TLS, credentials) for every client, "
-                    + "read by reference where each client runs (Kafka's FileConfigProvider): the values never enter the "
-                    + "job's configuration, logs, --print or Flink's web UI. Same path on the client and every TaskManager.");
-    public static final ConfigOption<String> QUESTIONS_TOPIC = ConfigOptions.key("kafka.topic.questions")
-            .stringType().defaultValue("questions")
-            .withDescription("Topic the questions are read from.");
-    public static final ConfigOption<String> ANSWERS_TOPIC = ConfigOptions.key("kafka.topic.answers")
-            .stringType().defaultValue("answers")
-            .withDescription("Topic the answers are written to (exactly once) and read back, read_committed, for dialogue history.");
-    public static final ConfigOption<String> DEAD_LETTERS_TOPIC = ConfigOptions.key("kafka.topic.dead-letters")
-            .stringType().defaultValue("dead-letters")
-            .withDescription("Topic refused records go to, with reason and topic/partition/offset.");
-    public static final ConfigOption<String> FEEDBACK_TOPIC = ConfigOptions.key("kafka.topic.feedback")
-            .stringType().defaultValue("feedback")
-            .withDescription("Topic of feedback (verified pairs, verdicts, retractions; schemas/feedback.schema.json) the job learns from "
-                    + "while it runs; subscribed by name, so the job starts without it and picks it up once it exists; blank = no learning.");
-    public static final ConfigOption<String> KNOWLEDGE_TOPIC = ConfigOptions.key("kafka.topic.knowledge")
-            .stringType().defaultValue("")
-            .withDescription("Topic of knowledge entries (business definitions and their retractions; schemas/knowledge.schema.json) "
-                    + "put into the prompts' evidence of the questions that mention them; subscribed by name, so the job starts "
-                    + "without it; blank (default) = no knowledge entries.");
+    // --- Kafka: the room's own options (KafkaOptions, shared with the console), then the job's
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS = KafkaOptions.BOOTSTRAP_SERVERS;
+    public static final ConfigOption<String> KAFKA_CLIENT_FILE = KafkaOptions.KAFKA_CLIENT_FILE;
+    public static final ConfigOption<String> QUESTIONS_TOPIC = KafkaOptions.QUESTIONS_TOPIC;
+    public static final ConfigOption<String> ANSWERS_TOPIC = KafkaOptions.ANSWERS_TOPIC;
+    public static final ConfigOption<String> DEAD_LETTERS_TOPIC = KafkaOptions.DEAD_LETTERS_TOPIC;
+    public static final ConfigOption<String> FEEDBACK_TOPIC = KafkaOptions.FEEDBACK_TOPIC;
+    public static final ConfigOption<String> KNOWLEDGE_TOPIC = KafkaOptions.KNOWLEDGE_TOPIC;
     public static final ConfigOption<String> GROUP_ID = ConfigOptions.key("kafka.group-id")
             .stringType().defaultValue("flowsql-job")
             .withDescription("Consumer group of the question source (the feedback source uses <group-id>-feedback).");
@@ -494,13 +478,7 @@ public final class JobOptions {
             Integer.class, "Requests in flight per operator instance of one stage (overrides stage.capacity).");
     public static final OptionFamily<Duration> TIMEOUT_BY_STAGE = OptionFamily.of("stage.timeout.", "<stage>",
             Duration.class, "Time limit of one stage (overrides stage.timeout; at least llm.total-budget).");
-    /**
-     * Kafka client properties passed through to the job's sources and sinks as they are, e.g.
-     * {@code kafka.client.security.protocol=SASL_SSL}, {@code kafka.client.sasl.jaas.config=...} (see docs/OPERATIONS.md).
-     */
-    public static final OptionFamily<String> KAFKA_CLIENT = OptionFamily.of("kafka.client.", "<property>",
-            String.class, "A Kafka client property for every source and sink, e.g. "
-                    + "kafka.client.security.protocol=SASL_SSL; those the job sets itself are refused.");
+    public static final OptionFamily<String> KAFKA_CLIENT = KafkaOptions.KAFKA_CLIENT;
 
     /**
      * Databases declared by id beside the SQLite folders (docs/DATABASE.md#server-databases), e.g.
@@ -522,8 +500,7 @@ public final class JobOptions {
                     + "or an unknown tenant is refused (error_kind forbidden). roles.<db>: the PostgreSQL role its SQL "
                     + "runs as (SET LOCAL ROLE per statement).");
 
-    /** Prefix of the Kafka client pass-through ({@link #KAFKA_CLIENT}). */
-    public static final String KAFKA_CLIENT_PREFIX = KAFKA_CLIENT.prefix();
+    public static final String KAFKA_CLIENT_PREFIX = KafkaOptions.KAFKA_CLIENT_PREFIX;
 
     /** Every family an option key may belong to. */
     public static List<OptionFamily<?>> families() {

@@ -1,5 +1,7 @@
 package io.flowsql.job;
 
+import io.flowsql.config.OptionFamily;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.description.Description;
 import org.apache.flink.configuration.description.Formatter;

@@ -7,7 +7,7 @@ import io.flowsql.devstack.LocalKafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

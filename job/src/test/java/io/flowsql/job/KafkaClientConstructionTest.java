@@ -6,7 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * One way to make a Kafka client: no main class of the project but {@link KafkaClientFactory} constructs a producer, a
  * consumer or an admin client, or starts a Flink Kafka source or sink builder, or sets a builder's brokers or
  * properties. Exempt: devstack's broker ({@code io.flowsql.devstack}, the broker itself and its own admin) and test
- * code (not imported). This module's rule covers job, udfs and simulator; console and benchmarks check theirs with
+ * code (not imported). This module's rule covers job, config, udfs and simulator; console and benchmarks check theirs with
  * {@link #RULE} too.
  */
 public class KafkaClientConstructionTest {
@@ -60,7 +60,7 @@ public class KafkaClientConstructionTest {
 
     @Test
     void onlyTheFactoryMakesKafkaClients() {
-        RULE.check(mainClassesOf(FlowSqlJob.class, io.flowsql.journal.StageJournal.class,
+        RULE.check(mainClassesOf(FlowSqlJob.class, io.flowsql.journal.StageJournal.class, KafkaClientFactory.class,
                 io.flowsql.simulator.SimulatedLlmServer.class));
     }
 }

@@ -3,13 +3,14 @@ package io.flowsql.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flowsql.devstack.CapturedLogs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.SelfSignedStores;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.job.cli.FlowSqlCli;
-import io.flowsql.job.cli.KafkaClients;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClients;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import io.flowsql.job.sql.FlowSqlScript;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

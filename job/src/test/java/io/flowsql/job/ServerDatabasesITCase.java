@@ -2,6 +2,7 @@ package io.flowsql.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flowsql.devstack.CapturedLogs;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;

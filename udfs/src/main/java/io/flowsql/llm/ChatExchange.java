@@ -62,9 +62,11 @@ final class ChatExchange implements ContextualSupplier<WireCompletion, Completio
         }
         ListenableFuture<Response> inFlight = post.execute();
         CompletableFuture<WireCompletion> reply = inFlight.toCompletableFuture().thenApply(this::read);
+        // cancel, not abort: async-http-client's abort() only completes the future (and drops its own request
+        // time-out), leaving the connection open until the server answers; cancel(true) closes the channel
         reply.whenComplete((ignored, error) -> {
             if (reply.isCancelled()) {
-                inFlight.abort(AttemptGate.cancelled());
+                inFlight.cancel(true);
             }
         });
         return reply;

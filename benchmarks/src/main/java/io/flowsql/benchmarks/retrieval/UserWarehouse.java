@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Figures;
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobDatabases;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -64,40 +66,70 @@ final class UserWarehouse {
             String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
             DatabaseDeclaration d = new DatabaseDeclaration(ID, DatabaseEngine.POSTGRESQL, url, "postgres", "", "", schemas,
                     List.of(), 2, 0, 0, 0, 0, new ValueSampling(10_000, 256L << 10, 256L << 20, 600_000));
-            DatabaseRegistry registry = new DatabaseRegistry(DatabaseLocator.forSharedData(work), List.of(d));
-            try (JdbcPools pools = new JdbcPools(new Credentials(Map.of()), 30_000);
-                    JdbcSchemaCatalog live = new JdbcSchemaCatalog(registry, pools, ValueExamplePolicy.defaults())) {
-                DatabaseSchema warehouse = live.schema(ID);
-                JdbcTextValues.Built values;
-                try (Connection c = pools.connection(d)) {
-                    values = JdbcTextValues.sample(d, warehouse, c, CachingValueIndexProvider.MIN_VALUE_LENGTH,
-                            CachingValueIndexProvider.MAX_VALUE_LENGTH);
-                    if (!c.getAutoCommit()) {
-                        c.rollback();
-                    }
-                }
-                NgramValueIndex index = new NgramValueIndex(values.values(), LcsValueScorer.defaults());
-                Map<String, DatabaseSchema> byNamespace = RetrievalMeasure.namespaces(warehouse);
-                WarehouseRetrievalBenchmark.describe("your DDL " + ddl.getFileName() + " on embedded PostgreSQL", warehouse, index,
-                        byNamespace.size(), (System.nanoTime() - start) / 1_000_000);
-                List<Asked> asked = questions(questionsFile, byNamespace);
-                SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
-                int[] own = asked.stream().mapToInt(a -> renderer.full(byNamespace.get(a.schema())).tokens()).sorted().toArray();
-                int budget = budgetGiven != null ? budgetGiven : own.length == 0 ? SchemaRetriever.DEFAULT_TOKEN_BUDGET : own[own.length / 2];
-                System.out.printf(Locale.ROOT, "%d questions; their own schema's whole prompt: median %d tokens; budget %d tokens%n",
-                        asked.size(), own.length == 0 ? 0 : own[own.length / 2], budget);
-                Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
-                        !Boolean.getBoolean("flowsql.retrieval.quiet"));
-                WarehouseRetrievalBenchmark.print(f);
-                return f;
-            }
+            return measure(new DatabaseRegistry(DatabaseLocator.forSharedData(work), List.of(d)), d, new Credentials(Map.of()),
+                    "your DDL " + ddl.getFileName() + " on embedded PostgreSQL", questionsFile, budgetGiven, start);
         } finally {
             deleteQuietly(pgData);
         }
     }
 
-    /** The question file's entries; a question without {@code schema} belongs to the schema holding most of its gold tables. */
-    static List<Asked> questions(Path file, Map<String, DatabaseSchema> byNamespace) throws java.io.IOException {
+    /**
+     * {@code --database ID --config FILE}: database {@code id} as the job declares it in its options file
+     * ({@code databases.<id>.url}, {@code .user}, {@code .password-env}, {@code .schemas}, ...), read live as the job reads
+     * it (its catalog, and its value index sampled within the declaration's {@code values.*} limits), nothing loaded or
+     * written; the password comes from the environment variable or file the declaration names.
+     */
+    static Figures declared(Path config, String id, Path questionsFile, Integer budgetGiven) throws Exception {
+        long start = System.nanoTime();
+        DatabaseRegistry registry = JobDatabases.registry(JobConfig.load(config, Map.of()));
+        DatabaseDeclaration d = registry.declaration(id).orElseThrow(() -> new IllegalArgumentException(config
+                + " declares no database " + id + " (declared: " + registry.declared().stream().map(DatabaseDeclaration::id)
+                .toList() + "; a database is declared by databases." + id + ".url=jdbc:...)"));
+        return measure(registry, d, Credentials.fromEnvironment(), "declared database " + id + " (" + d.engine().displayName()
+                + ", catalog read live)", questionsFile, budgetGiven, start);
+    }
+
+    /** Reads {@code d}'s catalog and value index live, as the job does, and asks it every question of the file. */
+    private static Figures measure(DatabaseRegistry registry, DatabaseDeclaration d, Credentials credentials, String label,
+            Path questionsFile, Integer budgetGiven, long start) throws Exception {
+        try (JdbcPools pools = new JdbcPools(credentials, 30_000);
+                JdbcSchemaCatalog live = new JdbcSchemaCatalog(registry, pools, ValueExamplePolicy.defaults())) {
+            DatabaseSchema warehouse = live.schema(d.id());
+            NgramValueIndex index = new NgramValueIndex(sampleValues(pools, d, warehouse).values(), LcsValueScorer.defaults());
+            Map<String, DatabaseSchema> byNamespace = RetrievalMeasure.namespaces(warehouse);
+            WarehouseRetrievalBenchmark.describe(label, warehouse, index, byNamespace.size(), (System.nanoTime() - start) / 1_000_000);
+            List<Asked> asked = questions(questionsFile, byNamespace, d.defaultSchema());
+            SchemaRenderer renderer = new SchemaRenderer(new TokenCounter(), null);
+            int[] own = asked.stream().mapToInt(a -> renderer.full(byNamespace.get(a.schema())).tokens()).sorted().toArray();
+            int budget = budgetGiven != null ? budgetGiven : own.length == 0 ? SchemaRetriever.DEFAULT_TOKEN_BUDGET : own[own.length / 2];
+            System.out.printf(Locale.ROOT, "%d questions; their own schema's whole prompt: median %d tokens; budget %d tokens%n",
+                    asked.size(), own.length == 0 ? 0 : own[own.length / 2], budget);
+            Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
+                    !Boolean.getBoolean("flowsql.retrieval.quiet"));
+            WarehouseRetrievalBenchmark.print(f);
+            return f;
+        }
+    }
+
+    /** The text values of {@code warehouse}, sampled from the live database as the job's value index samples them. */
+    static JdbcTextValues.Built sampleValues(JdbcPools pools, DatabaseDeclaration d, DatabaseSchema warehouse) throws java.sql.SQLException {
+        try (Connection c = pools.connection(d)) {
+            JdbcTextValues.Built values = JdbcTextValues.sample(d, warehouse, c, CachingValueIndexProvider.MIN_VALUE_LENGTH,
+                    CachingValueIndexProvider.MAX_VALUE_LENGTH);
+            if (!c.getAutoCommit()) {
+                c.rollback();
+            }
+            return values;
+        }
+    }
+
+    /**
+     * The question file's entries; a question without {@code schema} belongs to the schema holding most of its gold
+     * tables. The database's default schema ({@code defaultSchema}, whose tables the catalog names unqualified) is the
+     * namespace {@code ""}.
+     * @throws IllegalArgumentException naming the entry when its schema is not in the warehouse, or none of its tables is
+     */
+    static List<Asked> questions(Path file, Map<String, DatabaseSchema> byNamespace, String defaultSchema) throws java.io.IOException {
         List<Asked> out = new ArrayList<>();
         JsonNode list = new ObjectMapper().readTree(file.toFile());
         for (int i = 0; i < list.size(); i++) {
@@ -107,9 +139,11 @@ final class UserWarehouse {
                 throw new IllegalArgumentException(file + " entry " + i + ": needs question and sql");
             }
             String schema = q.path("schema").asText("").toLowerCase(Locale.ROOT);
-            if (schema.isEmpty() || !byNamespace.containsKey(schema)) {
+            if (schema.equalsIgnoreCase(defaultSchema) && byNamespace.containsKey("")) {
+                schema = "";
+            } else if (schema.isEmpty() || !byNamespace.containsKey(schema)) {
                 if (!schema.isEmpty()) {
-                    throw new IllegalArgumentException(file + " entry " + i + ": no schema " + schema + " in the DDL");
+                    throw new IllegalArgumentException(file + " entry " + i + ": no schema " + schema + " in the warehouse");
                 }
                 int best = -1;
                 for (Map.Entry<String, DatabaseSchema> e : byNamespace.entrySet()) {
@@ -118,6 +152,9 @@ final class UserWarehouse {
                         best = found;
                         schema = e.getKey();
                     }
+                }
+                if (best <= 0) {
+                    throw new IllegalArgumentException(file + " entry " + i + ": none of its SQL's tables is in the warehouse");
                 }
             }
             String evidence = q.path("evidence").asText("");

@@ -10,7 +10,6 @@ import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;
-import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.index.JdbcTextValues;
 import io.flowsql.sql.index.LcsValueScorer;
 import io.flowsql.sql.index.NgramValueIndex;
@@ -20,7 +19,6 @@ import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
 import io.flowsql.sql.server.JdbcSchemaCatalog;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,14 +56,7 @@ final class WarehouseOnPostgres {
                 long start = System.nanoTime();
                 DatabaseSchema warehouse = live.schema(PostgresWarehouse.ID);
                 long catalogMillis = (System.nanoTime() - start) / 1_000_000;
-                JdbcTextValues.Built values;
-                try (Connection c = pools.connection(d)) {
-                    values = JdbcTextValues.sample(d, warehouse, c, CachingValueIndexProvider.MIN_VALUE_LENGTH,
-                            CachingValueIndexProvider.MAX_VALUE_LENGTH);
-                    if (!c.getAutoCommit()) {
-                        c.rollback();
-                    }
-                }
+                JdbcTextValues.Built values = UserWarehouse.sampleValues(pools, d, warehouse);
                 System.out.printf(Locale.ROOT, "catalog read from the live database in %.1f s; value index: %s%n",
                         catalogMillis / 1000.0, values);
                 NgramValueIndex index = new NgramValueIndex(values.values(), LcsValueScorer.defaults());

@@ -7,7 +7,7 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.job.JobOptions;
-import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.config.kafka.KafkaClients;
 import io.flowsql.simulator.oracle.SqlErrorInjector;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

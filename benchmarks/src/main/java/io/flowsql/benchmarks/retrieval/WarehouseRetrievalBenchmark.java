@@ -34,7 +34,9 @@ import java.util.Set;
  *   questions are the half retrieval was tuned on, the odd-numbered ones are held out and summed apart.
  *   {@code -Dflowsql.retrieval.world=memory} asks the in-memory union of the SQLite catalogs instead, as the unit test
  *   does.</li>
- *   <li>{@code --ddl FILE --questions FILE} loads a user's warehouse and question log ({@link UserWarehouse}).</li>
+ *   <li>{@code --ddl FILE --questions FILE} loads a user's warehouse and question log ({@link UserWarehouse});
+ *   {@code --database ID --config FILE --questions FILE} reads database {@code ID} live as the job's options file declares
+ *   it.</li>
  *   <li>{@code --scale}: the in-memory warehouse of Spider's and BIRD mini-dev's schemas (BIRD's as empty tables
  *   described by their column names), BIRD's 500 questions with evidence, and the CPU per question at the default
  *   budget on it and on a generated 10,000-table warehouse (its schemas repeated under new names).</li>
@@ -48,12 +50,17 @@ public final class WarehouseRetrievalBenchmark {
     public record Summary(int questions, double tableRecall, double columnRecall, int budget, int todayMedian,
                           double cpuP95Millis, double tableRecallAtFourTimes, double routingTop1) {}
 
+    /** The options that take a value. */
+    static final List<String> OPTIONS = List.of("--ddl", "--database", "--config", "--questions", "--budget");
+
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = new LinkedHashMap<>();
         Path data = Paths.get("../shared/data");
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--scale")) {
                 flags.put("scale", "true");
+            } else if (args[i].startsWith("--") && !OPTIONS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown option " + args[i] + " (known: --scale, " + String.join(", ", OPTIONS) + ")");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 flags.put(args[i].substring(2), args[++i]);
             } else if (args[i].startsWith("--")) {
@@ -66,13 +73,17 @@ public final class WarehouseRetrievalBenchmark {
         String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh
         Path work = Paths.get(System.getProperty("flowsql.retrieval.work",
                 project == null ? "target/warehouse" : Paths.get(project, "benchmarks", "target", "warehouse").toString()));
-        if (flags.containsKey("ddl") || flags.containsKey("questions")) {
-            if (!flags.containsKey("ddl") || !flags.containsKey("questions")) {
-                throw new IllegalArgumentException("usage: warehouse-retrieval --ddl FILE --questions FILE [--budget TOKENS]");
+        if (flags.containsKey("ddl") || flags.containsKey("questions") || flags.containsKey("database")) {
+            boolean declared = flags.containsKey("database");
+            if (!flags.containsKey("questions") || declared == flags.containsKey("ddl") || declared != flags.containsKey("config")) {
+                throw new IllegalArgumentException("usage: warehouse-retrieval --ddl FILE --questions FILE [--budget TOKENS]\n"
+                        + "   or: warehouse-retrieval --database ID --config JOB_OPTIONS_FILE --questions FILE [--budget TOKENS]");
             }
-            UserWarehouse.run(Paths.get(flags.get("ddl")), Paths.get(flags.get("questions")), budget, work);
-        } else if (flags.containsKey("database")) {
-            throw new IllegalArgumentException("--database is not supported yet: export the schema as DDL (pg_dump --schema-only) and pass --ddl");
+            if (declared) {
+                UserWarehouse.declared(Paths.get(flags.get("config")), flags.get("database"), Paths.get(flags.get("questions")), budget);
+            } else {
+                UserWarehouse.run(Paths.get(flags.get("ddl")), Paths.get(flags.get("questions")), budget, work);
+            }
         } else if (flags.containsKey("scale")) {
             scale(data);
         } else if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {

@@ -1,9 +1,16 @@
 package io.flowsql.benchmarks.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds about one schema, so retrieval must route each question to its own schema's copy of the tables.
  */
 class UserWarehouseTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String DDL = """
             CREATE SCHEMA sales_eu;
@@ -78,7 +86,43 @@ class UserWarehouseTest {
                 table("sales_eu.orders", "order_id"), table("sales_us.orders", "order_id"), table("hr.employees", "employee_id"),
                 table("hr.departments", "title")),
                 java.util.List.of()));
-        assertThat(UserWarehouse.questions(questions, byNamespace).get(4).schema()).isEqualTo("hr");
+        assertThat(UserWarehouse.questions(questions, byNamespace, "public").get(4).schema()).isEqualTo("hr");
+    }
+
+    /**
+     * {@code --database ID --config FILE}: the warehouse is a running PostgreSQL declared in a job options file, read live
+     * as the job reads it. The declaration lists only the sales schemas (and the empty default one), so the HR question
+     * is refused: the measurement sees what the job would see, not the whole server.
+     */
+    @Test
+    void aDeclaredDatabaseIsMeasuredLiveAsTheJobOptionsDeclareIt(@TempDir Path dir) throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("pgdata")).setCleanDataDirectory(true)
+                .setPGStartupWait(Duration.ofSeconds(120)).start()) {
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                s.execute(DDL);
+            }
+            Path options = Files.writeString(dir.resolve("job.properties"), String.join("\n",
+                    "databases.dw.url=jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres",
+                    "databases.dw.user=postgres",
+                    "databases.dw.schemas=public,sales_eu,sales_us", ""));
+            ArrayNode salesOnly = (ArrayNode) JSON.readTree(QUESTIONS);
+            salesOnly.remove(4);  // the HR question
+            Path sales = Files.writeString(dir.resolve("sales.json"), JSON.writeValueAsString(salesOnly));
+
+            RetrievalMeasure.Figures f = UserWarehouse.declared(options, "dw", sales, 160);
+
+            assertThat(f.questions()).isEqualTo(4);
+            assertThat(f.routingTop1()).as("routing top-1").isEqualTo(1.0);
+            assertThat(f.tableRecall()).isEqualTo(1.0);
+            assertThat(f.columnRecall()).isEqualTo(1.0);
+            assertThat(f.tokensMedian()).isLessThanOrEqualTo(160).isPositive();
+
+            Path withHr = Files.writeString(dir.resolve("all.json"), QUESTIONS);
+            assertThatThrownBy(() -> UserWarehouse.declared(options, "dw", withHr, 160))
+                    .hasMessageContaining("entry 4: none of its SQL's tables is in the warehouse");
+            assertThatThrownBy(() -> UserWarehouse.declared(options, "warehouse", sales, 160))
+                    .hasMessageContaining("declares no database warehouse (declared: [dw]");
+        }
     }
 
     private static io.flowsql.sql.TableSchema table(String name, String column) {

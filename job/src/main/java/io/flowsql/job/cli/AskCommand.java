@@ -1,5 +1,7 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClients;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionParse;

@@ -1,5 +1,7 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClients;
+
 import io.flowsql.events.EventJson;
 import io.flowsql.events.FeedbackEvent;
 import org.apache.kafka.clients.producer.KafkaProducer;

@@ -2,7 +2,7 @@ package io.flowsql.job.cli;
 
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.EventJson;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;

@@ -1,6 +1,6 @@
 package io.flowsql.job.cli;
 
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClients;
+
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;

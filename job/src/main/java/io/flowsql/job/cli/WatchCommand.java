@@ -1,5 +1,7 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClients;
+
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,6 +1,6 @@
 package io.flowsql.job.journal;
 
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.journal.StageJournalSource;
 

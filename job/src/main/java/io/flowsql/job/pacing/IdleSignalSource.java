@@ -10,7 +10,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.time.Duration;
 import java.util.List;
-import io.flowsql.job.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClientFactory;
 
 /**
  * A source that emits nothing and tells Flink's checkpoint coordinator when the job is idle. Its enumerator (on the

@@ -1,9 +1,10 @@
 package io.flowsql.job.sql;
 
+import io.flowsql.config.OptionFamily;
+
 import io.flowsql.engine.StageRegistry;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
-import io.flowsql.job.OptionFamily;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClientFactory;
+import io.flowsql.config.kafka.KafkaClients;
+
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;
@@ -86,7 +89,7 @@ class FeedbackCommandITCase {
                 "--question", "q", "--sql", "SELECT 1", "--group", "test-job", "--wait", "60s"));
         ConsumerRecord<byte[], byte[]> good = awaitRecord("feedback", "fb-good");
         try (KafkaConsumer<byte[], byte[]> job = CaughtUpCommand.groupReader(
-                new io.flowsql.job.kafka.KafkaClientFactory(KAFKA.bootstrapServers(), Map.of(), null), "test-job-learn")) {
+                new io.flowsql.config.kafka.KafkaClientFactory(KAFKA.bootstrapServers(), Map.of(), null), "test-job-learn")) {
             job.commitSync(Map.of(new TopicPartition("feedback", good.partition()), new OffsetAndMetadata(good.offset() + 1)));
         }
         Run acceptedRun = accepted.get(90, TimeUnit.SECONDS);

@@ -1,5 +1,7 @@
 package io.flowsql.job.cli;
 
+import io.flowsql.config.kafka.KafkaClients;
+
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.AnswerEvent;

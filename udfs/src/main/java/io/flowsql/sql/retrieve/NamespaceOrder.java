@@ -14,9 +14,12 @@ import java.util.Set;
  * documents ({@link NamespaceBm25}: rare words count, words every database has do not), plus their best tables'
  * scores (the best, half the second, a quarter of the third), plus their best exact value-index hit, plus a bonus for
  * the namespace the dialogue's previous turn used. Only the best {@value #ROUTED} namespaces are offered at all, so a
- * prompt never carries one table from each of forty schemas: first the tables that matched (or whose foreign-key
- * neighbours did), namespace by namespace, best namespace first; then the unmatched tables of those namespaces in the
- * same order. Tables outside any namespace (unqualified names, a single database) are offered only when they matched.
+ * prompt never carries one table from each of forty schemas: first the best namespace's tables that matched (or whose
+ * foreign-key neighbours did); then the tables the question names in the other routed namespaces (their own words
+ * matched, or they join two tables whose words did), namespace by namespace; then those namespaces' tables that only
+ * hang off a match; then the unmatched tables of all routed namespaces in the same order. So a table the question
+ * names in the second or sixth namespace is not crowded out by the neighbours of a match in the third. Tables outside
+ * any namespace (unqualified names, a single database) are offered only when they matched.
  *
  * <p>Colliding names (the same table name in several namespaces): a table's own words score every copy alike, so
  * the namespace's rank decides — the copy in the best-routed namespace is offered first, a copy in a namespace outside
@@ -51,11 +54,13 @@ final class NamespaceOrder {
      * @param namespace each table's namespace (lower case; "" for an unqualified name)
      * @param score     each table's score (own, foreign-key neighbours' share, its namespace's best share)
      * @param own       each table's own score plus its neighbours' share (positive: the table matched)
+     * @param named     whether the question names the table itself (its own words matched) or it joins two tables
+     *                  the question names
      * @param documents each namespace's BM25 score
      * @param values    each namespace's best value-index hit
      * @param previous  the namespaces the dialogue's previous turn read (lower case)
      */
-    static Routing of(String[] namespace, double[] score, double[] own, Map<String, Double> documents,
+    static Routing of(String[] namespace, double[] score, double[] own, boolean[] named, Map<String, Double> documents,
             Map<String, Double> values, Set<String> previous) {
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < score.length; i++) {
@@ -87,14 +92,9 @@ final class NamespaceOrder {
         List<Group> routed = ranked.subList(0, Math.min(ROUTED, ranked.size()));
         List<Integer> out = new ArrayList<>();
         boolean[] taken = new boolean[score.length];
-        for (Group g : routed) {
-            for (int i : g.members) {
-                if (own[i] > 0) {
-                    out.add(i);
-                    taken[i] = true;
-                }
-            }
-        }
+        offer(routed.subList(0, Math.min(1, routed.size())), i -> own[i] > 0, out, taken);  // (named only: 0.972 → 0.969, joins lost)
+        offer(routed, i -> named[i], out, taken);
+        offer(routed, i -> own[i] > 0, out, taken);
         for (Group g : routed) {
             for (int i : g.members) {
                 if (!taken[i] && !g.namespace.isEmpty()) {
@@ -103,6 +103,18 @@ final class NamespaceOrder {
             }
         }
         return new Routing(routed.stream().map(Group::namespace).toList(), out);
+    }
+
+    /** Appends the routed namespaces' tables that pass {@code wanted} and are not taken yet, namespace by namespace. */
+    private static void offer(List<Group> routed, java.util.function.IntPredicate wanted, List<Integer> out, boolean[] taken) {
+        for (Group g : routed) {
+            for (int i : g.members) {
+                if (!taken[i] && wanted.test(i)) {
+                    out.add(i);
+                    taken[i] = true;
+                }
+            }
+        }
     }
 
     private static double max(Map<String, Double> scores) {

@@ -80,6 +80,7 @@ public final class SchemaRetriever {
         Relevance relevance = scorer.score(visible, query);
         double[] score = ranked(visible, cost, relevance, false);
         NamespaceOrder.Routing routing = NamespaceOrder.of(cost.namespace, score, ranked(visible, cost, relevance, true),
+                named(visible, cost, relevance),
                 documents.get(visible, NamespaceBm25::new).score(query), NamespaceValues.of(query.text(), query.values()),
                 query.previousSchemas());
         List<Integer> order = routing.order().isEmpty() && n > 0 ? List.of(0) : routing.order();
@@ -92,6 +93,30 @@ public final class SchemaRetriever {
         }
         List<String> briefNames = cut.brief.stream().sorted().map(i -> visible.tables().get(i).name()).toList();
         return new RetrievedSchema(bounded, t, cost.whole, n, true, briefNames, routing.namespaces());
+    }
+
+    /**
+     * Whether each table's own words matched the question, or it joins (by foreign keys) two other tables whose words
+     * did: the tables a query over what the question names needs, which are offered before the tables that only hang
+     * off one match.
+     */
+    static boolean[] named(DatabaseSchema schema, TableCosts cost, Relevance relevance) {
+        List<TableSchema> tables = schema.tables();
+        boolean[] matched = new boolean[tables.size()];
+        for (int i = 0; i < matched.length; i++) {
+            matched[i] = relevance.table(tables.get(i).name()) > 0;
+        }
+        boolean[] named = matched.clone();
+        for (int i = 0; i < named.length; i++) {
+            Set<Integer> joined = new java.util.HashSet<>();
+            for (int other : cost.neighbour[i]) {
+                if (other != i && matched[other]) {
+                    joined.add(other);
+                }
+            }
+            named[i] |= joined.size() >= 2;
+        }
+        return named;
     }
 
     /** Each table's own score, plus a share of its foreign-key neighbours' and of its namespace's best table. */
@@ -161,7 +186,7 @@ public final class SchemaRetriever {
         return SchemaSubset.named(schema, names, briefNames);
     }
 
-    private TableCosts measure(DatabaseSchema schema) {
+    TableCosts measure(DatabaseSchema schema) {
         return new TableCosts(schema, renderer, tokens);
     }
 }

@@ -112,6 +112,39 @@ class SchemaRetrieverTest {
     }
 
     @Test
+    void theNamedTablesOfTheOtherRoutedNamespacesComeBeforeTheirTablesThatOnlyHangOffAMatch() {
+        // routed a, b, c; a1 b1 c1 matched by their own words, b3 joins two matches, a2 and b2 only hang off one
+        String[] namespace = {"a", "a", "b", "b", "b", "c", "c", "a"};
+        double[] score = {2, 0.8, 1.5, 0.6, 0.6, 1, 0, 0};
+        boolean[] named = {true, false, true, false, true, true, false, false};
+        NamespaceOrder.Routing routing = NamespaceOrder.of(namespace, score, score.clone(), named,
+                Map.of("a", 3.0, "b", 2.0, "c", 1.0), Map.of(), Set.of());
+        assertEquals(List.of("a", "b", "c"), routing.namespaces());
+        // the best namespace's matches with their neighbours (a1, a2); the others' named tables (b1, b3, c1); then b2;
+        // then the unmatched tables (a9, c9). Formerly b2 came before c1: the third schema's match lost to a neighbour.
+        assertEquals(List.of(0, 1, 2, 4, 5, 3, 7, 6), routing.order());
+    }
+
+    @Test
+    void aTableIsNamedWhenItsOwnWordsMatchOrItJoinsTwoTablesWhoseWordsDo() {
+        // (the join tables' columns do not repeat the words, so only the foreign keys tell what they join)
+        List<TableSchema> tables = List.of(table("uni.student", "student_id", "first_name"),
+                table("uni.course", "course_id", "title"), table("uni.enrolment", "enrolment_id", "learner", "class"),
+                table("uni.dorm", "dorm_id", "resident", "capacity"));
+        List<ForeignKey> keys = List.of(
+                new ForeignKey(new ColumnRef("uni.enrolment", "learner"), new ColumnRef("uni.student", "student_id")),
+                new ForeignKey(new ColumnRef("uni.enrolment", "class"), new ColumnRef("uni.course", "course_id")),
+                new ForeignKey(new ColumnRef("uni.dorm", "resident"), new ColumnRef("uni.student", "student_id")));
+        DatabaseSchema schema = new DatabaseSchema("warehouse", tables, keys);
+        SchemaRetriever retriever = SchemaRetriever.lexical(100);
+        Relevance relevance = new LexicalScorer().score(schema, RetrievalQuery.of("Which students take a course?", null, List.of()));
+        boolean[] named = SchemaRetriever.named(schema, retriever.measure(schema), relevance);
+        assertTrue(named[0] && named[1], "student and course match by their words");
+        assertTrue(named[2], "enrolment joins student and course");
+        assertFalse(named[3], "dorm only hangs off student");
+    }
+
+    @Test
     void aQuestionAboutATableNameFortyNamespacesShareTakesTablesFromAtMostTheRoutedFew() {
         List<TableSchema> tables = new ArrayList<>();
         for (int i = 0; i < 40; i++) {

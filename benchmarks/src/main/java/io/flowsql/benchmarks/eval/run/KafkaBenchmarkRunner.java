@@ -7,7 +7,7 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
-import io.flowsql.job.cli.KafkaClients;
+import io.flowsql.config.kafka.KafkaClients;
 import me.tongfei.progressbar.ProgressBar;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,6 +1,5 @@
-package io.flowsql.job.cli;
+package io.flowsql.config.kafka;
 
-import io.flowsql.job.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;

@@ -1,4 +1,5 @@
-package io.flowsql.job.kafka;
+package io.flowsql.config.kafka;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

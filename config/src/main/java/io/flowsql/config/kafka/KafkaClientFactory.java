@@ -1,4 +1,4 @@
-package io.flowsql.job.kafka;
+package io.flowsql.config.kafka;
 
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;

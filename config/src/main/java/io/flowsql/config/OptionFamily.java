@@ -1,4 +1,4 @@
-package io.flowsql.job;
+package io.flowsql.config;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
