@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.readme;
+package io.flowsql.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

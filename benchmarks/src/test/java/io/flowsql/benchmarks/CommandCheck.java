@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.readme;
+package io.flowsql.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
