@@ -4,6 +4,7 @@ import io.flowsql.sql.ColumnRef;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
+import io.flowsql.sql.engine.EngineProfile;
 import io.flowsql.sql.registry.DatabaseDeclaration;
 import io.flowsql.sql.registry.ValueSampling;
 import java.sql.Connection;
@@ -48,6 +49,9 @@ public final class JdbcTextValues {
         int read = 0;
         int skipped = 0;
         boolean stopped = false;
+        EngineProfile engine = d.engine().profile();
+        int failed = 0;
+        String firstFailure = null;
         for (TableSchema table : schema.tables()) {
             for (ColumnSchema column : table.columns()) {
                 if (!textual(column.type())) {
@@ -62,8 +66,8 @@ public final class JdbcTextValues {
                 columns.add(column.ref());
                 read++;
                 long columnBytes = 0;
-                String c = quote(column.name());
-                String sql = "SELECT DISTINCT v FROM (SELECT " + c + " AS v FROM " + qualified(table.name()) + " LIMIT "
+                String c = engine.quoteName(column.name());
+                String sql = "SELECT DISTINCT v FROM (SELECT " + c + " AS v FROM " + qualified(engine, table.name()) + " LIMIT "
                         + limits.rowsPerColumn() + ") s WHERE length(v) BETWEEN " + minLength + " AND " + maxLength;
                 try (Statement s = connection.createStatement()) {
                     s.setQueryTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000_000L));
@@ -81,6 +85,10 @@ public final class JdbcTextValues {
                         }
                     }
                 } catch (SQLException e) {
+                    failed++;
+                    if (firstFailure == null) {
+                        firstFailure = column.ref() + ": " + e.getMessage();
+                    }
                     if (!connection.getAutoCommit()) {
                         connection.rollback();
                     }
@@ -91,6 +99,9 @@ public final class JdbcTextValues {
         Built built = new Built(new TextValues(List.copyOf(columns), owners.stream().mapToInt(Integer::intValue).toArray(),
                 values.toArray(new String[0])), read, skipped, bytes, (System.nanoTime() - start) / 1_000_000, stopped);
         LOG.info("value index of {} ({}): {}", d.id(), d.engine().displayName(), built);
+        if (failed > 0) {
+            LOG.warn("value index of {}: {} text column(s) could not be read; the first: {}", d.id(), failed, firstFailure);
+        }
         return built;
     }
 
@@ -99,13 +110,10 @@ public final class JdbcTextValues {
         return t.contains("char") || t.contains("text") || t.contains("string") || t.equals("name") || t.contains("varchar");
     }
 
-    /** {@code schema.table} as two quoted names, or one. */
-    private static String qualified(String name) {
+    /** {@code schema.table} as two names quoted as the engine quotes them, or one. */
+    private static String qualified(EngineProfile engine, String name) {
         int dot = name.indexOf('.');
-        return dot < 0 ? quote(name) : quote(name.substring(0, dot)) + "." + quote(name.substring(dot + 1));
-    }
-
-    private static String quote(String identifier) {
-        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+        return dot < 0 ? engine.quoteName(name)
+                : engine.quoteName(name.substring(0, dot)) + "." + engine.quoteName(name.substring(dot + 1));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SpiderData;
+import io.flowsql.sql.ValueMatch;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.engine.StatementFault;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
@@ -50,6 +51,24 @@ class MariaDbEngineTest {
         ExecutionResult again = sql.execute("maria_cs", "SELECT name FROM singer WHERE country = \"France\" ORDER BY name", sql.newBudget());
         System.out.println(again.ok() ? again.rows() : again.error());
         assertThat(again.error()).isNull();
+    }
+
+    /**
+     * The value index samples a MariaDB database's text columns with MariaDB's quoting (found running
+     * deploy/quickstart-mariadb.sh: with {@code "name"} quoting every column failed and the index was empty).
+     */
+    @Test
+    void indexesTheDatabasesTextValues() throws Exception {
+        DatabaseRegistry registry = new DatabaseRegistry(SpiderData.locator(),
+                List.of(server.declaration("maria_cs", "concert_singer", 2)));
+        DatabaseParts parts = DatabaseParts.build(registry, SqlExecutorConfig.defaults(), 2);
+        try (AutoCloseable executor = parts.sql()) {
+            List<ValueMatch> found = parts.values().forDatabase("maria_cs").find("singers from France", 5);
+            assertThat(found).as("matches of 'France'").anySatisfy(m -> {
+                assertThat(m.value()).isEqualTo("France");
+                assertThat(m.table()).isEqualToIgnoringCase("singer");
+            });
+        }
     }
 
     /** MariaDB's own error messages read by its profile ({@link EngineErrorWordingTest} has the other engines). */
