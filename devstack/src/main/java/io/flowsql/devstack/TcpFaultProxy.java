@@ -170,6 +170,7 @@ public final class TcpFaultProxy implements AutoCloseable {
                         n = 0;
                     }
                     if (n < 0) {
+                        heldSince = 0; // closed: it holds nothing (before the count, so a reader of the count sees it)
                         if (fromClient && stalled) {
                             closedWhileStalled.incrementAndGet();
                         }
@@ -196,6 +197,7 @@ public final class TcpFaultProxy implements AutoCloseable {
                 }
             } catch (IOException e) {
                 // either side went away (a client's reset counts as its giving up, like a close)
+                heldSince = 0;
                 if (fromClient && stalled && !closed && !from.isClosed()) {
                     closedWhileStalled.incrementAndGet();
                 }
