@@ -1,18 +1,11 @@
 package io.flowsql.benchmarks.soak;
 
-import io.flowsql.benchmarks.throughput.BenchmarkQuestions;
 import io.flowsql.devstack.FreePorts;
 import io.flowsql.devstack.LocalKafkaCluster;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.QuestionEvent;
-import io.flowsql.job.FlowSqlJob;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
-import io.flowsql.job.JobSinks;
-import io.flowsql.job.JobSources;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +13,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +24,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The soak: questions at a steady rate across presets through the real job (MiniCluster in this JVM, exactly-once
- * sinks) on a three-node Kafka cluster and the simulated LLM, faults at random intervals (kill -9 and restart of a
- * broker, a stop and start of the simulator), figures of every process every few minutes, and one summary line.
+ * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB) through the real job
+ * (a MiniCluster of two TaskManagers in this JVM, exactly-once sinks) on a three-node Kafka cluster and the simulated
+ * LLM; faults at random moments ({@link SoakFaults}: a broker killed, the model server and PostgreSQL stopped and started,
+ * PostgreSQL's connections dropped, a TaskManager terminated); figures of every process and of the checkpoints every few
+ * minutes, and one summary line.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = "Steady questions, random faults, resource figures over time (deploy/bench.sh soak --minutes N).")
@@ -47,8 +41,12 @@ public final class SoakBenchmark implements Callable<Integer> {
     List<String> presets = List.of("opensearch", "mag-sql", "sqlfix", "mmsql", "full");
     @Option(names = "--sample-minutes", description = "minutes between resource figures (default ${DEFAULT-VALUE})")
     int sampleMinutes = 1;
-    @Option(names = "--outage-seconds", description = "how long a killed broker or stopped simulator stays down (default ${DEFAULT-VALUE})")
+    @Option(names = "--outage-seconds", description = "how long a killed broker stays down (default ${DEFAULT-VALUE})")
     int outageSeconds = 10;
+    @Option(names = "--llm-outage-seconds", description = "how long the stopped model server stays down (default ${DEFAULT-VALUE})")
+    int llmOutageSeconds = 60;
+    @Option(names = "--pg-outage-seconds", description = "how long the stopped PostgreSQL stays down (default ${DEFAULT-VALUE})")
+    int pgOutageSeconds = 30;
     @Option(names = "--seed", description = "seed of the fault schedule (default ${DEFAULT-VALUE})")
     long seed = 42;
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
@@ -63,20 +61,28 @@ public final class SoakBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long runNanos = TimeUnit.MINUTES.toNanos(minutes);
-        System.out.printf("soak: %d min, %.1f questions/s, presets %s, faults broker-kill and llm-restart (outage %d s),"
-                + " %d cores shared%n", minutes, rate, presets, outageSeconds, Runtime.getRuntime().availableProcessors());
+        System.out.printf("soak: %d min, %.1f questions/s, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
+                        + " (broker down %d s, model server %d s, PostgreSQL %d s), %d cores shared%n", minutes, rate, presets,
+                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, SoakFaults.KINDS, outageSeconds, llmOutageSeconds,
+                pgOutageSeconds, Runtime.getRuntime().availableProcessors());
         SoakLedger ledger = new SoakLedger();
         Random random = new Random(seed);
         List<String> faults = new ArrayList<>();
-        List<ProcessFigures> first = null;
+        List<ProcessFigures> first;
         List<ProcessFigures> last;
-        try (LocalKafkaCluster kafka = LocalKafkaCluster.start(Files.createTempDirectory("flowsql-soak-kafka"));
-                RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next())) {
+        Path work = Files.createTempDirectory("flowsql-soak-");
+        try (LocalKafkaCluster kafka = LocalKafkaCluster.start(work.resolve("kafka"));
+                RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
+                SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
+                SoakFlink flink = SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
-            JobClient job = startJob(kafka.bootstrapServers(), llm.baseUrl());
+            flink.submit(jobConfig(kafka.bootstrapServers(), llm.baseUrl(), databases.jobOptions()), "flowsql-soak");
+            SoakFaults injector = new SoakFaults(kafka, llm, databases, flink,
+                    new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds));
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
             try (SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
-                List<QuestionEvent> questions = questions(runNanos);
+                List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(), seed),
+                        presets, (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300)));
                 AtomicInteger next = new AtomicInteger();
                 sender.scheduleAtFixedRate(() -> {
                     int i = next.getAndIncrement();
@@ -93,33 +99,29 @@ public final class SoakBenchmark implements Callable<Integer> {
                 }
                 phase = "steady";
                 first = figures(kafka);
-                print(first);
+                print(first, flink);
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
-                List<String> kinds = new ArrayList<>(List.of("broker-kill", "llm-restart"));
-                Collections.shuffle(kinds, random);
-                int planned = Math.max(kinds.size(), minutes);
-                long slot = (runNanos - TimeUnit.SECONDS.toNanos(30)) / planned;
                 List<long[]> faultTimes = new ArrayList<>();
-                for (int f = 0; f < planned; f++) {
-                    long at = start + TimeUnit.SECONDS.toNanos(20) + f * slot + (long) (random.nextDouble() * slot / 3);
-                    nextSample = sampleUntil(at, nextSample, kafka);
-                    String kind = kinds.get(f % kinds.size());
-                    phase = kind;
+                for (FaultSchedule.Planned planned : FaultSchedule.plan(SoakFaults.KINDS, minutes, seed).faults()) {
+                    nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
+                    phase = planned.kind();
                     long faultStart = System.nanoTime();
-                    String what = inject(kind, kafka, llm, random);
+                    String what = injector.inject(planned.kind(), random);
                     long faultEnd = System.nanoTime();
                     faultTimes.add(new long[] {faultStart, faultEnd});
-                    faults.add(kind + " (" + what + ", " + TimeUnit.NANOSECONDS.toMillis(faultEnd - faultStart) + " ms)");
-                    System.out.printf("%5.0f s fault %d: %s%n", (faultEnd - start) / 1e9, f + 1, faults.get(f));
-                    phase = kind + "-after";
-                    nextSample = sampleUntil(faultEnd + TimeUnit.SECONDS.toNanos(20), nextSample, kafka);
+                    faults.add(planned.kind() + " (" + what + ", " + TimeUnit.NANOSECONDS.toMillis(faultEnd - faultStart) + " ms)");
+                    System.out.printf("%5.0f s fault %d: %s%n", (faultEnd - start) / 1e9, faults.size(), faults.get(faults.size() - 1));
+                    phase = planned.kind() + "-after";
+                    nextSample = sampleUntil(faultEnd + TimeUnit.SECONDS.toNanos(20), nextSample, kafka, flink);
                     phase = "steady";
                 }
-                sampleUntil(start + runNanos, nextSample, kafka);
+                sampleUntil(start + runNanos, nextSample, kafka, flink);
                 sender.shutdownNow();
                 phase = "drain";
                 traffic.awaitAnswers(ledger.sent(), TimeUnit.MINUTES.toNanos(3));
+                System.out.printf("run took %.1f min from the first answer (faults run to their end), then the drain%n",
+                        (System.nanoTime() - start) / 60e9);
                 System.out.println("recovery per fault (fault start → first answer to a question sent after it started):");
                 for (int f = 0; f < faultTimes.size(); f++) {
                     long firstAnswer = ledger.firstAnswerToQuestionSentAfter(faultTimes.get(f)[0]);
@@ -129,7 +131,7 @@ public final class SoakBenchmark implements Callable<Integer> {
                 last = figures(kafka);
                 System.out.printf("dead letters: %d; answer statuses %s%n", traffic.deadLetters(), ledger.statuses());
                 ledger.latencyLines().forEach(l -> System.out.println("latency " + l));
-                print(last);
+                print(last, flink);
                 System.out.printf("summary: minutes=%d sent=%d answered=%d dead_lettered=%d doubled=%d lost=%d faults=%d"
                                 + " heap_growth_mb=%d threads_growth=%d fds_growth=%d%n", minutes, ledger.sent(),
                         ledger.answered(), traffic.deadLetters(), ledger.doubled(), ledger.lost(), faults.size(),
@@ -137,69 +139,27 @@ public final class SoakBenchmark implements Callable<Integer> {
                         total(last, false) - total(first, false));
             } finally {
                 sender.shutdownNow();
-                job.cancel().get(60, TimeUnit.SECONDS);
             }
         }
         return 0;
     }
 
-    private List<QuestionEvent> questions(long runNanos) throws java.io.IOException {
-        // enough for the run and up to 5 minutes of start-up before the first answer
-        int count = (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300));
-        List<QuestionEvent> out = new ArrayList<>();
-        List<List<QuestionEvent>> perPreset = new ArrayList<>();
-        for (String preset : presets) {
-            perPreset.add(BenchmarkQuestions.shuffled(sharedData, preset, count / presets.size() + 1, "soak-" + preset + "-", seed));
-        }
-        for (int i = 0; out.size() < count; i++) {
-            out.add(perPreset.get(i % presets.size()).get(i / presets.size()));
-        }
-        return out;
-    }
-
-    private JobClient startJob(String bootstrapServers, String llmBaseUrl) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
+    private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> databases) {
+        Map<String, String> options = new LinkedHashMap<>(databases);
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_BASE_URL.key(), llmBaseUrl);
         options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
         options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
         options.put(JobOptions.PARALLELISM.key(), "2");
-        JobConfig config = JobConfig.of(options);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, new Configuration());
-        FlowSqlJob.configure(env, config);
-        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
-        return env.executeAsync("flowsql-soak");
+        return JobConfig.of(options);
     }
 
-    /** Runs one fault to its end (the component back); returns what it did. */
-    private String inject(String kind, LocalKafkaCluster kafka, RestartableLlm llm, Random random) throws Exception {
-        if (kind.equals("broker-kill")) {
-            int node = 1 + random.nextInt(LocalKafkaCluster.SIZE);
-            kafka.kill(node);
-            Thread.sleep(TimeUnit.SECONDS.toMillis(outageSeconds));
-            try {
-                kafka.restart(node);
-            } catch (IllegalStateException e) {
-                System.out.printf("node %d did not come back (%s); starting it once more%n", node, e.getMessage());
-                if (kafka.isAlive(node)) {
-                    kafka.kill(node);
-                }
-                kafka.restart(node);
-                return "node " + node + " kill -9, down " + outageSeconds + " s, restarted at the second attempt";
-            }
-            return "node " + node + " kill -9, down " + outageSeconds + " s, restarted";
-        }
-        llm.stop();
-        Thread.sleep(TimeUnit.SECONDS.toMillis(outageSeconds));
-        llm.restart();
-        return "simulator stopped " + outageSeconds + " s and started on the same port";
-    }
-
-    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka) throws InterruptedException {
+    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakFlink flink)
+            throws InterruptedException {
         while (System.nanoTime() < untilNanos) {
             if (System.nanoTime() >= nextSample) {
-                print(figures(kafka));
+                print(figures(kafka), flink);
                 nextSample = System.nanoTime() + TimeUnit.MINUTES.toNanos(sampleMinutes);
             }
             Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime()))));
@@ -217,9 +177,10 @@ public final class SoakBenchmark implements Callable<Integer> {
         return out;
     }
 
-    private static void print(List<ProcessFigures> figures) {
+    private static void print(List<ProcessFigures> figures, SoakFlink flink) {
         System.out.printf("%tT resources:%n", System.currentTimeMillis());
         figures.forEach(f -> System.out.println("  " + f.line()));
+        System.out.println("  " + flink.checkpointLine());
     }
 
     private static int total(List<ProcessFigures> figures, boolean threads) {

@@ -1,0 +1,117 @@
+package io.flowsql.benchmarks.soak;
+
+import io.flowsql.job.FlowSqlJob;
+import io.flowsql.job.JobConfig;
+import io.flowsql.job.JobSinks;
+import io.flowsql.job.JobSources;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The soak's Flink: a MiniCluster in this JVM with {@value #TASK_MANAGERS} TaskManagers of {@value #SLOTS} slots, the
+ * shipped restart strategy (exponential delay, 1 s doubling to 30 s, reset after 10 quiet minutes, as
+ * deploy/flink-cluster-start.sh), the production job on it; a TaskManager can be terminated (its tasks fail and the job
+ * restarts from its latest checkpoint on the slots left) and a new one started, and the checkpoints' duration and
+ * size are read from the job's statistics.
+ */
+final class SoakFlink implements AutoCloseable {
+    static final int TASK_MANAGERS = 2;
+    static final int SLOTS = 2;
+
+    private final MiniCluster cluster;
+    private final List<Integer> alive = new ArrayList<>();
+    private int started = TASK_MANAGERS;
+    private JobID job;
+
+    private SoakFlink(MiniCluster cluster) {
+        this.cluster = cluster;
+        for (int i = 0; i < TASK_MANAGERS; i++) {
+            alive.add(i);
+        }
+    }
+
+    static SoakFlink start() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(64));
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
+                .setNumTaskManagers(TASK_MANAGERS).setNumSlotsPerTaskManager(SLOTS).withRandomPorts().build());
+        cluster.start();
+        return new SoakFlink(cluster);
+    }
+
+    /** Submits the production job of {@code config} (Kafka sources and sinks). */
+    void submit(JobConfig config, String name) throws Exception {
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(new Configuration());
+        FlowSqlJob.configure(env, config);
+        Configuration restarts = new Configuration();
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(30));
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 2.0);
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD, Duration.ofMinutes(10));
+        restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_JITTER_FACTOR, 0.1);
+        env.configure(restarts);
+        FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
+        StreamGraph graph = env.getStreamGraph();
+        graph.setJobName(name);
+        job = cluster.submitJob(graph.getJobGraph()).get(2, TimeUnit.MINUTES).getJobID();
+    }
+
+    /** Terminates a random live TaskManager and starts a new one in its place; returns what it did. */
+    synchronized String killTaskManager(Random random) throws Exception {
+        int victim = alive.remove(random.nextInt(alive.size()));
+        cluster.terminateTaskManager(victim).get(2, TimeUnit.MINUTES);
+        cluster.startTaskManager();
+        alive.add(started++);
+        return "TaskManager " + victim + " terminated, TaskManager " + (started - 1) + " started";
+    }
+
+    /**
+     * The job's checkpoints so far: counts, the latest completed one's duration and sizes, and the slowest and mean
+     * duration of all completed ones.
+     */
+    String checkpointLine() {
+        try {
+            CheckpointStatsSnapshot stats = cluster.getExecutionGraph(job).get(30, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
+            CompletedCheckpointStats latest = stats.getHistory().getLatestCompletedCheckpoint();
+            var durations = stats.getSummaryStats().getEndToEndDurationStats();
+            return String.format("checkpoints completed=%d failed=%d restored=%d latest: duration=%s ms state=%s KB"
+                            + " checkpointed=%s KB; all completed: max=%d ms mean=%d ms state max=%d KB",
+                    stats.getCounts().getNumberOfCompletedCheckpoints(), stats.getCounts().getNumberOfFailedCheckpoints(),
+                    stats.getCounts().getNumberOfRestoredCheckpoints(),
+                    latest == null ? "n/a" : Long.toString(latest.getEndToEndDuration()),
+                    latest == null ? "n/a" : Long.toString(latest.getStateSize() >> 10),
+                    latest == null ? "n/a" : Long.toString(latest.getCheckpointedSize() >> 10),
+                    durations.getMaximum(), durations.getAverage(),
+                    stats.getSummaryStats().getStateSizeStats().getMaximum() >> 10);
+        } catch (Exception e) {
+            return "checkpoints: statistics not available (" + e + ")";
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (job != null) {
+                cluster.cancelJob(job).get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            cluster.close();
+        }
+    }
+}
