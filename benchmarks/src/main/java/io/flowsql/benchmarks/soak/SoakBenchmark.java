@@ -76,7 +76,8 @@ public final class SoakBenchmark implements Callable<Integer> {
                 SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
                 SoakFlink flink = SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
-            flink.submit(jobConfig(kafka.bootstrapServers(), llm.baseUrl(), databases.jobOptions()), "flowsql-soak");
+            flink.submit(jobConfig(kafka.bootstrapServers(), llm.baseUrl(), databases.jobOptions(), work.resolve("checkpoints")),
+                    "flowsql-soak");
             SoakFaults injector = new SoakFaults(kafka, llm, databases, flink,
                     new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds));
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
@@ -144,12 +145,13 @@ public final class SoakBenchmark implements Callable<Integer> {
         return 0;
     }
 
-    private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> databases) {
+    private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> databases, Path checkpoints) {
         Map<String, String> options = new LinkedHashMap<>(databases);
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_BASE_URL.key(), llmBaseUrl);
         options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
+        options.put(JobOptions.CHECKPOINT_DIR.key(), checkpoints.toUri().toString());
         options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
         options.put(JobOptions.PARALLELISM.key(), "2");
         return JobConfig.of(options);

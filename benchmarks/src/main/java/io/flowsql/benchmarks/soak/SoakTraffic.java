@@ -72,7 +72,7 @@ final class SoakTraffic implements AutoCloseable {
                         deadLetters.incrementAndGet();
                     } else {
                         AnswerEvent a = EventJson.parseAnswer(r.value());
-                        ledger.answered(a.requestId, a.status);
+                        ledger.answered(a.requestId, a.errorKind == null ? a.status : a.status + "/" + a.errorKind);
                     }
                 }
             }
