@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import io.flowsql.job.KafkaClientConstructionTest;
+import io.flowsql.job.OptionRoomsTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -14,7 +15,8 @@ import org.w3c.dom.NodeList;
 
 /**
  * The console reads the job's options through the rooms (the config module) and runs without the Flink job module:
- * no main class of the console uses io.flowsql.job, and its pom names the job only for its tests (which start it).
+ * no main class of the console uses io.flowsql.job or declares an option key, and its pom names the job only for its
+ * tests (which start it).
  */
 class ConsoleIndependenceTest {
     @Test
@@ -25,6 +27,7 @@ class ConsoleIndependenceTest {
                 .should().dependOnClassesThat().resideInAPackage("io.flowsql.job..")
                 .because("the console reads options through their rooms (io.flowsql.config, io.flowsql.rooms), not the job")
                 .check(console);
+        OptionRoomsTest.RULE.check(console);
     }
 
     @Test
