@@ -2,6 +2,9 @@ package io.flowsql.job;
 
 import io.flowsql.config.OptionFamily;
 import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.access.AccessOptions;
+import io.flowsql.config.databases.DatabaseOptions;
+import io.flowsql.config.sql.SqlOptions;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.job.journal.JournalRelease;
@@ -244,21 +247,11 @@ public final class JobOptions {
     public static final ConfigOption<Duration> GATHER_TIMEOUT = ConfigOptions.key("execution.gather-timeout")
             .durationType().defaultValue(Duration.ofSeconds(60))
             .withDescription("How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
-    public static final ConfigOption<Duration> QUERY_TIMEOUT = ConfigOptions.key("sql.query-timeout")
-            .durationType().defaultValue(Duration.ofSeconds(10))
-            .withDescription("Budget of one SQL statement: the guard's parse, execution, reading the result and its fingerprint for the vote (each stopped when it runs out).");
-    public static final ConfigOption<Integer> MAX_ROWS = ConfigOptions.key("sql.max-rows")
-            .intType().defaultValue(1000)
-            .withDescription("Rows fetched per query at most.");
-    public static final ConfigOption<String> SHARED_DATA = ConfigOptions.key("data.shared")
-            .stringType().defaultValue("../shared/data")
-            .withDescription("Benchmark data folder with Spider's (and BIRD's) layout; its databases are used unless data.database-roots is set.");
-    public static final ConfigOption<List<String>> DATABASE_ROOTS = ConfigOptions.key("data.database-roots")
-            .stringType().asList().defaultValues()
-            .withDescription("Comma-separated folders holding <db>/<db>.sqlite; overrides data.shared.");
-    public static final ConfigOption<List<String>> TABLES_JSON = ConfigOptions.key("data.tables-json")
-            .stringType().asList().defaultValues()
-            .withDescription("Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
+    public static final ConfigOption<Duration> QUERY_TIMEOUT = SqlOptions.QUERY_TIMEOUT;
+    public static final ConfigOption<Integer> MAX_ROWS = SqlOptions.MAX_ROWS;
+    public static final ConfigOption<String> SHARED_DATA = DatabaseOptions.SHARED_DATA;
+    public static final ConfigOption<List<String>> DATABASE_ROOTS = DatabaseOptions.DATABASE_ROOTS;
+    public static final ConfigOption<List<String>> TABLES_JSON = DatabaseOptions.TABLES_JSON;
     public static final ConfigOption<Duration> HISTORY_TTL = ConfigOptions.key("dialogue.history-ttl")
             .durationType().defaultValue(Duration.ofHours(24))
             .withDescription("How long a dialogue's history is kept after its last turn.");
@@ -463,10 +456,7 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofMillis(AGENT_DEFAULTS.schemaRefreshMillis))
             .withDescription("How old a database's cached schema may get before the catalog reads it again (tables added "
                     + "or dropped appear in or leave retrieval without a restart); 0 = never.");
-    public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = ConfigOptions.key("tenant.from-dialogue-id")
-            .stringType().defaultValue("")
-            .withDescription("A regular expression deriving a question's tenant from its dialogue_id when the question "
-                    + "has no tenant field (group 1, else the whole match), e.g. ^([a-z0-9-]+)/; blank = none.");
+    public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = AccessOptions.TENANT_FROM_DIALOGUE_ID;
 
     // --- Families: one key per stage (or per Kafka client property), prefix + name
     public static final OptionFamily<String> LLM_MODEL_BY_STAGE = OptionFamily.of("llm.model.", "<stage>",
@@ -485,25 +475,11 @@ public final class JobOptions {
             Duration.class, "Time limit of one stage (overrides stage.timeout; at least llm.total-budget).");
     public static final OptionFamily<String> KAFKA_CLIENT = KafkaOptions.KAFKA_CLIENT;
 
-    /**
-     * Databases declared by id beside the SQLite folders (docs/DATABASE.md#server-databases), e.g.
-     * {@code databases.sales.url=jdbc:postgresql://db:5432/sales}, {@code databases.sales.user=flowsql_reader},
-     * {@code databases.sales.password-env=SALES_DB_PASSWORD}; credentials only from the environment or a secrets file.
-     */
-    public static final OptionFamily<String> DATABASES = OptionFamily.of("databases.", "<id>.<setting>",
-            String.class, "A PostgreSQL or DuckDB database by id: url, dialect, user, password-env / password-file, schemas, "
-                    + "files, pool-size, timeout, max-rows, max-bytes, refresh-interval, values.* (docs/DATABASE.md).");
+    /** The databases room (DatabaseOptions): databases declared by id beside the SQLite folders. */
+    public static final OptionFamily<String> DATABASES = DatabaseOptions.DATABASES;
 
-    /**
-     * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all), {@code tenants.<tenant>.tables.<db>=t1,ns.*}
-     * and {@code tenants.<tenant>.roles.<db>=role} (PostgreSQL role set per statement); none set = every question may ask
-     * every database (docs/DATABASE.md).
-     */
-    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.",
-            "<tenant>.databases, tenants.<tenant>.tables.<db>, tenants.<tenant>.roles.<db>",
-            String.class, "Which databases (and tables) a tenant may ask; once any tenant is set, a question of no "
-                    + "or an unknown tenant is refused (error_kind forbidden). roles.<db>: the PostgreSQL role its SQL "
-                    + "runs as (SET LOCAL ROLE per statement).");
+    /** The access room (AccessOptions): which databases and tables a tenant may ask. */
+    public static final OptionFamily<String> TENANTS = AccessOptions.TENANTS;
 
     public static final String KAFKA_CLIENT_PREFIX = KafkaOptions.KAFKA_CLIENT_PREFIX;
 
