@@ -59,7 +59,8 @@ public final class FewShotStage implements Stage.Local {
         String masked = QuestionMasker.mask(ctx.question, schema);
         List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
         if (library != null) {
-            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly));
+            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly,
+                    e -> doors.door(e.dbId(), ctx.tenant).mayShow(e.sql())));
         }
         // the same retrieval over the file's library and the request's live examples; a live example wins a tie
         hits.sort(Comparator.comparingDouble(ExampleLibrary.Hit::similarity).reversed());
