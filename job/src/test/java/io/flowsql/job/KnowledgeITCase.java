@@ -153,10 +153,13 @@ class KnowledgeITCase {
         new com.fasterxml.jackson.databind.ObjectMapper().readTree(set.toFile()).forEach(items::add);
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                 .responders(AgentResponders.all()).oracle(GoldSqlOracle.load(set)).build())) {
-            JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
+            // topics of its own: the other test's answers and entries never mix with these
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers(), "definition-set", 2);
+            String knowledgeTopic = KNOWLEDGE + "-definition-set";
+            KAFKA.broker().createTopics(new TopicSpec(knowledgeTopic, 1));
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
                     JobOptions.STRATEGY.key(), "mag-sql",
-                    JobOptions.KNOWLEDGE_TOPIC.key(), KNOWLEDGE,
+                    JobOptions.KNOWLEDGE_TOPIC.key(), knowledgeTopic,
                     JobOptions.KNOWLEDGE_SIMILARITY.key(), "0.25",
                     JobOptions.FEEDBACK_TOPIC.key(), "",
                     JobOptions.CHECKPOINT_INTERVAL.key(), "500ms"));
@@ -165,24 +168,24 @@ class KnowledgeITCase {
             try (JobCluster.RunningJob job = JobCluster.start("definition-set", config);
                  KafkaProducer<byte[], byte[]> producer = producer()) {
                 for (int i = 0; i < items.size(); i++) {
-                    send(producer, all, sentAt, setQuestion("before-" + i, items.get(i)));
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("before-" + i, items.get(i)));
                 }
                 topics.committedAnswers(all.size(), Duration.ofSeconds(90), Duration.ZERO);
 
                 long sent = 0;
                 for (int i = 0; i < items.size(); i++) {
                     com.fasterxml.jackson.databind.JsonNode k = items.get(i).path("knowledge");
-                    sent = sendKnowledge(producer, "def-" + i, EventJson.mapper().writeValueAsString(Map.of("action", "add",
+                    sent = sendKnowledge(producer, knowledgeTopic, "def-" + i, EventJson.mapper().writeValueAsString(Map.of("action", "add",
                             "knowledge_id", "def-" + i, "db_id", items.get(i).path("db_id").asText(),
                             "term", k.path("term").asText(), "definition", k.path("definition").asText())));
                 }
                 for (int p = 0; p < 8; p++) {
-                    send(producer, all, sentAt, setQuestion("probe-" + p, items.get(0)));
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("probe-" + p, items.get(0)));
                     Thread.sleep(PROBE_EVERY_MS);
                 }
-                topics.committedAnswers(all.size(), Duration.ofSeconds(90), Duration.ZERO);
+                // 2 s after the entries: every instance of the knowledge operator has them
                 for (int i = 0; i < items.size(); i++) {
-                    send(producer, all, sentAt, setQuestion("after-" + i, items.get(i)));
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("after-" + i, items.get(i)));
                 }
                 Map<String, AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ZERO)
                         .stream().collect(Collectors.toMap(a -> a.requestId, Function.identity(), (a, b) -> a));
@@ -269,15 +272,24 @@ class KnowledgeITCase {
     /** Sends {@code q} (flushed) and records when it was sent. */
     private static void send(KafkaProducer<byte[], byte[]> producer, List<QuestionEvent> all, Map<String, Long> sentAt,
                              QuestionEvent q) {
+        send(producer, JobTopics.QUESTIONS, all, sentAt, q);
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, List<QuestionEvent> all,
+                             Map<String, Long> sentAt, QuestionEvent q) {
         sentAt.put(q.requestId, System.nanoTime());
-        producer.send(new ProducerRecord<>(JobTopics.QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+        producer.send(new ProducerRecord<>(topic, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
         producer.flush();
         all.add(q);
     }
 
     /** Sends a knowledge record, flushed; returns when it was in the topic. */
     private static long sendKnowledge(KafkaProducer<byte[], byte[]> producer, String key, String value) {
-        producer.send(new ProducerRecord<>(KNOWLEDGE, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        return sendKnowledge(producer, KNOWLEDGE, key, value);
+    }
+
+    private static long sendKnowledge(KafkaProducer<byte[], byte[]> producer, String topic, String key, String value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
         producer.flush();
         return System.nanoTime();
     }
