@@ -106,6 +106,8 @@ public final class EngineWiring {
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
         agents.summarizePresets = config.get(JobOptions.AGENT_SUMMARIZE_PRESETS);
+        agents.knowledgeSimilarity = config.get(JobOptions.KNOWLEDGE_SIMILARITY);
+        agents.knowledgePerQuestion = config.get(JobOptions.KNOWLEDGE_PER_QUESTION);
         agents.opensearchCorrectOnResult = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ON_RESULT);
         agents.opensearchAdherence = config.get(JobOptions.AGENT_OPENSEARCH_ADHERENCE);
         agents.mmsqlSelectAboveColumns = config.get(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS);

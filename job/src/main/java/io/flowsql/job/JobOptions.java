@@ -303,6 +303,12 @@ public final class JobOptions {
     public static final ConfigOption<Integer> KNOWLEDGE_PER_QUESTION = ConfigOptions.key("knowledge.entries-per-question")
             .intType().defaultValue(io.flowsql.knowledge.KnowledgeLimits.defaults().perQuestion())
             .withDescription("Knowledge entries whose term a question mentions that its prompts carry at most (longer terms first).");
+    public static final ConfigOption<Double> KNOWLEDGE_SIMILARITY = ConfigOptions.key("knowledge.similarity")
+            .doubleType().defaultValue(0.0)
+            .withDescription("Least cosine similarity (/v1/embeddings, use knowledge.similar) between a question and a knowledge entry whose term it does not mention for the entry to be used too (after the term matches, within knowledge.entries-per-question); 0: term match only.");
+    public static final ConfigOption<Integer> KNOWLEDGE_SIMILARITY_CANDIDATES = ConfigOptions.key("knowledge.similarity-candidates")
+            .intType().defaultValue(32)
+            .withDescription("With knowledge.similarity on: a question's other knowledge entries (its database's, newest first) weighed by similarity at most.");
     public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = ConfigOptions.key("feedback.verdict-window")
             .durationType().defaultValue(Duration.ofHours(1))
             .withDescription("How long an answer is remembered for a verdict on it (by request_id); a later verdict is a dead letter (unknown_request).");
