@@ -1,6 +1,5 @@
 package io.flowsql.console;
 
-import io.flowsql.job.JobConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,7 +64,7 @@ public final class ConsoleMain implements Callable<Integer> {
         String token = tokenFile != null ? Files.readString(tokenFile, StandardCharsets.UTF_8).trim()
                 : System.getenv("FLOWSQL_CONSOLE_TOKEN");
         ConsoleSettings settings = ConsoleSettings.of(bind, port, token, tenantTokens(tenantTokensFile),
-                JobConfig.load(configFile, overrides));
+                ConsoleSettings.load(configFile, overrides));
         CountDownLatch stopped = new CountDownLatch(1);
         try (ConsoleServer console = ConsoleServer.start(settings)) {
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));

@@ -2,22 +2,27 @@ package io.flowsql.console;
 
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.config.kafka.KafkaClientFactory;
-import io.flowsql.job.EngineWiring;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobDatabases;
+import io.flowsql.config.Settings;
 import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.rooms.SqlRooms;
+import org.apache.flink.configuration.ConfigOption;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
  * What the console runs with: where it listens, the bearer token (required when it listens beyond loopback), and
- * from the job's own options (the same {@code -c}/{@code -D} as the job) the broker, the topics (feedback and knowledge included), the database catalog
- * and the safe executor's budgets, so the console sees what the job sees and runs SQL under the job's limits.
+ * from the job's own options (the same {@code -c}/{@code -D} as the job), read through the rooms the console shares
+ * with the job ({@link KafkaOptions}, {@link SqlRooms}), the broker, the topics (feedback and knowledge included), the
+ * database catalog, the access policies and the safe executor's budgets, so the console sees what the job sees and
+ * runs SQL under the job's limits. The console validates its rooms' options; the job's other options are the job's.
  */
 public record ConsoleSettings(InetSocketAddress address, String token, Map<String, String> tenantTokens,
                               KafkaClientFactory kafka, String questionsTopic, String answersTopic, String deadLettersTopic,
@@ -63,24 +68,37 @@ public record ConsoleSettings(InetSocketAddress address, String token, Map<Strin
         }
     }
 
+    /** The options the console reads: the Kafka room's and the SQL rooms' (databases, sql executor, access). */
+    public static List<ConfigOption<?>> options() {
+        List<ConfigOption<?>> all = new ArrayList<>(KafkaOptions.options());
+        all.addAll(SqlRooms.options());
+        return all;
+    }
+
+    /** The job's options as the console reads them: {@code file} (properties; null for none), then {@code overrides}. */
+    public static Settings load(Path file, Map<String, String> overrides) {
+        Settings settings = Settings.load(file, overrides, options());
+        SqlRooms.validate(settings);
+        return settings;
+    }
+
     /** The settings of a console at {@code host:port} over the job whose options are {@code job}. */
-    public static ConsoleSettings of(String host, int port, String token, JobConfig job) {
+    public static ConsoleSettings of(String host, int port, String token, Settings job) {
         return of(host, port, token, Map.of(), job);
     }
 
     /** As above, with {@code tenantTokens}: token → the tenant it logs in as. */
-    public static ConsoleSettings of(String host, int port, String token, Map<String, String> tenantTokens, JobConfig job) {
+    public static ConsoleSettings of(String host, int port, String token, Map<String, String> tenantTokens, Settings job) {
         InetAddress bind;
         try {
             bind = InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot bind the console to " + host + ": " + e.getMessage(), e);
         }
-        SqlExecutorConfig sql = EngineWiring.sqlExecutorConfig(job);
-        return new ConsoleSettings(new InetSocketAddress(bind, port), token, tenantTokens, job.kafkaClients(),
+        return new ConsoleSettings(new InetSocketAddress(bind, port), token, tenantTokens, KafkaOptions.clients(job),
                 job.get(KafkaOptions.QUESTIONS_TOPIC), job.get(KafkaOptions.ANSWERS_TOPIC),
-                job.get(KafkaOptions.DEAD_LETTERS_TOPIC), job.get(KafkaOptions.FEEDBACK_TOPIC).trim(), JobDatabases.registry(job), sql,
-                EngineWiring.access(job), job.get(KafkaOptions.KNOWLEDGE_TOPIC).trim());
+                job.get(KafkaOptions.DEAD_LETTERS_TOPIC), job.get(KafkaOptions.FEEDBACK_TOPIC).trim(), SqlRooms.registry(job),
+                SqlRooms.executor(job), SqlRooms.access(job), job.get(KafkaOptions.KNOWLEDGE_TOPIC).trim());
     }
 
     /** False when the job learns from no feedback topic (kafka.topic.feedback blank): the page shows no verdict buttons. */

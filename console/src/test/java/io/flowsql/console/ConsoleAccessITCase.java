@@ -1,9 +1,10 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,9 +28,9 @@ class ConsoleAccessITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec("questions", 1),
             new TopicSpec("answers", 1), new TopicSpec("dead-letters", 1));
 
-    private static JobConfig job() {
-        return JobConfig.of(Map.of(JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
+    private static Settings job() {
+        return ConsoleSettings.load(null, Map.of(KafkaOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
 import static io.flowsql.console.RawHttp.host;
 import static io.flowsql.console.RawHttp.request;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,8 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.EventJson;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import io.flowsql.knowledge.KnowledgeEntry;
 import io.flowsql.knowledge.KnowledgeRecords;
 import java.net.URI;
@@ -45,10 +46,10 @@ class ConsoleKnowledgeITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec("questions", 1),
             new TopicSpec("answers", 1), new TopicSpec("dead-letters", 1), new TopicSpec(KNOWLEDGE, 1));
 
-    private static JobConfig job(String knowledgeTopic) {
-        return JobConfig.of(Map.of(JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
-                JobOptions.KNOWLEDGE_TOPIC.key(), knowledgeTopic,
+    private static Settings job(String knowledgeTopic) {
+        return ConsoleSettings.load(null, Map.of(KafkaOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
+                KafkaOptions.KNOWLEDGE_TOPIC.key(), knowledgeTopic,
                 "tenants.team-a.databases", "concert_singer",
                 "tenants.team-b.databases", "pets_1"));
     }

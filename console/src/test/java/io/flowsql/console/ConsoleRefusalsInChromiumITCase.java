@@ -1,9 +1,10 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -27,8 +28,8 @@ class ConsoleRefusalsInChromiumITCase {
 
     @Test
     void aRefusedQuestionAndALostBrokerAreShownToThePerson() throws Exception {
-        JobConfig job = JobConfig.of(Map.of(JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
+        Settings job = ConsoleSettings.load(null, Map.of(KafkaOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
         ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, job));
         try (Browser person = new Browser()) {
             person.open(console.url());

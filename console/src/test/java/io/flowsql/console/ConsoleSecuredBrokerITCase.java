@@ -1,12 +1,13 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
 import io.flowsql.devstack.CapturedLogs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.SelfSignedStores;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.EventJson;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import io.flowsql.config.kafka.KafkaClients;
 import io.flowsql.config.kafka.KafkaClientFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -70,12 +71,12 @@ class ConsoleSecuredBrokerITCase {
                     "ssl.truststore.location", truststore.toString(), "ssl.truststore.type", "PKCS12",
                     "ssl.truststore.password", truststorePassword);
             Map<String, String> options = new HashMap<>(Map.of(
-                    JobOptions.BOOTSTRAP_SERVERS.key(), broker.saslSslBootstrapServers(),
-                    JobOptions.KAFKA_CLIENT_FILE.key(), clientFile.toString(),
-                    JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
-            inline.forEach((k, v) -> options.put(JobOptions.KAFKA_CLIENT_PREFIX + k, v));
-            JobConfig job = JobConfig.of(options);
-            KafkaClientFactory kafka = job.kafkaClients();
+                    KafkaOptions.BOOTSTRAP_SERVERS.key(), broker.saslSslBootstrapServers(),
+                    KafkaOptions.KAFKA_CLIENT_FILE.key(), clientFile.toString(),
+                    DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString()));
+            inline.forEach((k, v) -> options.put(KafkaOptions.KAFKA_CLIENT_PREFIX + k, v));
+            Settings job = ConsoleSettings.load(null, options);
+            KafkaClientFactory kafka = KafkaOptions.clients(job);
 
             try (ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, job))) {
                 URI uri = URI.create(console.url());

@@ -51,7 +51,7 @@ final class ConsoleStack implements AutoCloseable {
         FlowSqlJob.configure(env, config);
         FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
         JobClient job = env.executeAsync("console-test");
-        ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, config));
+        ConsoleServer console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, config.settings()));
         return new ConsoleStack(llm, config, job, console);
     }
 

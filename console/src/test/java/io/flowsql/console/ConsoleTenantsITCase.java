@@ -1,5 +1,8 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
 import static io.flowsql.console.RawHttp.host;
 import static io.flowsql.console.RawHttp.request;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,8 +12,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.EventJson;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,9 +40,9 @@ class ConsoleTenantsITCase {
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec("questions", 1),
             new TopicSpec("answers", 1), new TopicSpec("dead-letters", 1));
 
-    private static JobConfig job() {
-        return JobConfig.of(Map.of(JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
+    private static Settings job() {
+        return ConsoleSettings.load(null, Map.of(KafkaOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
                 "tenants.team-a.databases", "concert_singer",
                 "tenants.team-a.tables.concert_singer", "singer",
                 "tenants.team-b.databases", "pets_1"));

@@ -1,9 +1,11 @@
 package io.flowsql.console;
 
+import io.flowsql.config.Settings;
+import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.databases.DatabaseOptions;
+import io.flowsql.config.sql.SqlOptions;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.devstack.TopicSpec;
-import io.flowsql.job.JobConfig;
-import io.flowsql.job.JobOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,9 +51,9 @@ class ConsoleUnderLoadITCase {
 
     @BeforeAll
     static void start() throws Exception {
-        JobConfig job = JobConfig.of(Map.of(JobOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
-                JobOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
-                JobOptions.QUERY_TIMEOUT.key(), "3s"));
+        Settings job = ConsoleSettings.load(null, Map.of(KafkaOptions.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers(),
+                DatabaseOptions.SHARED_DATA.key(), ConsoleStack.SHARED_DATA.toString(),
+                SqlOptions.QUERY_TIMEOUT.key(), "3s"));
         console = ConsoleServer.start(ConsoleSettings.of("127.0.0.1", 0, null, job));
         uri = URI.create(console.url());
     }
@@ -272,7 +274,7 @@ class ConsoleUnderLoadITCase {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         picocli.CommandLine line = ConsoleMain.commandLine();
         line.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-        int code = line.execute("--bind", "0.0.0.0", "--port", "0", "-D", JobOptions.BOOTSTRAP_SERVERS.key() + "="
+        int code = line.execute("--bind", "0.0.0.0", "--port", "0", "-D", KafkaOptions.BOOTSTRAP_SERVERS.key() + "="
                 + KAFKA.bootstrapServers());
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(code).isEqualTo(2);

@@ -10,6 +10,7 @@ import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.journal.StageJournalSource;
 import io.flowsql.llm.LlmClientConfig;
+import io.flowsql.rooms.SqlRooms;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.exec.SqlExecutorConfig;
@@ -31,11 +32,9 @@ public final class EngineWiring {
                 journal(config)).withDeclaredDatabases(JobDatabases.registry(config).declared());
     }
 
-    /** The safe executor's budgets (sql.query-timeout, sql.max-rows): the job's, and the console's for SQL a person runs. */
+    /** The safe executor's budgets (sql.query-timeout, sql.max-rows): the SQL room's ({@link SqlRooms#executor}). */
     public static SqlExecutorConfig sqlExecutorConfig(JobConfig config) {
-        return SqlExecutorConfig.defaults()
-                .withTimeoutMillis(config.get(JobOptions.QUERY_TIMEOUT).toMillis())
-                .withMaxRows(config.get(JobOptions.MAX_ROWS));
+        return SqlRooms.executor(config.settings());
     }
 
     /** The topology as the job options configure it. */
@@ -107,6 +106,8 @@ public final class EngineWiring {
         agents.opensearchCorrectMode = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE);
         agents.opensearchAlignMode = config.get(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE);
         agents.summarizePresets = config.get(JobOptions.AGENT_SUMMARIZE_PRESETS);
+        agents.knowledgeSimilarity = config.get(JobOptions.KNOWLEDGE_SIMILARITY);
+        agents.knowledgePerQuestion = config.get(JobOptions.KNOWLEDGE_PER_QUESTION);
         agents.opensearchCorrectOnResult = config.get(JobOptions.AGENT_OPENSEARCH_CORRECT_ON_RESULT);
         agents.opensearchAdherence = config.get(JobOptions.AGENT_OPENSEARCH_ADHERENCE);
         agents.mmsqlSelectAboveColumns = config.get(JobOptions.AGENT_MMSQL_SELECT_ABOVE_COLUMNS);
@@ -163,9 +164,9 @@ public final class EngineWiring {
         return byStage;
     }
 
-    /** The tenants' access policies (tenants.* and tenant.from-dialogue-id); everything allowed when none is set. */
+    /** The tenants' access policies: the access room's ({@link SqlRooms#access}). */
     public static AccessPolicies access(JobConfig config) {
-        return AccessPolicies.fromOptions(config.get(JobOptions.TENANTS), config.get(JobOptions.TENANT_FROM_DIALOGUE_ID));
+        return SqlRooms.access(config.settings());
     }
 
     /** llm.max-concurrency when set, else derived from llm.server-slots (docs/LLM.md#concurrency). */

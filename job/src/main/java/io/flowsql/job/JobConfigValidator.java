@@ -4,9 +4,8 @@ import io.flowsql.config.OptionFamily;
 
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
-import io.flowsql.access.AccessPolicies;
 import io.flowsql.engine.StageRegistry;
-import io.flowsql.sql.registry.DatabaseRegistry;
+import io.flowsql.rooms.SqlRooms;
 import org.apache.flink.configuration.ConfigOption;
 
 import java.time.Duration;
@@ -37,6 +36,7 @@ final class JobConfigValidator {
         v.budgets();
         v.agents();
         v.journal();
+        SqlRooms.validate(config.settings());  // the SQL rooms' own checks: sql.*, tenants.* (malformed keys, roles)
     }
 
     /** The least value of each int option that has one; "0 = none / derived / default" options start at 0. */
@@ -48,7 +48,7 @@ final class JobConfigValidator {
             Map.entry(JobOptions.LLM_CONTEXT_TOKENS, 0), Map.entry(JobOptions.LLM_REQUESTS_PER_MINUTE, 0),
             Map.entry(JobOptions.LLM_TOKENS_PER_MINUTE, 0), Map.entry(JobOptions.STAGE_CAPACITY, 1),
             Map.entry(JobOptions.EXECUTION_POOL_SIZE, 1), Map.entry(JobOptions.EXECUTION_CAPACITY, 1),
-            Map.entry(JobOptions.MAX_ROWS, 1), Map.entry(JobOptions.HISTORY_MAX_TURNS, 0),
+            Map.entry(JobOptions.HISTORY_MAX_TURNS, 0),
             Map.entry(JobOptions.HISTORY_MAX_BYTES, 0), Map.entry(JobOptions.AGENT_CANDIDATES, 1),
             Map.entry(JobOptions.AGENT_LINK_SKIP_COLUMNS, 0), Map.entry(JobOptions.AGENT_MAG_REFINE_ROUNDS, 0),
             Map.entry(JobOptions.AGENT_OPENSEARCH_CORRECT_ROUNDS, 0), Map.entry(JobOptions.AGENT_FEWSHOT_EXAMPLES, 0),
@@ -223,25 +223,8 @@ final class JobConfigValidator {
         if (!(temperature >= 0 && temperature <= 2)) {
             throw new IllegalArgumentException(JobOptions.AGENT_TEMPERATURE.key() + " must be between 0 and 2, not " + temperature);
         }
-        AccessPolicies access = EngineWiring.access(config);  // a malformed tenants.* key or pattern fails here
-        rolesOnPostgres(access);
         oneOf(JobOptions.AGENT_OPENSEARCH_ALIGN_MODE, List.of(OpenSearchAlignStage.MODEL, OpenSearchAlignStage.RULES));
         oneOf(JobOptions.AGENT_OPENSEARCH_CORRECT_MODE, List.of(OpenSearchCorrectStage.REGENERATE, OpenSearchCorrectStage.ROUNDS));
-    }
-
-    /** A tenant's database role ({@code tenants.<t>.roles.<db>}) is set per statement on a declared database whose engine sets roles (PostgreSQL). */
-    private void rolesOnPostgres(AccessPolicies access) {
-        if (access.databasesWithRoles().isEmpty()) {
-            return;
-        }
-        DatabaseRegistry registry = JobDatabases.registry(config);
-        for (String db : access.databasesWithRoles()) {
-            if (registry.declaration(db).map(d -> !d.engine().profile().setsRoles()).orElse(true)) {
-                throw new IllegalArgumentException(JobOptions.TENANTS.prefix() + "<tenant>." + AccessPolicies.ROLES + db
-                        + ": a database role is set per statement on a declared PostgreSQL database (databases." + db
-                        + ".url=jdbc:postgresql:...), and " + db + " is not one");
-            }
-        }
     }
 
     private void oneOf(ConfigOption<String> option, List<String> allowed) {
@@ -263,9 +246,6 @@ final class JobConfigValidator {
     }
 
     private void atLeast(ConfigOption<Integer> option, int min) {
-        int value = get(option);
-        if (value < min) {
-            throw new IllegalArgumentException(option.key() + " must be at least " + min + ", not " + value);
-        }
+        config.settings().requireAtLeast(option, min);
     }
 }

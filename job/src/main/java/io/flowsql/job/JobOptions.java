@@ -2,6 +2,9 @@ package io.flowsql.job;
 
 import io.flowsql.config.OptionFamily;
 import io.flowsql.config.kafka.KafkaOptions;
+import io.flowsql.config.access.AccessOptions;
+import io.flowsql.config.databases.DatabaseOptions;
+import io.flowsql.config.sql.SqlOptions;
 
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.job.journal.JournalRelease;
@@ -244,21 +247,11 @@ public final class JobOptions {
     public static final ConfigOption<Duration> GATHER_TIMEOUT = ConfigOptions.key("execution.gather-timeout")
             .durationType().defaultValue(Duration.ofSeconds(60))
             .withDescription("How long a request's candidates are waited for after its fan-out; those still missing count as failed (timed out).");
-    public static final ConfigOption<Duration> QUERY_TIMEOUT = ConfigOptions.key("sql.query-timeout")
-            .durationType().defaultValue(Duration.ofSeconds(10))
-            .withDescription("Budget of one SQL statement: the guard's parse, execution, reading the result and its fingerprint for the vote (each stopped when it runs out).");
-    public static final ConfigOption<Integer> MAX_ROWS = ConfigOptions.key("sql.max-rows")
-            .intType().defaultValue(1000)
-            .withDescription("Rows fetched per query at most.");
-    public static final ConfigOption<String> SHARED_DATA = ConfigOptions.key("data.shared")
-            .stringType().defaultValue("../shared/data")
-            .withDescription("Benchmark data folder with Spider's (and BIRD's) layout; its databases are used unless data.database-roots is set.");
-    public static final ConfigOption<List<String>> DATABASE_ROOTS = ConfigOptions.key("data.database-roots")
-            .stringType().asList().defaultValues()
-            .withDescription("Comma-separated folders holding <db>/<db>.sqlite; overrides data.shared.");
-    public static final ConfigOption<List<String>> TABLES_JSON = ConfigOptions.key("data.tables-json")
-            .stringType().asList().defaultValues()
-            .withDescription("Comma-separated Spider/BIRD tables.json files that go with data.database-roots.");
+    public static final ConfigOption<Duration> QUERY_TIMEOUT = SqlOptions.QUERY_TIMEOUT;
+    public static final ConfigOption<Integer> MAX_ROWS = SqlOptions.MAX_ROWS;
+    public static final ConfigOption<String> SHARED_DATA = DatabaseOptions.SHARED_DATA;
+    public static final ConfigOption<List<String>> DATABASE_ROOTS = DatabaseOptions.DATABASE_ROOTS;
+    public static final ConfigOption<List<String>> TABLES_JSON = DatabaseOptions.TABLES_JSON;
     public static final ConfigOption<Duration> HISTORY_TTL = ConfigOptions.key("dialogue.history-ttl")
             .durationType().defaultValue(Duration.ofHours(24))
             .withDescription("How long a dialogue's history is kept after its last turn.");
@@ -266,6 +259,11 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofHours(24))
             .withDescription("How long a request id is remembered after its answer: a question repeating it in the same dialogue "
                     + "meanwhile is dead-lettered (duplicate_request_id), later it is a new question; ids are checked per dialogue.");
+    public static final ConfigOption<Integer> REQUEST_RECHECK_ANSWERS = ConfigOptions.key("requests.recheck-answers")
+            .intType().defaultValue(1000)
+            .withDescription("A job started without state first reads the last this many answers of each answers partition: a question "
+                    + "among them read again (an earlier job stopped after its answers' commit, before its question offsets') is "
+                    + "dead-lettered (duplicate_request_id), not answered twice. 0 = not read.");
     public static final ConfigOption<Integer> HISTORY_MAX_TURNS = ConfigOptions.key("dialogue.history-max-turns")
             .intType().defaultValue(8)
             .withDescription("Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
@@ -305,6 +303,12 @@ public final class JobOptions {
     public static final ConfigOption<Integer> KNOWLEDGE_PER_QUESTION = ConfigOptions.key("knowledge.entries-per-question")
             .intType().defaultValue(io.flowsql.knowledge.KnowledgeLimits.defaults().perQuestion())
             .withDescription("Knowledge entries whose term a question mentions that its prompts carry at most (longer terms first).");
+    public static final ConfigOption<Double> KNOWLEDGE_SIMILARITY = ConfigOptions.key("knowledge.similarity")
+            .doubleType().defaultValue(0.0)
+            .withDescription("Least cosine similarity (/v1/embeddings, use knowledge.similar) between a question and a knowledge entry whose term it does not mention for the entry to be used too (after the term matches, within knowledge.entries-per-question); 0: term match only.");
+    public static final ConfigOption<Integer> KNOWLEDGE_SIMILARITY_CANDIDATES = ConfigOptions.key("knowledge.similarity-candidates")
+            .intType().defaultValue(32)
+            .withDescription("With knowledge.similarity on: a question's other knowledge entries (its database's, newest first) weighed by similarity at most.");
     public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = ConfigOptions.key("feedback.verdict-window")
             .durationType().defaultValue(Duration.ofHours(1))
             .withDescription("How long an answer is remembered for a verdict on it (by request_id); a later verdict is a dead letter (unknown_request).");
@@ -458,10 +462,7 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofMillis(AGENT_DEFAULTS.schemaRefreshMillis))
             .withDescription("How old a database's cached schema may get before the catalog reads it again (tables added "
                     + "or dropped appear in or leave retrieval without a restart); 0 = never.");
-    public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = ConfigOptions.key("tenant.from-dialogue-id")
-            .stringType().defaultValue("")
-            .withDescription("A regular expression deriving a question's tenant from its dialogue_id when the question "
-                    + "has no tenant field (group 1, else the whole match), e.g. ^([a-z0-9-]+)/; blank = none.");
+    public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = AccessOptions.TENANT_FROM_DIALOGUE_ID;
 
     // --- Families: one key per stage (or per Kafka client property), prefix + name
     public static final OptionFamily<String> LLM_MODEL_BY_STAGE = OptionFamily.of("llm.model.", "<stage>",
@@ -480,25 +481,11 @@ public final class JobOptions {
             Duration.class, "Time limit of one stage (overrides stage.timeout; at least llm.total-budget).");
     public static final OptionFamily<String> KAFKA_CLIENT = KafkaOptions.KAFKA_CLIENT;
 
-    /**
-     * Databases declared by id beside the SQLite folders (docs/DATABASE.md#server-databases), e.g.
-     * {@code databases.sales.url=jdbc:postgresql://db:5432/sales}, {@code databases.sales.user=flowsql_reader},
-     * {@code databases.sales.password-env=SALES_DB_PASSWORD}; credentials only from the environment or a secrets file.
-     */
-    public static final OptionFamily<String> DATABASES = OptionFamily.of("databases.", "<id>.<setting>",
-            String.class, "A PostgreSQL or DuckDB database by id: url, dialect, user, password-env / password-file, schemas, "
-                    + "files, pool-size, timeout, max-rows, max-bytes, refresh-interval, values.* (docs/DATABASE.md).");
+    /** The databases room (DatabaseOptions): databases declared by id beside the SQLite folders. */
+    public static final OptionFamily<String> DATABASES = DatabaseOptions.DATABASES;
 
-    /**
-     * Access policies: {@code tenants.<tenant>.databases=db1,db2} (* = all), {@code tenants.<tenant>.tables.<db>=t1,ns.*}
-     * and {@code tenants.<tenant>.roles.<db>=role} (PostgreSQL role set per statement); none set = every question may ask
-     * every database (docs/DATABASE.md).
-     */
-    public static final OptionFamily<String> TENANTS = OptionFamily.of("tenants.",
-            "<tenant>.databases, tenants.<tenant>.tables.<db>, tenants.<tenant>.roles.<db>",
-            String.class, "Which databases (and tables) a tenant may ask; once any tenant is set, a question of no "
-                    + "or an unknown tenant is refused (error_kind forbidden). roles.<db>: the PostgreSQL role its SQL "
-                    + "runs as (SET LOCAL ROLE per statement).");
+    /** The access room (AccessOptions): which databases and tables a tenant may ask. */
+    public static final OptionFamily<String> TENANTS = AccessOptions.TENANTS;
 
     public static final String KAFKA_CLIENT_PREFIX = KafkaOptions.KAFKA_CLIENT_PREFIX;
 

@@ -39,7 +39,8 @@ final class LiveKnowledge {
         SingleOutputStreamOperator<RequestContext> withKnowledge = learned.questions()
                 .connect(entries.broadcast(KnowledgeFunction.STATE))
                 .process(new KnowledgeFunction(new KnowledgeLimits(config.get(JobOptions.KNOWLEDGE_MAX_PER_DATABASE),
-                        KnowledgeLimits.defaults().maxBytesPerDatabase(), config.get(JobOptions.KNOWLEDGE_PER_QUESTION))))
+                        KnowledgeLimits.defaults().maxBytesPerDatabase(), config.get(JobOptions.KNOWLEDGE_PER_QUESTION)),
+                        config.get(JobOptions.KNOWLEDGE_SIMILARITY) > 0 ? config.get(JobOptions.KNOWLEDGE_SIMILARITY_CANDIDATES) : 0))
                 .uid(KNOWLEDGE_UID).name("knowledge");
         if (topology.parallelism > 0) {
             withKnowledge.setParallelism(topology.parallelism);

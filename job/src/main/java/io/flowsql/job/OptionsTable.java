@@ -1,5 +1,7 @@
 package io.flowsql.job;
 
+import io.flowsql.config.EnumValues;
+
 import io.flowsql.config.OptionFamily;
 
 import org.apache.flink.configuration.ConfigOption;

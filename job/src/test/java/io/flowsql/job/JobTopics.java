@@ -95,6 +95,11 @@ final class JobTopics {
                 JobOptions.GROUP_ID.key(), "flowsql-" + run, JobOptions.TRANSACTIONAL_ID_PREFIX.key(), "flowsql-" + run);
     }
 
+    /** The questions topic of this job. */
+    String questionsTopic() {
+        return questionsTopic;
+    }
+
     /** Sends the questions to the questions topic, keyed by dialogue id, in list order. */
     void sendQuestions(List<QuestionEvent> questions) {
         try (KafkaProducer<byte[], byte[]> producer = producer()) {

@@ -138,6 +138,125 @@ class KnowledgeITCase {
         }
     }
 
+    /**
+     * The definition set ({@code knowledge/definition-questions.json}: ten questions naming a glossary term, one only
+     * near its entry's meaning) answered before and after its entries are sent, scored by execution on the Spider
+     * databases. The simulator answers each with its gold SQL only when the prompt carries the entry's rule, else with
+     * the SQL written without it: this measures that a definition reaches the model's prompt, by term or by embedding
+     * similarity, not a model's skill at using it.
+     */
+    @Test
+    void theDefinitionSetIsAnsweredOnlyOnceItsEntriesAreSent() throws Exception {
+        Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
+        Path set = Path.of(KnowledgeITCase.class.getResource("/knowledge/definition-questions.json").toURI());
+        List<com.fasterxml.jackson.databind.JsonNode> items = new ArrayList<>();
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(set.toFile()).forEach(items::add);
+        try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
+                .responders(AgentResponders.all()).oracle(GoldSqlOracle.load(set)).build())) {
+            // topics of its own: the other test's answers and entries never mix with these
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers(), "definition-set", 2);
+            String knowledgeTopic = KNOWLEDGE + "-definition-set";
+            KAFKA.broker().createTopics(new TopicSpec(knowledgeTopic, 1));
+            JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(
+                    JobOptions.STRATEGY.key(), "mag-sql",
+                    JobOptions.KNOWLEDGE_TOPIC.key(), knowledgeTopic,
+                    JobOptions.KNOWLEDGE_SIMILARITY.key(), "0.25",
+                    JobOptions.FEEDBACK_TOPIC.key(), "",
+                    JobOptions.CHECKPOINT_INTERVAL.key(), "500ms"));
+            Map<String, Long> sentAt = new LinkedHashMap<>();
+            List<QuestionEvent> all = new ArrayList<>();
+            try (JobCluster.RunningJob job = JobCluster.start("definition-set", config);
+                 KafkaProducer<byte[], byte[]> producer = producer()) {
+                for (int i = 0; i < items.size(); i++) {
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("before-" + i, items.get(i)));
+                }
+                topics.committedAnswers(all.size(), Duration.ofSeconds(90), Duration.ZERO);
+
+                long sent = 0;
+                for (int i = 0; i < items.size(); i++) {
+                    com.fasterxml.jackson.databind.JsonNode k = items.get(i).path("knowledge");
+                    sent = sendKnowledge(producer, knowledgeTopic, "def-" + i, EventJson.mapper().writeValueAsString(Map.of("action", "add",
+                            "knowledge_id", "def-" + i, "db_id", items.get(i).path("db_id").asText(),
+                            "term", k.path("term").asText(), "definition", k.path("definition").asText())));
+                }
+                for (int p = 0; p < 8; p++) {
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("probe-" + p, items.get(0)));
+                    Thread.sleep(PROBE_EVERY_MS);
+                }
+                // 2 s after the entries: every instance of the knowledge operator has them
+                for (int i = 0; i < items.size(); i++) {
+                    send(producer, topics.questionsTopic(), all, sentAt, setQuestion("after-" + i, items.get(i)));
+                }
+                Map<String, AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ZERO)
+                        .stream().collect(Collectors.toMap(a -> a.requestId, Function.identity(), (a, b) -> a));
+
+                int before = 0;
+                int after = 0;
+                for (int i = 0; i < items.size(); i++) {
+                    before += correct(sharedData, items.get(i), answers.get("before-" + i)) ? 1 : 0;
+                    after += correct(sharedData, items.get(i), answers.get("after-" + i)) ? 1 : 0;
+                    assertThat(answers.get("before-" + i).knowledgeUsed).isNull();
+                    assertThat(answers.get("after-" + i).knowledgeUsed).as("after-%d (%s)", i, items.get(i).path("match").asText())
+                            .contains("def-" + i);
+                }
+                String firstUse = null;
+                for (int p = 0; p < 8 && firstUse == null; p++) {
+                    List<String> used = answers.get("probe-" + p).knowledgeUsed;
+                    firstUse = used != null && used.contains("def-0") ? "probe-" + p : null;
+                }
+                assertThat(firstUse).as("a probe used the entry").isNotNull();
+                double seconds = (sentAt.get(firstUse) - sent) / 1e9;
+                String rule = items.get(0).path("knowledge").path("definition").asText();
+                long firstPrompt = llm.requests().stream().filter(r -> r.request().lastUserMessage().contains(rule))
+                        .mapToLong(RecordedRequest::receivedAtNanos).min().orElseThrow();
+                System.out.printf("definition set (%d questions, %d by similarity): EX before the entries %d/%d, after %d/%d; "
+                        + "entries in the topic → first question using one sent: %.2f s (%s); → first prompt carrying it at "
+                        + "the model: %.2f s%n", items.size(),
+                        items.stream().filter(it -> "similarity".equals(it.path("match").asText())).count(),
+                        before, items.size(), after, items.size(), seconds, firstUse, (firstPrompt - sent) / 1e9);
+                assertThat(before).as("without the entries the prompts lack every rule").isZero();
+                assertThat(after).as("with them every rule reaches the model").isEqualTo(items.size());
+                assertThat(seconds).as("entry to first use").isLessThanOrEqualTo(2.0);
+                assertThat((firstPrompt - sent) / 1e9).as("entry to the first prompt carrying it").isLessThanOrEqualTo(2.0);
+            }
+        }
+    }
+
+    private static QuestionEvent setQuestion(String id, com.fasterxml.jackson.databind.JsonNode item) {
+        return new QuestionEvent(id, "dialogue-" + id, item.path("db_id").asText(), item.path("question").asText());
+    }
+
+    /** Whether the answer's SQL gives the gold SQL's rows (as a multiset) on the item's Spider database. */
+    private static boolean correct(Path sharedData, com.fasterxml.jackson.databind.JsonNode item, AnswerEvent answer)
+            throws java.sql.SQLException {
+        if (answer == null || answer.sql == null) {
+            return false;
+        }
+        String db = item.path("db_id").asText();
+        Path file = sharedData.resolve("spider/database").resolve(db).resolve(db + ".sqlite");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro")) {
+            return rows(c, item.path("query").asText()).equals(rows(c, answer.sql));
+        } catch (java.sql.SQLException e) {
+            return false;
+        }
+    }
+
+    private static List<String> rows(java.sql.Connection c, String sql) throws java.sql.SQLException {
+        List<String> rows = new ArrayList<>();
+        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(rs.getString(i)).append('\u0001');
+                }
+                rows.add(row.toString());
+            }
+        }
+        rows.sort(null);
+        return rows;
+    }
+
     /** The user messages of the simulator's requests for the question of {@code requestId}. */
     private static List<String> prompts(SimulatedLlmServer llm, String requestId) {
         return llm.requests().stream().map(RecordedRequest::request)
@@ -153,15 +272,24 @@ class KnowledgeITCase {
     /** Sends {@code q} (flushed) and records when it was sent. */
     private static void send(KafkaProducer<byte[], byte[]> producer, List<QuestionEvent> all, Map<String, Long> sentAt,
                              QuestionEvent q) {
+        send(producer, JobTopics.QUESTIONS, all, sentAt, q);
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, List<QuestionEvent> all,
+                             Map<String, Long> sentAt, QuestionEvent q) {
         sentAt.put(q.requestId, System.nanoTime());
-        producer.send(new ProducerRecord<>(JobTopics.QUESTIONS, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
+        producer.send(new ProducerRecord<>(topic, q.dialogueId.getBytes(StandardCharsets.UTF_8), EventJson.toBytes(q)));
         producer.flush();
         all.add(q);
     }
 
     /** Sends a knowledge record, flushed; returns when it was in the topic. */
     private static long sendKnowledge(KafkaProducer<byte[], byte[]> producer, String key, String value) {
-        producer.send(new ProducerRecord<>(KNOWLEDGE, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        return sendKnowledge(producer, KNOWLEDGE, key, value);
+    }
+
+    private static long sendKnowledge(KafkaProducer<byte[], byte[]> producer, String topic, String key, String value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
         producer.flush();
         return System.nanoTime();
     }

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Serves POST /v1/chat/completions: counts and records the request, injects the planned fault,
@@ -96,7 +97,9 @@ final class ChatCompletionsHandler implements HttpHandler {
     private void complete(HttpExchange exchange, SlotGate.Visit visit, SimulatedRequest request, Fault fault)
             throws IOException, InterruptedException {
         Random random = new Random(config.seed() * 1_000_003L + sequence.incrementAndGet());
-        SimulationContext context = new SimulationContext(random, config.oracle(), config.errorInjector());
+        SimulationContext context = new SimulationContext(random, config.oracle().map(o -> !o.gated() ? o
+                : o.seenThrough(request.messages().stream().map(SimulatedMessage::content).collect(Collectors.joining("\n")))),
+                config.errorInjector());
         List<String> choices;
         gate.acquireSlot();
         try {

@@ -19,7 +19,9 @@ import java.util.function.Predicate;
  *       did not itself contain ({@link ErrorRedaction}); a tenant that may not ask the database, or no tenant under a
  *       policy, runs nothing; with a role for the tenant ({@code tenants.<t>.roles.<db>}) the statement runs as it;</li>
  *   <li>{@link #schema}: the tables the tenant may see, nothing else (no name of a hidden table);</li>
- *   <li>{@link #values}: the stored values a text mentions, of those tables only (no value of a hidden table).</li>
+ *   <li>{@link #values}: the stored values a text mentions, of those tables only (no value of a hidden table);</li>
+ *   <li>{@link #mayShow}: whether SQL learned elsewhere (a few-shot example, a remembered repair) reads only what the
+ *       tenant may read, so a library never shows one tenant another's hidden tables.</li>
  * </ul>
  */
 public final class DataDoor {
@@ -105,6 +107,30 @@ public final class DataDoor {
         Predicate<String> allowed = access.tables(tenant, dbId);
         return room.findValues(dbId, text, limit * RESTRICTED_OVERFETCH).stream()
                 .filter(v -> allowed.test(v.table())).limit(limit).toList();
+    }
+
+    /**
+     * Whether this door's tenant may be shown SQL learned elsewhere on this database (a few-shot example, a remembered
+     * repair): it may ask the database and, under a table-level policy, every table, function and cast of each statement
+     * passes the gate (a null statement reads nothing). With no policy at all every statement may be shown.
+     */
+    public boolean mayShow(String... sqls) {
+        if (!access.enforced()) {
+            return true;
+        }
+        if (!admits()) {
+            return false;
+        }
+        Optional<Predicate<String>> allowed = access.gate(tenant, dbId);
+        if (allowed.isEmpty()) {
+            return true;
+        }
+        for (String sql : sqls) {
+            if (sql != null && TableGate.feedback(sql, allowed.get(), engine()).isPresent()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */

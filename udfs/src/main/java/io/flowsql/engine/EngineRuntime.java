@@ -4,6 +4,8 @@ import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.journal.StageJournal;
+import io.flowsql.knowledge.KnowledgeFirst;
+import io.flowsql.knowledge.SimilarKnowledge;
 import io.flowsql.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
 import io.flowsql.llm.LlmClient;
@@ -35,6 +37,8 @@ public final class EngineRuntime implements AutoCloseable {
     private final EnginePools pools;
     private final CandidateRunner runner;
     private final StageParts parts;
+    /** Knowledge matched by embedding before a request's first stage; null when off ({@code knowledge.similarity}). */
+    private final SimilarKnowledge similarKnowledge;
     private final Map<String, Optional<NamedStage>> stageByName = new ConcurrentHashMap<>();
 
     EngineRuntime(EngineConfig config, Engine engine, SchemaContext schema, EnginePools pools, StageJournal journal) {
@@ -44,6 +48,8 @@ public final class EngineRuntime implements AutoCloseable {
         this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows,
                 config.agents().access);
         this.parts = new StageParts(engine, config.agents(), schema, runner, journal, pools.callbacks());
+        this.similarKnowledge = config.agents().knowledgeSimilarity <= 0 ? null : new SimilarKnowledge(
+                parts.retriever, config.agents().knowledgeSimilarity, config.agents().knowledgePerQuestion);
     }
 
     static EngineRuntime build(EngineConfig config) {
@@ -124,7 +130,9 @@ public final class EngineRuntime implements AutoCloseable {
     private Optional<NamedStage> create(StageDeclaration declaration) {
         String name = declaration.name();
         try {
-            return Optional.of(StageRegistry.build(declaration, parts));
+            NamedStage built = StageRegistry.build(declaration, parts);
+            return Optional.of(similarKnowledge == null ? built
+                    : new NamedStage(built.name(), new KnowledgeFirst(built.stage(), similarKnowledge)));
         } catch (IllegalStateException e) {
             LOG.warn("stage {} is not available in this build and is skipped: {}", name, e.getMessage());
             return Optional.empty();

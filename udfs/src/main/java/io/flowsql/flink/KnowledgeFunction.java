@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
 import io.flowsql.knowledge.KnowledgeBook;
+import io.flowsql.knowledge.KnowledgeCandidates;
 import io.flowsql.knowledge.KnowledgeEntry;
 import io.flowsql.knowledge.KnowledgeEvidence;
 import io.flowsql.knowledge.KnowledgeLimits;
@@ -22,7 +23,8 @@ import org.apache.flink.util.Collector;
  * The {@code knowledge} operator: every parallel instance receives every knowledge entry (broadcast) and keeps the
  * book in broadcast state (knowledge id → {@link KnowledgeEntry}), checkpointed and restored like the live library;
  * each question passing on its way to the stages gets the definitions of its database (and tenant) whose term it
- * mentions put into its evidence ({@link KnowledgeEvidence}). The book's logic is {@link KnowledgeBook}; this class
+ * mentions put into its evidence ({@link KnowledgeEvidence}), and, with embedding matching on, the others it may use
+ * offered to its first stage ({@link KnowledgeCandidates}). The book's logic is {@link KnowledgeBook}; this class
  * mirrors its changes into the state.
  */
 public class KnowledgeFunction extends BroadcastProcessFunction<RequestContext, KnowledgeEntry, RequestContext> {
@@ -31,12 +33,22 @@ public class KnowledgeFunction extends BroadcastProcessFunction<RequestContext, 
             new MapStateDescriptor<>("knowledge", Types.STRING, TypeInformation.of(KnowledgeEntry.class));
 
     private final KnowledgeLimits limits;
+    private final int similarityCandidates;
     private transient KnowledgeBook book;
     private transient Counter applied;
     private transient Counter used;
 
     public KnowledgeFunction(KnowledgeLimits limits) {
+        this(limits, 0);
+    }
+
+    /**
+     * With {@code similarityCandidates > 0} (embedding matching on), each question also carries up to that many of
+     * its database's other definitions ({@link KnowledgeCandidates}), for its first stage to weigh by similarity.
+     */
+    public KnowledgeFunction(KnowledgeLimits limits, int similarityCandidates) {
         this.limits = limits;
+        this.similarityCandidates = similarityCandidates;
     }
 
     @Override
@@ -50,9 +62,11 @@ public class KnowledgeFunction extends BroadcastProcessFunction<RequestContext, 
     @Override
     public void processElement(RequestContext request, ReadOnlyContext ctx, Collector<RequestContext> out) throws Exception {
         if (!request.isSettled()) {
-            List<KnowledgeEntry> chosen = book(ctx.getBroadcastState(STATE))
-                    .select(request.dbId, null, request.tenant, request.question);
+            KnowledgeBook current = book(ctx.getBroadcastState(STATE));
+            List<KnowledgeEntry> chosen = current.select(request.dbId, null, request.tenant, request.question);
             KnowledgeEvidence.attach(request, chosen);
+            KnowledgeCandidates.offer(request, current.candidates(request.dbId, null, request.tenant, request.question,
+                    chosen, similarityCandidates));
             if (!chosen.isEmpty()) {
                 used.inc();
             }

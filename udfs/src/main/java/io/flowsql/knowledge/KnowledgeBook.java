@@ -86,17 +86,40 @@ public final class KnowledgeBook {
             return List.of();
         }
         List<String> words = words(question);
-        return byId.values().stream()
-                .filter(KnowledgeEntry::isDefinition)
-                .filter(e -> dbId.equals(e.dbId))
-                .filter(e -> e.schema == null || (schema != null ? e.schema.equalsIgnoreCase(schema)
-                        : mentions(words, words(e.schema))))
-                .filter(e -> e.tenant == null || e.tenant.equals(tenant))
+        return visible(dbId, schema, tenant, words)
                 .filter(e -> mentions(words, words(e.term)))
                 .sorted(Comparator.comparingInt((KnowledgeEntry e) -> -e.term.length())
                         .thenComparingLong(e -> -e.timestampMillis).thenComparing(e -> e.knowledgeId))
                 .limit(limits.perQuestion())
                 .toList();
+    }
+
+    /**
+     * The definitions a question may use but whose term it does not mention (not in {@code chosen}), newest first, at
+     * most {@code max}: what an embedding match ({@link SimilarKnowledge}) weighs against the question, bounded so a
+     * request never carries a whole book.
+     */
+    public List<KnowledgeEntry> candidates(String dbId, String schema, String tenant, String question,
+            List<KnowledgeEntry> chosen, int max) {
+        if (dbId == null || question == null || max <= 0 || limits.perQuestion() <= chosen.size()) {
+            return List.of();
+        }
+        Set<String> taken = new TreeSet<>(chosen.stream().map(e -> e.knowledgeId).toList());
+        return visible(dbId, schema, tenant, words(question))
+                .filter(e -> !taken.contains(e.knowledgeId))
+                .sorted(Comparator.comparingLong((KnowledgeEntry e) -> -e.timestampMillis).thenComparing(e -> e.knowledgeId))
+                .limit(max)
+                .toList();
+    }
+
+    /** The definitions of the question's database (and, when they name one, its schema and its tenant). */
+    private java.util.stream.Stream<KnowledgeEntry> visible(String dbId, String schema, String tenant, List<String> words) {
+        return byId.values().stream()
+                .filter(KnowledgeEntry::isDefinition)
+                .filter(e -> dbId.equals(e.dbId))
+                .filter(e -> e.schema == null || (schema != null ? e.schema.equalsIgnoreCase(schema)
+                        : mentions(words, words(e.schema))))
+                .filter(e -> e.tenant == null || e.tenant.equals(tenant));
     }
 
     /** The question's words mention the term: its words in a row, or (for a term of several words) all of them. */

@@ -9,6 +9,7 @@ import java.util.List;
  * Puts the definitions a question uses into its evidence, the field every preset's prompts already show (BIRD's
  * "evidence"), after any evidence the question brought, and names them in the request's notes so the answer can say
  * which entries it used, and each stage's trace which entries its prompts carried ({@link KnowledgeInPrompts}).
+ * Attaching twice (term matches, then embedding matches) adds to what the first attached.
  */
 public final class KnowledgeEvidence {
     /** Note listing the knowledge ids a request's prompts carried, comma-separated. */
@@ -30,7 +31,9 @@ public final class KnowledgeEvidence {
         }
         ctx.evidence = evidence.toString();
         List<String> ids = entries.stream().map(e -> e.knowledgeId).toList();
-        ctx.notes.put(USED_NOTE, String.join(",", ids));
+        List<String> all = new java.util.ArrayList<>(used(ctx));
+        all.addAll(ids);
+        ctx.notes.put(USED_NOTE, String.join(",", all));
         KnowledgeInPrompts.offer(ctx, ids, lines);
     }
 

@@ -19,11 +19,15 @@ public final class KnowledgeInPrompts {
 
     private KnowledgeInPrompts() {}
 
-    /** Records the evidence line each entry put into {@code ctx}'s prompts (ids and lines in the same order). */
+    /**
+     * Records the evidence line each entry put into {@code ctx}'s prompts (ids and lines in the same order), after the
+     * lines already recorded (term matches first, then embedding matches).
+     */
     public static void offer(RequestContext ctx, List<String> ids, List<String> lines) {
-        StringBuilder note = new StringBuilder();
+        String before = ctx.notes.get(LINES_NOTE);
+        StringBuilder note = new StringBuilder(before == null ? "" : before);
         for (int i = 0; i < ids.size(); i++) {
-            note.append(i == 0 ? "" : "\n").append(ids.get(i)).append('\t').append(oneLine(lines.get(i)));
+            note.append(note.length() == 0 ? "" : "\n").append(ids.get(i)).append('\t').append(oneLine(lines.get(i)));
         }
         ctx.notes.put(LINES_NOTE, note.toString());
     }

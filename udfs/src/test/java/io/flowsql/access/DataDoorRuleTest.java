@@ -11,10 +11,14 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
+import io.flowsql.agents.sqlfix.RepairMemory;
 import io.flowsql.sql.ValueIndex;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
+import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,6 +69,38 @@ public class DataDoorRuleTest {
         }
     }
 
+    /**
+     * A choice of few-shot examples or remembered repairs without the asker's filter (the {@code similar} overloads
+     * that take no {@code Predicate}, which is {@code DataDoor.mayShow} in the stages): a library learned from one
+     * tenant's SQL would show it to another.
+     */
+    public static final DescribedPredicate<JavaMethodCall> CHOOSES_UNFILTERED = new DescribedPredicate<>(
+            "chooses few-shot examples or repairs without the asker's filter") {
+        @Override
+        public boolean test(JavaMethodCall call) {
+            JavaClass owner = call.getTargetOwner();
+            List<JavaClass> parameters = call.getTarget().getRawParameterTypes();
+            return (owner.isEquivalentTo(ExampleLibrary.class) || owner.isEquivalentTo(RepairMemory.class))
+                    && call.getName().equals("similar")
+                    && (parameters.isEmpty() || !parameters.get(parameters.size() - 1).isEquivalentTo(Predicate.class));
+        }
+    };
+
+    @Test
+    void examplesAndRepairsAreChosenThroughTheAsker() {
+        noClasses().that().doNotBelongToAnyOf(ExampleLibrary.class, RepairMemory.class)
+                .should().callMethodWhere(CHOOSES_UNFILTERED)
+                .because("an example or repair is shown only when the asker's door may show its SQL").check(UDFS);
+    }
+
+    @Test
+    void theLibraryRuleCatchesAnUnfilteredChoice() {
+        EvaluationResult result = noClasses().should().callMethodWhere(CHOOSES_UNFILTERED)
+                .evaluate(new ClassFileImporter().importClasses(Bypass.class));
+        assertThat(result.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("ExampleLibrary.similar")).anyMatch(d -> d.contains("RepairMemory.similar"));
+    }
+
     /** The rule bites: a class that reads a schema straight from a catalog is reported. */
     @Test
     void theRuleCatchesADirectRead() {
@@ -84,6 +120,8 @@ public class DataDoorRuleTest {
         Object read(SchemaCatalog catalog, SafeExecutor executor, CachingValueIndexProvider values) {
             executor.execute("db", "SELECT 1");
             values.forDatabase("db").find("a hidden value", 5);
+            new ExampleLibrary(List.of()).similar("q", "db", "q", 3);
+            RepairMemory.inMemory().similar("q", "SELECT 1", 3);
             return catalog.schema("db");
         }
     }

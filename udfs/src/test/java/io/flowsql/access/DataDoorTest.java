@@ -2,11 +2,9 @@ package io.flowsql.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.TableSchema;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,11 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class DataDoorTest {
     private static final String DB = "concert_singer";
-    private static final DataDoors ROOM = new DataDoors(SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG,
-            AccessPolicies.fromOptions(Map.of(
-                    "narrow.databases", DB, "narrow.tables." + DB, "singer",
-                    "wide.databases", DB,
-                    "other.databases", "pets_1"), ""));
+    private static final DataDoors ROOM = SpiderRooms.narrowWideAnd("other", "pets_1");
 
     @Test
     void aNarrowTenantSeesAndReadsOnlyItsTables() {

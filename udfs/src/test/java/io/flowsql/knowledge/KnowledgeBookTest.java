@@ -40,6 +40,25 @@ class KnowledgeBookTest {
     }
 
     @Test
+    void candidatesForSimilarityAreTheQuestionsScopeLessTheTermMatchesNewestFirstAndBounded() {
+        KnowledgeBook book = new KnowledgeBook(new KnowledgeLimits(10, 10_000, 3));
+        book.apply(KnowledgeEntry.add("k1", "shop", "active customer", "an order in the last 90 days", 1));
+        book.apply(KnowledgeEntry.add("k2", "shop", "net revenue", "price minus discount", 2));
+        book.apply(KnowledgeEntry.add("k3", "shop", "churned", "no order for a year", 3));
+        KnowledgeEntry acme = KnowledgeEntry.add("k4", "shop", "big order", "over 1000 euros", 4);
+        acme.tenant = "acme";
+        book.apply(acme);
+        book.apply(KnowledgeEntry.add("k5", "pets_1", "old pet", "older than 10", 5));
+        String q = "How many active customers are there?";
+        List<KnowledgeEntry> chosen = book.select("shop", null, "globex", q);
+        assertThat(ids(book.candidates("shop", null, "globex", q, chosen, 10))).as("not the term match, another tenant's, another database's")
+                .containsExactly("k3", "k2");
+        assertThat(ids(book.candidates("shop", null, "acme", q, chosen, 2))).containsExactly("k4", "k3");
+        assertThat(book.candidates("shop", null, "acme", q, chosen, 0)).as("off").isEmpty();
+        assertThat(book.candidates("shop", null, "acme", q, book.definitions().subList(0, 3), 10)).as("the bound is full").isEmpty();
+    }
+
+    @Test
     void applyingTwiceChangesNothingAndARetractionBlocksItsTargetBeforeOrAfter() {
         KnowledgeBook book = new KnowledgeBook(LIMITS);
         KnowledgeEntry e = KnowledgeEntry.add("k1", "db", "big stadium", "capacity above 10000", 1);

@@ -72,6 +72,15 @@ final class RetrievalMeasure {
      */
     static Figures run(DatabaseSchema warehouse, ValueIndex index, List<Asked> asked, SchemaRetriever retriever,
             boolean perQuestion) {
+        return run(warehouse, index, asked, retriever, perQuestion, true, false);
+    }
+
+    /**
+     * @param losses    print where table recall was lost
+     * @param perSchema print the recall of each schema's questions apart
+     */
+    static Figures run(DatabaseSchema warehouse, ValueIndex index, List<Asked> asked, SchemaRetriever retriever,
+            boolean perQuestion, boolean losses, boolean perSchema) {
         Map<String, DatabaseSchema> byNamespace = namespaces(warehouse);
         retriever.retrieve(warehouse, RetrievalQuery.of("warm up", null, List.of()));  // per-schema costs, once
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -79,7 +88,8 @@ final class RetrievalMeasure {
         long[] cpu = new long[n];
         int[] tokens = new int[n];
         double[] sums = new double[6];  // table, column, routing; held-out table, column; held-out count
-        Losses losses = new Losses();
+        Losses lost = new Losses();
+        PerSchemaRecall bySchema = new PerSchemaRecall();
         for (int i = 0; i < n; i++) {
             Asked a = asked.get(i);
             String ns = a.schema().toLowerCase(Locale.ROOT);
@@ -108,7 +118,8 @@ final class RetrievalMeasure {
             double columnRecall = gold.columns().isEmpty() ? 1 : (double) columnsHit / gold.columns().size();
             boolean routed = got.cut() ? !got.schemas().isEmpty() && got.schemas().get(0).equals(ns)
                     : keptTables.stream().anyMatch(t -> t.startsWith(ns + "."));
-            losses.add(tableRecall, got.cut() ? got.schemas().indexOf(ns) : 0);
+            lost.add(tableRecall, got.cut() ? got.schemas().indexOf(ns) : 0);
+            bySchema.add(ns, tableRecall, columnRecall, routed);
             sums[0] += tableRecall;
             sums[1] += columnRecall;
             sums[2] += routed ? 1 : 0;
@@ -125,7 +136,12 @@ final class RetrievalMeasure {
                                 + " (own schema routed " + (got.schemas().indexOf(ns) + 1) + ")" : "");
             }
         }
-        losses.print(n);
+        if (losses) {
+            lost.print(n);
+        }
+        if (perSchema) {
+            bySchema.print();
+        }
         int[] sortedTokens = tokens.clone();
         Arrays.sort(sortedTokens);
         int held = (int) sums[5];

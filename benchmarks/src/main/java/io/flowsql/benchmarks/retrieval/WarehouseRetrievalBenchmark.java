@@ -39,7 +39,9 @@ import java.util.Set;
  *   it.</li>
  *   <li>{@code --scale}: the in-memory warehouse of Spider's and BIRD mini-dev's schemas (BIRD's as empty tables
  *   described by their column names), BIRD's 500 questions with evidence, and the CPU per question at the default
- *   budget on it and on a generated 10,000-table warehouse (its schemas repeated under new names).</li>
+ *   budget on it and on a generated 10,000-table warehouse (its schemas repeated under new names); BIRD's recall is
+ *   printed per schema too.</li>
+ *   <li>{@code --sweep}: the Spider questions again at 0.25× to 8× the budget (recall against budget).</li>
  * </ul>
  * The budget is the median of the questions' own whole-schema prompts unless {@code --budget} says otherwise; every
  * run ends with one {@code summary:} line.
@@ -59,8 +61,10 @@ public final class WarehouseRetrievalBenchmark {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--scale")) {
                 flags.put("scale", "true");
+            } else if (args[i].equals("--sweep")) {
+                System.setProperty("flowsql.retrieval.sweep", "full");
             } else if (args[i].startsWith("--") && !OPTIONS.contains(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i] + " (known: --scale, " + String.join(", ", OPTIONS) + ")");
+                throw new IllegalArgumentException("unknown option " + args[i] + " (known: --scale, --sweep, " + String.join(", ", OPTIONS) + ")");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 flags.put(args[i].substring(2), args[++i]);
             } else if (args[i].startsWith("--")) {
@@ -169,7 +173,11 @@ public final class WarehouseRetrievalBenchmark {
                 today[today.length - 1], budget);
         Figures f = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(budget),
                 !Boolean.getBoolean("flowsql.retrieval.quiet"));
-        double[] sweep = "false".equals(System.getProperty("flowsql.retrieval.sweep")) ? new double[0] : new double[] {0.5, 2, 4};
+        String sweepOption = System.getProperty("flowsql.retrieval.sweep", "");
+        if (sweepOption.equals("full")) {
+            sweep(warehouse, index, asked, budget);
+        }
+        double[] sweep = sweepOption.equals("false") || sweepOption.equals("full") ? new double[0] : new double[] {0.5, 2, 4};
         double atFour = 0;
         System.out.printf(Locale.ROOT, "%nsum over %d questions at budget %d tokens:%n", f.questions(), budget);
         for (double k : sweep) {
@@ -179,6 +187,19 @@ public final class WarehouseRetrievalBenchmark {
         }
         print(f);
         return new Summary(f.questions(), f.tableRecall(), f.columnRecall(), budget, median, f.cpuP95Millis(), atFour, f.routingTop1());
+    }
+
+    /** Recall against budget ({@code --sweep}): the questions asked again at fractions and multiples of the budget. */
+    static void sweep(DatabaseSchema warehouse, ValueIndex index, List<Asked> asked, int budget) {
+        System.out.printf(Locale.ROOT, "%nbudget sweep (× the budget of %d tokens): tokens, table recall, column recall, routing top-1, "
+                + "held-out table and column recall, tokens median, CPU p95%n", budget);
+        for (double k : new double[] {0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 8}) {
+            int b = (int) (budget * k);
+            Figures g = RetrievalMeasure.run(warehouse, index, asked, SchemaRetriever.lexical(b), false, false, false);
+            System.out.printf(Locale.ROOT, "  sweep %5.2f× %6d  %.3f  %.3f  %.3f  %.3f  %.3f  %6d  %6.2f ms%n", k, b, g.tableRecall(),
+                    g.columnRecall(), g.routingTop1(), g.heldOutTableRecall(), g.heldOutColumnRecall(), g.tokensMedian(),
+                    g.cpuP95Millis());
+        }
     }
 
     static void print(Figures f) {
@@ -215,7 +236,7 @@ public final class WarehouseRetrievalBenchmark {
         int median = today[today.length / 2];
         System.out.printf(Locale.ROOT, "%nBIRD mini-dev's %d questions with evidence at their median whole-schema prompt (%d tokens):%n",
                 birdQuestions.size(), median);
-        print(RetrievalMeasure.run(warehouse, index, birdQuestions, SchemaRetriever.lexical(median), false));
+        print(RetrievalMeasure.run(warehouse, index, birdQuestions, SchemaRetriever.lexical(median), false, true, true));
 
         List<Asked> spider = spiderQuestions(data, true, databases.keySet());
         List<Asked> sample = new ArrayList<>();

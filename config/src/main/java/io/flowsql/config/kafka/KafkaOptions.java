@@ -1,8 +1,11 @@
 package io.flowsql.config.kafka;
 
 import io.flowsql.config.OptionFamily;
+import io.flowsql.config.Settings;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+
+import java.util.List;
 
 /**
  * The Kafka room's options: the brokers, how every client reaches them ({@code kafka.client.*},
@@ -49,4 +52,15 @@ public final class KafkaOptions {
 
     /** Prefix of the Kafka client pass-through ({@link #KAFKA_CLIENT}). */
     public static final String KAFKA_CLIENT_PREFIX = KAFKA_CLIENT.prefix();
+
+    public static List<ConfigOption<?>> options() {
+        return List.of(BOOTSTRAP_SERVERS, KAFKA_CLIENT_FILE, QUESTIONS_TOPIC, ANSWERS_TOPIC, DEAD_LETTERS_TOPIC,
+                FEEDBACK_TOPIC, KNOWLEDGE_TOPIC);
+    }
+
+    /** The one way every Kafka client is made from these settings: the brokers, kafka.client.* and kafka.client-file. */
+    public static KafkaClientFactory clients(Settings settings) {
+        return new KafkaClientFactory(settings.get(BOOTSTRAP_SERVERS), settings.get(KAFKA_CLIENT),
+                settings.get(KAFKA_CLIENT_FILE));
+    }
 }

@@ -13,25 +13,51 @@ import java.util.Optional;
 /**
  * Knows the gold SQL of benchmark questions (Spider, BIRD, CoSQL files as released), so the simulator
  * can answer SQL-generation prompts with a realistic query instead of a canned string.
+ *
+ * <p>A question may also name the evidence its gold SQL needs ({@code needs_evidence}, a text the prompt must
+ * contain, e.g. a definition's rule) and the SQL written without it ({@code query_without_evidence}): seen through a
+ * prompt ({@link #seenThrough}), such a question's answer is the gold SQL only when the prompt carries that evidence.
+ * So a test measures whether a definition reaches the model's prompt, not a model's skill at reading it.
  */
 public final class GoldSqlOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, String> goldByKey;
     private final Map<String, String> typeByKey;
+    private final Map<String, EvidenceGate> gateByKey;
+    /** The prompt (lower case) this view answers for; null: no gate applies. */
+    private final String prompt;
 
-    private GoldSqlOracle(Map<String, String> goldByKey, Map<String, String> typeByKey) {
-        this.goldByKey = Map.copyOf(goldByKey);
-        this.typeByKey = Map.copyOf(typeByKey);
+    /** The evidence a question's gold SQL needs (matched ignoring case) and the SQL written without it. */
+    public record EvidenceGate(String needs, String without) {}
+
+    private GoldSqlOracle(Map<String, String> goldByKey, Map<String, String> typeByKey, Map<String, EvidenceGate> gateByKey,
+            String prompt) {
+        this.goldByKey = goldByKey;
+        this.typeByKey = typeByKey;
+        this.gateByKey = gateByKey;
+        this.prompt = prompt;
+    }
+
+    /** Whether some question's answer depends on the evidence its prompt carries. */
+    public boolean gated() {
+        return !gateByKey.isEmpty();
+    }
+
+    /** This oracle answering for a request whose prompts (all messages) are {@code promptText}. */
+    public GoldSqlOracle seenThrough(String promptText) {
+        return gateByKey.isEmpty() ? this : new GoldSqlOracle(goldByKey, typeByKey, gateByKey,
+                promptText == null ? "" : promptText.toLowerCase(Locale.ROOT));
     }
 
     /** Loads one or more benchmark files; the format of each is recognised from its fields. */
     public static GoldSqlOracle load(Path... files) {
         Map<String, String> gold = new HashMap<>();
         Map<String, String> types = new HashMap<>();
+        Map<String, EvidenceGate> gates = new HashMap<>();
         for (Path file : files) {
-            readInto(file, gold, types);
+            readInto(file, gold, types, gates);
         }
-        return new GoldSqlOracle(gold, types);
+        return new GoldSqlOracle(Map.copyOf(gold), Map.copyOf(types), Map.copyOf(gates), null);
     }
 
     /** The gold SQL for a question of a database; the question is matched ignoring case and spacing. */
@@ -39,7 +65,12 @@ public final class GoldSqlOracle {
         if (dbId == null || question == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(goldByKey.get(key(dbId, question)));
+        String key = key(dbId, question);
+        EvidenceGate gate = prompt == null ? null : gateByKey.get(key);
+        if (gate != null && !prompt.contains(gate.needs().toLowerCase(Locale.ROOT))) {
+            return Optional.of(gate.without());
+        }
+        return Optional.ofNullable(goldByKey.get(key));
     }
 
     /**
@@ -58,7 +89,8 @@ public final class GoldSqlOracle {
         return goldByKey.size();
     }
 
-    private static void readInto(Path file, Map<String, String> gold, Map<String, String> types) {
+    private static void readInto(Path file, Map<String, String> gold, Map<String, String> types,
+            Map<String, EvidenceGate> gates) {
         JsonNode root;
         try {
             root = JSON.readTree(file.toFile());
@@ -75,6 +107,10 @@ public final class GoldSqlOracle {
                 put(gold, item.path("db_id").asText(), item.path("question").asText(), item.path("SQL").asText());
             } else if (item.has("query")) {
                 put(gold, item.path("db_id").asText(), item.path("question").asText(), item.path("query").asText());
+            }
+            if (item.hasNonNull("needs_evidence") && item.hasNonNull("query_without_evidence")) {
+                gates.putIfAbsent(key(item.path("db_id").asText(), item.path("question").asText()), new EvidenceGate(
+                        item.path("needs_evidence").asText(), item.path("query_without_evidence").asText().strip()));
             }
         }
     }

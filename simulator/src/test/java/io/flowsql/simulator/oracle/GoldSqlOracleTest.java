@@ -26,6 +26,26 @@ class GoldSqlOracleTest {
     }
 
     @Test
+    void aGatedQuestionGetsItsGoldOnlyThroughAPromptCarryingTheEvidence(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("set.json");
+        Files.writeString(file, "[{\"db_id\": \"concert_singer\", \"question\": \"How many veteran singers are there?\", "
+                + "\"query\": \"SELECT count(*) FROM singer WHERE Age > 40\", \"needs_evidence\": \"singer.Age > 40\", "
+                + "\"query_without_evidence\": \"SELECT count(*) FROM singer\"}, "
+                + "{\"db_id\": \"pets_1\", \"question\": \"How many pets?\", \"query\": \"SELECT count(*) FROM Pets\"}]");
+        GoldSqlOracle oracle = GoldSqlOracle.load(file);
+        String q = "How many veteran singers are there?";
+        assertThat(oracle.gated()).isTrue();
+        assertThat(oracle.goldSql("concert_singer", q)).as("no prompt: the gold").contains("SELECT count(*) FROM singer WHERE Age > 40");
+        assertThat(oracle.seenThrough("Question: " + q).goldSql("concert_singer", q)).contains("SELECT count(*) FROM singer");
+        assertThat(oracle.seenThrough("Evidence: \"veteran singer\" means: older than 40 (SINGER.age > 40)\nQuestion: " + q)
+                .goldSql("concert_singer", q)).contains("SELECT count(*) FROM singer WHERE Age > 40");
+        assertThat(oracle.seenThrough("Question: How many pets?").goldSql("pets_1", "How many pets?"))
+                .as("an ungated question").contains("SELECT count(*) FROM Pets");
+        assertThat(GoldSqlOracle.load(dataFile("spider/dev.json")).gated()).isFalse();
+    }
+
+    @Test
     void readsBirdAndCosqlLayouts() throws Exception {
         GoldSqlOracle oracle = GoldSqlOracle.load(dataFile("bird-minidev/mini_dev_sqlite.json"),
                 dataFile("cosql/cosql_dev.json"));

@@ -154,6 +154,12 @@ public class AgentSettings implements Serializable {
         return new AgentSettings();
     }
 
+    // --- knowledge by similarity (knowledge.similarity)
+    /** Least cosine between a question and a knowledge entry it does not name for the entry to be used; 0: off. */
+    public double knowledgeSimilarity = 0;
+    /** Knowledge entries one question's prompts carry at most (term matches first). */
+    public int knowledgePerQuestion = 5;
+
     // --- answer.summarize
     /** Presets (comma-separated) whose answers get a plain-language summary unless the question says no; "": none. */
     public String summarizePresets = "";

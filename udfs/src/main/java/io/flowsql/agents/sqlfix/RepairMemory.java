@@ -161,6 +161,12 @@ public final class RepairMemory {
      * set's own predictions must never show a question its own database's gold SQL.
      */
     public List<RepairRecord> similar(String dbId, String question, String wrongSql, int limit, List<RepairRecord> extra) {
+        return similar(dbId, question, wrongSql, limit, extra, r -> true);
+    }
+
+    /** As above, choosing only repairs {@code shown} accepts (the asker's policy: {@code DataDoor.mayShow}). */
+    public List<RepairRecord> similar(String dbId, String question, String wrongSql, int limit, List<RepairRecord> extra,
+                                      java.util.function.Predicate<RepairRecord> shown) {
         TokenOverlap query = TokenOverlap.of(question, wrongSql);
         List<Remembered> pool = new ArrayList<>(extra.stream().map(Remembered::of).toList());
         synchronized (this) {
@@ -168,6 +174,7 @@ public final class RepairMemory {
                     .forEach(pool::add);
         }
         return pool.stream()
+                .filter(r -> shown.test(r.repair()))
                 .map(r -> Map.entry(r.repair(), query.similarity(r.words())))
                 .filter(e -> e.getValue() > 0.1)
                 .sorted(Map.Entry.<RepairRecord, Double>comparingByValue(Comparator.reverseOrder()))

@@ -95,7 +95,8 @@ public final class SqlRefiner {
             liveIds.put(record, r.feedbackId());
         }
         List<RepairRecord> shown = repairs.similar(seedsOfOtherDatabasesOnly ? frame.dbId() : null,
-                frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords);
+                frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords,
+                r -> database.door(new StageSql.Scope(r.dbId(), tenant, null)).mayShow(r.wrongSql(), r.fixedSql()));
         LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
         String similar = renderRepairs(shown);
         return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, new java.util.ArrayList<>(candidates), similar,

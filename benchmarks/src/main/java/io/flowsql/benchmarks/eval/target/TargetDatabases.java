@@ -1,6 +1,8 @@
 package io.flowsql.benchmarks.eval.target;
 
+import io.flowsql.benchmarks.db.Isolation;
 import io.flowsql.benchmarks.db.LocalMariaDb;
+import io.flowsql.benchmarks.db.PostgresLayout;
 import io.flowsql.benchmarks.db.ReaderRole;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -129,16 +131,7 @@ public final class TargetDatabases implements AutoCloseable {
             throws IOException, SQLException {
         EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
                 .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
-        String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
-        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.POSTGRESQL);
-        try (Connection admin = pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
-            Path secret = ReaderRole.create(s, work);
-            for (String db : dbs) {
-                loader.load(db, sqlite(databaseRoot, db), admin, db);
-                ReaderRole.grant(s, db);
-                options.putAll(ReaderRole.options(db, url, secret));
-            }
-        }
+        options.putAll(PostgresLayout.load(pg, dbs, db -> sqlite(databaseRoot, db), work, Isolation.SHARED));
         return pg;
     }
 

@@ -145,12 +145,19 @@ public final class ExampleLibrary {
      * examples (Spider's or BIRD's training set) never share a database with the questions evaluated.
      */
     public List<Hit> similar(String maskedQuestion, String dbId, String question, int k, boolean otherDatabasesOnly) {
+        return similar(maskedQuestion, dbId, question, k, otherDatabasesOnly, e -> true);
+    }
+
+    /** As above, choosing only examples {@code shown} accepts (the asker's policy: {@code DataDoor.mayShow}). */
+    public List<Hit> similar(String maskedQuestion, String dbId, String question, int k, boolean otherDatabasesOnly,
+                             java.util.function.Predicate<FewShotExample> shown) {
         Map<CharSequence, Integer> query = vector(maskedQuestion);
         List<Hit> hits = new ArrayList<>();
         for (int i = 0; i < examples.size(); i++) {
             FewShotExample e = examples.get(i);
             boolean sameDatabase = e.dbId().equalsIgnoreCase(dbId);
-            if (sameDatabase && (otherDatabasesOnly || e.question().strip().equalsIgnoreCase(question.strip()))) {
+            if (sameDatabase && (otherDatabasesOnly || e.question().strip().equalsIgnoreCase(question.strip()))
+                    || !shown.test(e)) {
                 continue;
             }
             Double score = COSINE.cosineSimilarity(query, vectors.get(i));

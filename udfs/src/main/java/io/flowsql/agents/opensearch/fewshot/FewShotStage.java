@@ -57,9 +57,11 @@ public final class FewShotStage implements Stage.Local {
         }
         DatabaseSchema schema = doors.door(ctx.dbId, ctx.tenant).schema();
         String masked = QuestionMasker.mask(ctx.question, schema);
-        List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema).similar(masked, ctx.dbId, ctx.question, k));
+        java.util.function.Predicate<FewShotExample> shown = e -> doors.door(e.dbId(), ctx.tenant).mayShow(e.sql());
+        List<ExampleLibrary.Hit> hits = new ArrayList<>(liveLibrary(live, schema)
+                .similar(masked, ctx.dbId, ctx.question, k, false, shown));
         if (library != null) {
-            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly));
+            hits.addAll(library.similar(masked, ctx.dbId, ctx.question, k, otherDatabasesOnly, shown));
         }
         // the same retrieval over the file's library and the request's live examples; a live example wins a tie
         hits.sort(Comparator.comparingDouble(ExampleLibrary.Hit::similarity).reversed());

@@ -1,4 +1,4 @@
-package io.flowsql.job;
+package io.flowsql.config;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -10,20 +10,20 @@ import java.util.stream.Collectors;
  * enum's own text when it has one (Kafka's {@code read_committed}). Reading ignores case and dash versus underscore,
  * as the options always have.
  */
-final class EnumValues {
+public final class EnumValues {
     private EnumValues() {}
 
-    static String text(Enum<?> value) {
+    public static String text(Enum<?> value) {
         String own = value.toString();
         return own.equals(value.name()) ? value.name().toLowerCase(Locale.ROOT).replace('_', '-') : own;
     }
 
-    static String choices(Class<?> enumClass) {
+    public static String choices(Class<?> enumClass) {
         return Arrays.stream(enumClass.getEnumConstants()).map(e -> text((Enum<?>) e)).collect(Collectors.joining(", "));
     }
 
     /** The constant {@code raw} names, if any. */
-    static Optional<Enum<?>> find(Class<?> enumClass, String raw) {
+    public static Optional<Enum<?>> find(Class<?> enumClass, String raw) {
         String wanted = normalize(raw);
         return Arrays.stream(enumClass.getEnumConstants()).<Enum<?>>map(e -> (Enum<?>) e)
                 .filter(e -> normalize(e.name()).equals(wanted) || normalize(text(e)).equals(wanted))
