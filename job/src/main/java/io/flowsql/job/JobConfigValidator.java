@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.config.OptionFamily;
 
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
@@ -21,6 +22,12 @@ import java.util.stream.Collectors;
  * contradict each other fail before the job runs, with a message that names the key.
  */
 final class JobConfigValidator {
+    /** The engines that set a role per statement, as messages name them ("PostgreSQL"), and their URLs' prefixes. */
+    private static final String ROLE_ENGINES = java.util.Arrays.stream(DatabaseEngine.values())
+            .filter(e -> e.profile().setsRoles()).map(DatabaseEngine::displayName).collect(java.util.stream.Collectors.joining(", "));
+    private static final String ROLE_URLS = java.util.Arrays.stream(DatabaseEngine.values())
+            .filter(e -> e.profile().setsRoles()).map(e -> e.profile().jdbcUrlPrefix()).collect(java.util.stream.Collectors.joining("|"));
+
     private final JobConfig config;
 
     private JobConfigValidator(JobConfig config) {
@@ -238,8 +245,8 @@ final class JobConfigValidator {
         for (String db : access.databasesWithRoles()) {
             if (registry.declaration(db).map(d -> !d.engine().profile().setsRoles()).orElse(true)) {
                 throw new IllegalArgumentException(JobOptions.TENANTS.prefix() + "<tenant>." + AccessPolicies.ROLES + db
-                        + ": a database role is set per statement on a declared PostgreSQL database (databases." + db
-                        + ".url=jdbc:postgresql:...), and " + db + " is not one");
+                        + ": a database role is set per statement only on a declared database of " + ROLE_ENGINES + " (databases."
+                        + db + ".url=" + ROLE_URLS + "...), and " + db + " is not one");
             }
         }
     }

@@ -33,6 +33,18 @@ public interface EngineProfile {
         return "main";
     }
 
+    /**
+     * True for a schema (or catalog) of the engine's own, never a user's table: {@code information_schema}, PostgreSQL's
+     * {@code pg_catalog}, {@code pg_toast*}, {@code pg_temp*}, MariaDB's {@code mysql}, {@code performance_schema},
+     * {@code sys}, DuckDB's {@code system} and {@code temp} catalogs. The same set on every engine (a user schema of
+     * one of these names on another engine would be as confusing as hidden).
+     */
+    default boolean systemSchema(String catalog, String schema) {
+        return java.util.Set.of("information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema", "sys")
+                .contains(schema) || schema.startsWith("pg_temp") || schema.startsWith("pg_toast")
+                || (catalog != null && java.util.Set.of("system", "temp").contains(catalog));
+    }
+
     /** True when a failed statement aborts the transaction it ran in (the reader must roll back before the next one). */
     default boolean failedStatementAbortsTransaction() {
         return false;

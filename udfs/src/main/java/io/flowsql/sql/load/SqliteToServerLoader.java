@@ -1,7 +1,7 @@
 package io.flowsql.sql.load;
 
 import io.flowsql.sql.engine.DatabaseEngine;
-import io.flowsql.sql.catalog.ReadOnlyConnections;
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
