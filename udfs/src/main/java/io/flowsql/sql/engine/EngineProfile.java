@@ -84,6 +84,14 @@ public interface EngineProfile {
         return "CAST(" + expression + " AS VARCHAR)";
     }
 
+    /**
+     * The length of a text expression in characters ({@code length(x)}; MariaDB's {@code length} counts bytes, so there
+     * {@code CHAR_LENGTH(x)}): a bound on a value's length means the same on every engine.
+     */
+    default String textLength(String expression) {
+        return "length(" + expression + ")";
+    }
+
     /** The loader's statements that replace a schema by an empty one of that name (for {@link #loadsIntoOwnSchema()} loads). */
     default java.util.List<String> replaceSchema(String quotedSchema) {
         return java.util.List.of("DROP SCHEMA IF EXISTS " + quotedSchema + " CASCADE", "CREATE SCHEMA " + quotedSchema);
@@ -143,7 +151,15 @@ public interface EngineProfile {
      * class): its form, a missing column, another missing name, or something else.
      */
     default StatementFault fault(String message) {
-        return facts().errors().read(message);
+        return fault(null, message);
+    }
+
+    /**
+     * The fault of a failed statement by its SQLState first, where this engine gives one that names the fault
+     * (PostgreSQL's {@code 42703} undefined column, MariaDB's {@code 42S02} missing table), else by its message.
+     */
+    default StatementFault fault(String sqlState, String message) {
+        return facts().errors().read(sqlState, message);
     }
 
     /** Why the statement's tokens are refused on this engine, or null. Runs before any parse. */

@@ -98,6 +98,11 @@ public final class MariaDbProfile implements EngineProfile {
     }
 
     @Override
+    public String textLength(String expression) {
+        return "CHAR_LENGTH(" + expression + ")";
+    }
+
+    @Override
     public String driverClass() {
         return "org.mariadb.jdbc.Driver";
     }

@@ -71,6 +71,44 @@ class MariaDbEngineTest {
         }
     }
 
+    /**
+     * The value index's 3–100 length bound counts characters on MariaDB too (its {@code length} counts bytes): a
+     * two-letter value of two-byte letters stays out, a 60-letter Cyrillic value (120 bytes) and a short accented one
+     * stay in. With {@code length(v)} the first came in and the second stayed out.
+     */
+    @Test
+    void samplesValuesByCharactersNotBytes() throws Exception {
+        String cyrillic = "Ж".repeat(60);
+        try (java.sql.Connection admin = server.admin(); java.sql.Statement s = admin.createStatement()) {
+            s.execute("CREATE DATABASE texts CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+            s.execute("CREATE TABLE texts.words (w TEXT)");
+            try (java.sql.PreparedStatement p = admin.prepareStatement("INSERT INTO texts.words VALUES (?)")) {
+                for (String w : List.of("éé", "ab", "Zürich", cyrillic)) {
+                    p.setString(1, w);
+                    p.addBatch();
+                }
+                p.executeBatch();
+            }
+        }
+        io.flowsql.sql.registry.DatabaseDeclaration d = server.declaration("maria_texts", "texts", 1);
+        io.flowsql.sql.DatabaseSchema schema = new io.flowsql.sql.DatabaseSchema("maria_texts", List.of(
+                new io.flowsql.sql.TableSchema("words", "", List.of(new io.flowsql.sql.ColumnSchema("words", "w", "TEXT", "",
+                        true, false, List.of())), List.of())), List.of());
+        try (java.sql.Connection c = server.admin()) {
+            c.setCatalog("texts");
+            List<String> values = List.of(io.flowsql.sql.index.JdbcTextValues.sample(d, schema, c, 3, 100).values().values());
+            assertThat(values).containsExactlyInAnyOrder("Zürich", cyrillic);
+        }
+    }
+
+    /** MariaDB's SQLStates for a missing column and a missing table reach the error and are read before its wording. */
+    @Test
+    void readsTheSqlStateFirst() {
+        EngineErrorWordingTest.readsTheSqlStateFirst(sql, "maria_cs", DatabaseEngine.MARIADB, Map.of(
+                "SELECT Nme FROM singer", "42S22",
+                "SELECT Name FROM singers", "42S02"));
+    }
+
     /** MariaDB's own error messages read by its profile ({@link EngineErrorWordingTest} has the other engines). */
     @Test
     void readsItsOwnErrorWording() {
