@@ -74,6 +74,11 @@ public interface EngineProfile {
         return type;
     }
 
+    /** The longest text, in characters, a key column of {@link #keyColumnType} holds (no limit where the type is unchanged). */
+    default int keyTextLimit() {
+        return Integer.MAX_VALUE;
+    }
+
     /** A name quoted as this engine quotes names ({@code "x"}; MariaDB {@code `x`}). */
     default String quoteName(String name) {
         return "\"" + name.replace("\"", "\"\"") + "\"";
