@@ -138,11 +138,13 @@ EOF
 
 # The high-availability block of config.yaml (empty without FLINK_HA): Flink keeps the leader's address and the job
 # graphs' pointers in ZooKeeper and the job graphs, blobs and checkpoint pointers under storageDir, which a restarted
-# JobManager reads back.
+# JobManager reads back. A killed leader's ZooKeeper session must expire before a new JobManager can lead: 15 s, not
+# Flink's 60 s (a JobManager frozen longer than that loses leadership, as its heartbeats would after 20 s anyway).
 ha_config() {
   [[ "$HA" == zookeeper ]] || return 0
   printf '%s\n' "high-availability:" "  type: zookeeper" "  storageDir: file://$CLUSTER_DIR/ha" \
-    "  cluster-id: /flowsql-local" "  zookeeper:" "    quorum: 127.0.0.1:$ZK_PORT"
+    "  cluster-id: /flowsql-local" "  zookeeper:" "    quorum: 127.0.0.1:$ZK_PORT" \
+    "    client:" "      session-timeout: 15 s"
 }
 
 # A single ZooKeeper server for FLINK_HA=zookeeper, from the ZooKeeper Flink itself ships (flink-shaded-zookeeper-3 on

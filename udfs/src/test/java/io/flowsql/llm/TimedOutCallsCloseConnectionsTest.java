@@ -22,19 +22,16 @@ class TimedOutCallsCloseConnectionsTest {
     private static final long CLOSE_WITHIN_MILLIS = 1_500;
     /** Loaded once: its registry of encodings takes seconds to build on a loaded machine. */
     private static final TokenEstimator TOKENS = new TokenEstimator();
+    /** Enough attempts that only a time-out or a cancel ends the call. */
+    private static final int MANY_ATTEMPTS = 30;
 
     @Test
     void everyTimedOutAttemptClosesItsConnection() throws Exception {
         int calls = 6;
         int attempts = 3;
         try (SilentServer server = SilentServer.start();
-                OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
-                        .defaultModel("test-model")
-                        .callTimeout(Duration.ofMillis(400))
-                        .maxAttempts(attempts)
-                        .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(50))
-                        .totalBudget(Duration.ofSeconds(20))
-                        .build()).tokenEstimator(TOKENS).build()) {
+                OpenAiCompatibleClient client = client(server.baseUrl(), Duration.ofMillis(400), attempts,
+                        Duration.ofSeconds(20))) {
             List<CompletableFuture<?>> futures = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
                 futures.add(client.chat(SimulatorClients.request("stalled", "question " + i)));
@@ -56,12 +53,8 @@ class TimedOutCallsCloseConnectionsTest {
     @Test
     void aSpentBudgetClosesTheAttemptInFlight() throws Exception {
         try (SilentServer server = SilentServer.start();
-                OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
-                        .defaultModel("test-model")
-                        .callTimeout(Duration.ofSeconds(2))
-                        .totalBudget(Duration.ofMillis(2_300))
-                        .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(50))
-                        .build()).tokenEstimator(TOKENS).build()) {
+                OpenAiCompatibleClient client = client(server.baseUrl(), Duration.ofSeconds(2), MANY_ATTEMPTS,
+                        Duration.ofMillis(2_300))) {
             // the first attempt times out at 2 s, the second is cut by the budget at 2.3 s, 2 s before its own time-out
             CompletableFuture<ChatResponse> call = client.chat(SimulatorClients.request("stalled", "over budget"));
             call.handle((ok, error) -> null).get(10, TimeUnit.SECONDS);
@@ -76,10 +69,8 @@ class TimedOutCallsCloseConnectionsTest {
     @Test
     void cancellingACallClosesItsConnection() throws Exception {
         try (SilentServer server = SilentServer.start();
-                OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(server.baseUrl())
-                        .defaultModel("test-model")
-                        .callTimeout(Duration.ofSeconds(5))
-                        .build()).tokenEstimator(TOKENS).build()) {
+                OpenAiCompatibleClient client = client(server.baseUrl(), Duration.ofSeconds(5), MANY_ATTEMPTS,
+                        Duration.ofSeconds(60))) {
             CompletableFuture<ChatResponse> call = client.chat(SimulatorClients.request("stalled", "cancelled"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (server.open() == 0 && System.nanoTime() < deadline) {
@@ -91,6 +82,17 @@ class TimedOutCallsCloseConnectionsTest {
 
             assertThat(server.awaitAllClosed(CLOSE_WITHIN_MILLIS)).as("the cancel closed the connection").isZero();
         }
+    }
+
+    /** A client with short back-offs between its attempts. */
+    private static OpenAiCompatibleClient client(String baseUrl, Duration callTimeout, int attempts, Duration budget) {
+        LlmClientConfig.Builder config = LlmClientConfig.builder(baseUrl)
+                .defaultModel("test-model")
+                .callTimeout(callTimeout)
+                .maxAttempts(attempts)
+                .totalBudget(budget)
+                .initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(50));
+        return OpenAiCompatibleClient.builder(config.build()).tokenEstimator(TOKENS).build();
     }
 
     private static LlmErrorKind kindOf(CompletableFuture<?> future) {
