@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,13 +105,28 @@ class EngineNamesTest {
         assertThat(ownEngine("udfs/src/main/java/io/flowsql/sql/exec/JdbcSafeExecutor.java")).isNull();
     }
 
+    /** Every module's main Java sources, not descending into build output, Git's folder or node_modules. */
     private static List<Path> mainSources(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root, 14)) {
-            return files.filter(f -> f.toString().endsWith(".java") && f.toString().contains("/src/main/java/"))
-                    .filter(f -> !f.toString().contains("/target/") && !f.toString().contains("/node_modules/")
-                            && !f.toString().contains("/.git/"))
-                    .sorted().toList();
-        }
+        List<Path> found = new java.util.ArrayList<>();
+        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                return name.equals("target") || name.equals(".git") || name.equals("node_modules")
+                        || (name.equals("test") && dir.getParent() != null && dir.getParent().endsWith("src"))
+                        ? java.nio.file.FileVisitResult.SKIP_SUBTREE : java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+                if (file.toString().endsWith(".java") && file.toString().contains("/src/main/java/")) {
+                    found.add(file);
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        java.util.Collections.sort(found);
+        return found;
     }
 
     /**
