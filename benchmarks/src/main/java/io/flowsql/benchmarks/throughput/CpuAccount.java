@@ -145,7 +145,7 @@ final class CpuAccount {
                 .toList();
     }
 
-    private static String jobPartOf(String name) {
+    static String jobPartOf(String name) {
         if (name.startsWith("flowsql-llm") || name.startsWith("AsyncHttpClient")) {
             return LLM_CLIENT;
         }
@@ -166,6 +166,12 @@ final class CpuAccount {
     }
 
     private String partOf(long id, String name) {
+        String part = partOf(name);
+        return JOB.equals(part) && brokerThreads.contains(id) ? BROKER : part;
+    }
+
+    /** The part a thread belongs to by its name alone (the broker's threads from before the job are known by id too). */
+    private static String partOf(String name) {
         if (name.startsWith("simulated-llm") || name.startsWith("HTTP-Dispatcher")) {
             return SIMULATOR;
         }
@@ -175,10 +181,15 @@ final class CpuAccount {
         if (name.startsWith("kafka-producer-network-thread") || name.startsWith("kafka-coordinator-heartbeat-thread")) {
             return JOB;
         }
-        if (brokerThreads.contains(id) || BROKER_NAMES.matcher(name).matches()) {
+        if (BROKER_NAMES.matcher(name).matches()) {
             return BROKER;
         }
         return JOB;
+    }
+
+    /** Whether a thread of this name is one of the job's (for a profile, which knows threads by name). */
+    static boolean isJobThreadName(String name) {
+        return JOB.equals(partOf(name));
     }
 
     /**

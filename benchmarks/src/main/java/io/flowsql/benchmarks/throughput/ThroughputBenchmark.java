@@ -76,6 +76,11 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     Map<String, String> overrides = new LinkedHashMap<>();
     @Option(names = "--order-seed", description = "shuffle the presets' order with this seed; -1 = as given (default ${DEFAULT-VALUE})")
     long orderSeed = -1;
+    @Option(names = "--profile", description = "record a JFR profile of each sustained run into this folder and print "
+            + "the job's busiest methods by part of the job (default: none)")
+    Path profileDir;
+    @Option(names = "--profile-top", description = "methods printed per part of the job with --profile (default ${DEFAULT-VALUE})")
+    int profileTop = 12;
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
@@ -257,6 +262,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     sustained.figures.questions()));
             System.out.println(cpuLine("    of which the job's threads (ms):", sustained.jobCpu,
                     sustained.figures.questions()));
+            System.out.println("    " + jobCpuCounts(sustained, idle));
             System.out.printf("    JVM time per question (ms, management beans): JIT compilation %.2f, GC collection %.2f%n",
                     (double) sustained.jvm.compilationMillis() / sustained.figures.questions(),
                     (double) sustained.jvm.collectionMillis() / sustained.figures.questions());
@@ -265,36 +271,63 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 (double) tokens.promptTokens() / questions, (double) tokens.cachedPromptTokens() / questions,
                 100 * tokens.cachedShare(), (double) tokens.completionTokens() / questions,
                 (double) tokens.completions() / questions);
-        return summary(preset, s, streaming, sustained, paced, sequential, cpuUsed, jvmUsed);
+        return summary(preset, s, streaming, sustained, paced, sequential, cpuUsed, idle);
     }
 
-    /** The preset's machine-readable line: from the sustained run where there is one, else from the burst. */
+    /**
+     * What the sustained run's job CPU per question counts, and how much of it the job spends whatever the rate: the
+     * idle job's CPU per second (measured right after the warm-up, checkpoints every interval) over the run's seconds.
+     * At a low rate (a small S, or a loaded machine) that fixed part dominates the figure.
+     */
+    private static String jobCpuCounts(Sustained sustained, Idle idle) {
+        int count = sustained.figures().questions();
+        double jobMs = total(sustained.jobCpu()) / 1e6 / count;
+        double idleMsPerSecond = total(idle.job()) / 1e6 / (idle.millis() / 1000.0);
+        double fixedMs = idleMsPerSecond * sustained.figures().wallMillis() / 1000.0 / count;
+        return String.format("job CPU counts the job's Java threads (task, checkpoint, LLM client, stage pools, Kafka "
+                        + "clients, Flink runtime) during this run only: no warm-up, no JIT or GC threads (beside it): "
+                        + "%.2f ms/q = %.2f ms/q of being up (the idle job's %.1f ms/s × %.1f s / %d q) + %.2f ms/q "
+                        + "above it", jobMs, fixedMs, idleMsPerSecond, sustained.figures().wallMillis() / 1000.0,
+                count, jobMs - fixedMs);
+    }
+
+    private static long total(Map<String, Long> parts) {
+        return parts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * The preset's machine-readable line: from the sustained run where there is one, else from the burst. CPU per
+     * question is thread CPU: the job's Java threads, the JIT compiler threads and the GC threads (from /proc; the
+     * management beans' compilation and collection times, which count wall time, are printed apart above), and of the
+     * job's, the part the idle job spends per second over the run's seconds ({@code job_cpu_fixed_ms}).
+     */
     private Summary summary(String preset, int s, RunFigures burst, Sustained sustained, RunFigures paced,
-                            RunFigures sequential, Map<String, Long> burstCpu, JvmTimes burstJvm) {
-        int count = sustained == null ? burst.questions() : sustained.figures().questions();
+                            RunFigures sequential, Map<String, Long> burstCpu, Idle idle) {
+        RunFigures measured = sustained == null ? burst : sustained.figures();
+        int count = measured.questions();
         Map<String, Long> all = sustained == null ? burstCpu : sustained.cpu();
-        long jobNanos = sustained == null ? burstCpu.get(CpuAccount.JOB)
-                : sustained.jobCpu().values().stream().mapToLong(Long::longValue).sum();
-        JvmTimes jvm = sustained == null ? burstJvm : sustained.jvm();
+        long jobNanos = sustained == null ? burstCpu.get(CpuAccount.JOB) : total(sustained.jobCpu());
+        double fixedMs = total(idle.job()) / (double) idle.millis() * measured.wallMillis() / 1e6 / count;
         RunFigures latencies = paced == null ? burst : paced;
         return new Summary(preset, s,
                 sustained == null ? Double.NaN : sustained.ratio(s, latencyMillis),
                 burst.questionsPerSecond() / burst.idealQuestionsPerSecond(s, latencyMillis),
-                jobNanos / 1e6 / count, (double) jvm.compilationMillis() / count, (double) jvm.collectionMillis() / count,
-                (jobNanos + all.get(CpuAccount.JIT) + all.get(CpuAccount.GC)) / 1e6 / count,
+                jobNanos / 1e6 / count, all.get(CpuAccount.JIT) / 1e6 / count, all.get(CpuAccount.GC) / 1e6 / count,
+                (jobNanos + all.get(CpuAccount.JIT) + all.get(CpuAccount.GC)) / 1e6 / count, fixedMs,
                 latencies.floorPercentile(50), latencies.percentileOverOwnFloor(95),
                 latencies.percentile(95) - sequential.percentile(50), JvmTimes.loadAverage());
     }
 
-    /** One preset's figures in one line a script can read (per question: ms; ratios: of the ideal rate). */
+    /** One preset's figures in one line a script can read (per question: ms of thread CPU; ratios: of the ideal rate). */
     private record Summary(String preset, int slots, double sustained, double burst, double jobCpuMs, double jitMs,
-                           double gcMs, double cpuWithJitGcMs, long floorMs, long p95OverFloorMs, long p95OverSingleMs,
-                           double load) {
+                           double gcMs, double cpuWithJitGcMs, double jobCpuFixedMs, long floorMs, long p95OverFloorMs,
+                           long p95OverSingleMs, double load) {
         String line() {
             return String.format(java.util.Locale.ROOT, "summary: preset=%s sustained=%.3f burst=%.3f job_cpu_ms=%.2f "
                             + "jit_ms=%.2f gc_ms=%.2f floor_ms=%d p95_over_floor_ms=%d p95_over_single_ms=%d load=%.2f "
-                            + "slots=%d cpu_with_jit_gc_ms=%.2f", preset, sustained, burst, jobCpuMs, jitMs, gcMs,
-                    floorMs, p95OverFloorMs, p95OverSingleMs, load, slots, cpuWithJitGcMs);
+                            + "slots=%d cpu_with_jit_gc_ms=%.2f job_cpu_fixed_ms=%.2f", preset, sustained, burst,
+                    jobCpuMs, jitMs, gcMs, floorMs, p95OverFloorMs, p95OverSingleMs, load, slots, cpuWithJitGcMs,
+                    jobCpuFixedMs);
         }
     }
 
@@ -303,11 +336,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         CpuAccount.Snapshot before = cpu.snapshot();
         Thread.sleep(idleSeconds * 1000L);
         CpuAccount.Snapshot after = cpu.snapshot();
-        return new Idle(cpu.between(before, after), cpu.jobBetween(before, after), cpu.busiestJobThreads(before, after, 12));
+        return new Idle(cpu.between(before, after), cpu.jobBetween(before, after), cpu.busiestJobThreads(before, after, 12),
+                idleSeconds * 1000L);
     }
 
     /** The CPU of an idle stretch, by part of the process, by part of the job and by the job's busiest threads. */
-    private record Idle(Map<String, Long> all, Map<String, Long> job, List<Map.Entry<String, Long>> busiest) {}
+    private record Idle(Map<String, Long> all, Map<String, Long> job, List<Map.Entry<String, Long>> busiest, long millis) {}
 
     private static String cpuLine(String title, Map<String, Long> cpuUsed, int questions) {
         StringBuilder split = new StringBuilder(title);
@@ -332,12 +366,18 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         // enough for the window (a quarter of the answers in, to the last send) to span most of the run
         int count = Math.max(4 * outstanding, (int) Math.ceil(ideal * sustainedSeconds));
         List<QuestionEvent> questions = BenchmarkQuestions.of(sharedData, preset, count, preset + "-s" + s + "-sustained-");
+        ProfileRecording profile = profileDir == null ? null
+                : ProfileRecording.start(Files.createDirectories(profileDir).resolve("sustained-" + preset + "-s" + s + ".jfr"));
         JvmTimes jvmBefore = JvmTimes.now();
         CpuAccount.Snapshot before = cpu.snapshot();
         RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
                 questions, outstanding, llm::requestCount, Duration.ofMinutes(20));
         CpuAccount.Snapshot after = cpu.snapshot();
         JvmTimes jvm = JvmTimes.now().since(jvmBefore);
+        if (profile != null) {
+            profile.close();
+            printProfile(profile.file());
+        }
         Map<String, Long> used = cpu.between(before, after);
         Map<String, Long> jobUsed = cpu.jobBetween(before, after);
         List<Long> arrivals = figures.answeredAtMillis();
@@ -345,6 +385,17 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         long lastSend = arrivals.get(questions.size() - outstanding - 1);
         long from = arrivals.get(questions.size() / 4);
         return new Sustained(figures, SteadyRate.of(arrivals, from, lastSend), outstanding, used, jobUsed, jvm);
+    }
+
+    /** The sustained run's execution samples on the job's threads: per part, the busiest methods. */
+    private void printProfile(Path file) throws java.io.IOException {
+        System.out.printf("  profile of the sustained run (%s; JFR execution samples of the job's threads, every 10 ms "
+                + "of a running Java thread):%n", file);
+        ProfileRecording.read(file, profileTop).forEach((part, p) -> {
+            System.out.printf("    %s: %d samples%n      self:  %s%n      total: %s%n", part, p.samples(),
+                    String.join(", ", p.self().stream().map(e -> e.getKey() + " " + e.getValue()).toList()),
+                    String.join(", ", p.total().stream().map(e -> e.getKey() + " " + e.getValue()).toList()));
+        });
     }
 
     /** A sustained run: what it measured, the steady rate in its window, the questions outstanding and the CPU it used. */

@@ -1,0 +1,100 @@
+package io.flowsql.flink;
+
+import io.flowsql.events.DeadLetterEvent;
+import io.flowsql.pipeline.DialogueTurn;
+import io.flowsql.pipeline.RequestContext;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+import org.junit.jupiter.api.Test;
+
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * State written by the RocksDB backend under the release before the compact context serializer (fixture
+ * {@code v4-rocksdb}: {@code RequestContext} written by Flink's PojoSerializer into the dialogue's waiting queue and the
+ * request-id check's waiting repeats) restores into today's classes on RocksDB, whose state migration (unlike the heap
+ * backend's, which re-reads everything at restore) rewrites each entry with the new serializer; then it is snapshotted
+ * by RocksDB and restored again, so the migrated entries are read back in the new format.
+ * {@link StateRestoreCompatibilityTest} covers the heap backend. The fixture was written by
+ * {@link StateFixtures#writeFixtures} in the tree of commit edcac3f^ (the last with the PojoSerializer), each harness
+ * given {@code setStateBackend(new EmbeddedRocksDBStateBackend())}; a heap-written fixture cannot be used: a heap
+ * checkpoint is not a format RocksDB restores (EOFException).
+ */
+class StateRestoreUnderRocksDbTest {
+
+    private static OperatorSubtaskState fixture(String name) throws Exception {
+        URL url = StateRestoreUnderRocksDbTest.class.getResource("/" + StateFixtures.RESOURCE_DIR + "/v4-rocksdb/" + name);
+        assertThat(url).as("fixture v4-rocksdb/%s", name).isNotNull();
+        return OperatorSnapshotUtil.readStateHandle(Path.of(url.toURI()).toString());
+    }
+
+    private static <H extends AbstractStreamOperatorTestHarness<RequestContext>> H onRocksDb(H harness) {
+        harness.setStateBackend(new EmbeddedRocksDBStateBackend());
+        return harness;
+    }
+
+    @Test
+    void dialogueStateOfThePojoReleaseMigratesAndRestoresAgain() throws Exception {
+        OperatorSubtaskState migrated;
+        try (var h = onRocksDb(StateFixtures.dialogueHarness())) {
+            h.initializeState(fixture("dialogue-context.snapshot"));
+            h.open();
+            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
+            migrated = h.snapshot(1, 1);
+        }
+        try (var h = onRocksDb(StateFixtures.dialogueHarness())) {
+            h.initializeState(migrated);
+            h.open();
+            // r1 was in flight in the fixture, r2 waited (a PojoSerializer context), r3 queued behind it on RocksDB
+            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r1", "And their names?", "answerable",
+                    "SELECT name FROM singer", "answered, 6 rows")), 0);
+            List<RequestContext> out = h.extractOutputValues();
+            assertThat(out).extracting(c -> c.requestId).containsExactly("r2");
+            RequestContext r2 = out.get(0);
+            assertThat(r2.history).extracting(t -> t.sql)
+                    .containsExactly("SELECT count(*) FROM singer", "SELECT name FROM singer");
+            assertThat(r2.candidates).extracting(c -> c.sql)
+                    .containsExactly("SELECT count(*) FROM singer", "SELECT count(name) FROM singer");
+            assertThat(r2.notes).containsEntry("k", "v");
+            assertThat(r2.trace).extracting(t -> t.llmCalls).containsExactly(1);
+            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r2", "And the oldest?", "answerable",
+                    "SELECT max(age) FROM singer", "answered, 1 row")), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r2", "r3");
+        }
+    }
+
+    @Test
+    void requestIdStateOfThePojoReleaseMigratesAndRestoresAgain() throws Exception {
+        OperatorSubtaskState migrated;
+        try (var h = onRocksDb(StateFixtures.requestIdHarness())) {
+            h.initializeState(fixture("request-ids.snapshot"));
+            h.open();
+            migrated = h.snapshot(1, 1);
+        }
+        try (var h = onRocksDb(StateFixtures.requestIdHarness())) {
+            h.initializeState(migrated);
+            h.open();
+            h.processElement1(StateFixtures.request("r2", "d1", "And their names?"), 0);
+            // r1 was in flight with a repeat waiting (a PojoSerializer context): its answer releases the repeat
+            h.processElement2(StateFixtures.answer("r1", "d1", "refused"), 0);
+            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r3");
+            List<DeadLetterEvent> dead = h.getSideOutput(RequestIdFunction.DUPLICATES).stream()
+                    .map(StreamRecord::getValue).toList();
+            assertThat(dead).hasSize(2);
+            assertThat(dead.get(0).reason).startsWith("duplicate_request_id: request_id r2")
+                    .contains("already answered (status answered)");
+            assertThat(dead.get(1).reason).startsWith("duplicate_request_id: request_id r1")
+                    .contains("answered meanwhile (status refused)");
+            assertThat(dead.get(1).offset).isEqualTo(7);
+            assertThat(dead.get(1).raw).contains("\"dialogue_id\":\"d1\"", "How many singers?");
+        }
+    }
+}
