@@ -205,8 +205,10 @@ public final class FlowSqlJob implements Callable<Integer> {
         SingleOutputStreamOperator<RequestContext> firstOfEachId = parallel(questions
                 .keyBy(RequestIdFunction.questionKey(), Types.STRING)
                 .connect(answersReadBack.keyBy(RequestIdFunction.answerKey(), Types.STRING))
-                // not seeded from answers of earlier runs (RequestIdFunction's answersCommitted): RecoveryITCase lost answers with it
-                .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS))
+                // not seeded from answers of earlier runs as they are read back (RequestIdFunction's answersCommitted):
+                // RecoveryITCase lost answers with it; a stateless start reads the last answers once, before any question
+                .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS)
+                        .withEarlierAnswers(sources.earlierAnswers()))
                 .uid(REQUEST_IDS_UID).name("request-id check"), topology);
 
         SingleOutputStreamOperator<FeedbackTurn> finishedTurns = answersReadBack

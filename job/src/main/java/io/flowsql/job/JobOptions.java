@@ -266,6 +266,11 @@ public final class JobOptions {
             .durationType().defaultValue(Duration.ofHours(24))
             .withDescription("How long a request id is remembered after its answer: a question repeating it in the same dialogue "
                     + "meanwhile is dead-lettered (duplicate_request_id), later it is a new question; ids are checked per dialogue.");
+    public static final ConfigOption<Integer> REQUEST_RECHECK_ANSWERS = ConfigOptions.key("requests.recheck-answers")
+            .intType().defaultValue(1000)
+            .withDescription("A job started without state first reads the last this many answers of each answers partition: a question "
+                    + "among them read again (an earlier job stopped after its answers' commit, before its question offsets') is "
+                    + "dead-lettered (duplicate_request_id), not answered twice. 0 = not read.");
     public static final ConfigOption<Integer> HISTORY_MAX_TURNS = ConfigOptions.key("dialogue.history-max-turns")
             .intType().defaultValue(8)
             .withDescription("Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");

@@ -15,6 +15,10 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -23,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Makes the request id an invariant (before the dialogue operator): the first question with an id goes on to be
@@ -33,19 +38,32 @@ import java.util.List;
  * change nothing unless built with answersCommitted, which the job does not use yet). An id is remembered {@code ttl} after its last change; a
  * question reusing an id after that is a new question.
  *
+ * <p>Started without state and given {@link EarlierAnswers} (the job: the last answers on the answers topic), each
+ * subtask reads, before its first record, the answers committed for its dialogue keys before the job started: a question
+ * among them with no state here was answered by an earlier run (stopped after its answers' commit, before its consumer
+ * offsets') and is dead-lettered, not answered and paid for again. Read before any question, so it does not race the
+ * answers read back; a restored job has its state and reads nothing.
+ *
  * <p>Keyed by dialogue ({@link DialogueKeys}: a question without a dialogue id is its own dialogue, keyed by its
  * request id), so the turns of a dialogue keep their order on the way to the dialogue operator; the ids are therefore
  * checked within a dialogue key: the same request id sent under another dialogue id is not recognised (it is answered
  * as a new question; README.md documents this scope). The keys are {@link #questionKey()} and {@link #answerKey()};
  * they are part of the state's identity (a savepoint restores only under the same keys), so they never change.
  */
-public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestContext, AnswerEvent, RequestContext> {
+public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestContext, AnswerEvent, RequestContext>
+        implements CheckpointedFunction {
     public static final OutputTag<DeadLetterEvent> DUPLICATES = new OutputTag<>("duplicate-request-ids") {};
     static final String IN_FLIGHT = "in-flight";
+    /** The status of an id answered before a start without state (its status there is not read). */
+    static final String EARLIER = "answered-before-start";
 
     private final Duration ttl;
     private final int maxWaiting;
     private final boolean answersCommitted;
+    private EarlierAnswers earlierAnswers;
+    /** (dialogue key, request id) answered before a stateless start ({@link EarlierAnswers#key}); empty otherwise. */
+    private transient Set<String> answeredBefore;
+    private transient boolean restored;
 
     /** By request id: "in-flight" while the first question is answered, then the answer's status. */
     private transient MapState<String, String> status;
@@ -85,8 +103,33 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
         this.answersCommitted = answersCommitted;
     }
 
+    /** Reads the answers committed before a start without state (see the class comment); returns this. */
+    public RequestIdFunction withEarlierAnswers(EarlierAnswers earlier) {
+        this.earlierAnswers = earlier;
+        return this;
+    }
+
     @Override
-    public void open(OpenContext openContext) {
+    public void initializeState(FunctionInitializationContext context) {
+        restored = context.isRestored();
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) {
+        // all of its state is keyed; the answers read at start are not kept (a restore has the keyed state)
+    }
+
+    @Override
+    public void open(OpenContext openContext) throws Exception {
+        answeredBefore = Set.of();
+        if (earlierAnswers != null && !restored) {
+            var task = getRuntimeContext().getTaskInfo();
+            int maxParallelism = task.getMaxNumberOfParallelSubtasks();
+            int parallelism = task.getNumberOfParallelSubtasks();
+            int subtask = task.getIndexOfThisSubtask();
+            answeredBefore = earlierAnswers.load(key -> KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                    key, maxParallelism, parallelism) == subtask);
+        }
         StateTtlConfig expiry = StateTtlConfig.newBuilder(ttl).updateTtlOnCreateAndWrite().neverReturnExpired().build();
         MapStateDescriptor<String, String> statusDescriptor = new MapStateDescriptor<>("status", Types.STRING, Types.STRING);
         statusDescriptor.enableTimeToLive(expiry);
@@ -103,6 +146,13 @@ public class RequestIdFunction extends KeyedCoProcessFunction<String, RequestCon
     public void processElement1(RequestContext question, Context ctx, Collector<RequestContext> out) throws Exception {
         String id = question.requestId;
         String seen = status.get(id);
+        if (seen == null && answeredBefore.contains(EarlierAnswers.key(ctx.getCurrentKey(), id))) {
+            duplicates.inc();
+            status.put(id, EARLIER);
+            ctx.output(DUPLICATES, deadLetter(question, "it was already answered before this job started; that answer "
+                    + "is on the answers topic", ctx));
+            return;
+        }
         if (seen == null) {
             status.put(id, IN_FLIGHT);
             out.collect(question);

@@ -57,6 +57,48 @@ class RequestIdFunctionTest {
         }
     }
 
+    /**
+     * A job started without state reads the answers committed before it (here: old-1 of dialogue d1) before its first
+     * question: old-1 read again is dead-lettered at once, without waiting for any answer read back, and so is a later
+     * repeat; old-1 under another dialogue is a new question. A restored job has its state and reads nothing.
+     */
+    @Test
+    void answersCommittedBeforeAStatelessStartAreNotAnsweredAgainARestoreReadsNone() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+        EarlierAnswers earlier = owned -> {
+            loads.incrementAndGet();
+            return owned.test("d1") ? java.util.Set.of(EarlierAnswers.key("d1", "old-1")) : java.util.Set.of();
+        };
+        OperatorSubtaskState snapshot;
+        try (var h = withEarlier(earlier)) {
+            h.open();
+            h.processElement1(question("old-1", "d1", 3), 0);
+            h.processElement1(question("old-1", "d1", 4), 0);
+            h.processElement1(question("old-1", "d2", 5), 0);
+            h.processElement1(question("new-1", "d1", 6), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.dialogueId + "/" + c.requestId).containsExactly("d2/old-1", "d1/new-1");
+            assertThat(deadLetters(h)).hasSize(2).allSatisfy(d -> assertThat(d.reason)
+                    .startsWith("duplicate_request_id: request_id old-1").contains("already answered"));
+            assertThat(deadLetters(h).get(0).reason).contains("before this job started");
+            snapshot = h.snapshot(1, 1);
+        }
+        assertThat(loads).hasValue(1);
+        try (var h = withEarlier(earlier)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processElement1(question("new-2", "d1", 7), 0);
+            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("new-2");
+        }
+        assertThat(loads).as("a restored job reads no earlier answers").hasValue(1);
+    }
+
+    private static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> withEarlier(
+            EarlierAnswers earlier) throws Exception {
+        return new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), 2).withEarlierAnswers(earlier)),
+                RequestIdFunction.questionKey(), RequestIdFunction.answerKey(), Types.STRING);
+    }
+
     private static RequestContext question(String id, long offset) {
         return question(id, null, offset);
     }

@@ -23,7 +23,8 @@ final class ScriptValues {
         values.put("QUESTIONS_TOPIC", config.get(JobOptions.QUESTIONS_TOPIC));
         values.put("ANSWERS_TOPIC", config.get(JobOptions.ANSWERS_TOPIC));
         values.put("DEAD_LETTERS_TOPIC", config.get(JobOptions.DEAD_LETTERS_TOPIC));
-        values.put("GROUP_ID", config.get(JobOptions.GROUP_ID) + "-sql");
+        // the DataStream job's group: one position on the questions topic whichever path ran last (run one at a time)
+        values.put("GROUP_ID", config.get(JobOptions.GROUP_ID));
         values.put("TRANSACTIONAL_ID_PREFIX", config.get(JobOptions.TRANSACTIONAL_ID_PREFIX) + "-sql");
         values.put("TRANSACTION_TIMEOUT_MS", Long.toString(config.get(JobOptions.TRANSACTION_TIMEOUT).toMillis()));
         values.put("CHECKPOINT_INTERVAL", config.get(JobOptions.CHECKPOINT_INTERVAL).toMillis() + " ms");
