@@ -25,7 +25,7 @@ if pid_alive "$PG_DIR/pid"; then log "PostgreSQL already running ($(cat "$PG_DIR
 ensure_built
 CP="$(project_classpath benchmarks)" || exit 1
 rm -f "$PG_DIR/ready"
-java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.benchmarks.db.PostgresServerMain "$PG_DIR" "$SHARED_DATA" \
+java -Xmx512m $LOG_CONFIG -cp "$CP" io.flowsql.benchmarks.engine.postgresql.PostgresServerMain "$PG_DIR" "$SHARED_DATA" \
   "${FLOWSQL_PG_PORT:-54329}" "${1:-concert_singer}" "$ISOLATE" > "$PG_DIR/server.log" 2>&1 < /dev/null &
 echo $! > "$PG_DIR/pid"
 for _ in $(seq 1 600); do [[ -f "$PG_DIR/ready" ]] && break; pid_alive "$PG_DIR/pid" || break; sleep 0.2; done

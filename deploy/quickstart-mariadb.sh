@@ -11,7 +11,7 @@ DB="${QUICKSTART_DB:-concert_singer}"
 ensure_built
 CP="$(project_classpath benchmarks)" || exit 1
 trap '"$DEPLOY_DIR/mariadb-stop.sh" "$WORK_DIR/mariadb" || true' EXIT
-java -Xmx512m $LOG_CONFIG -Dflowsql.project.dir="$PROJECT_DIR" -cp "$CP" io.flowsql.benchmarks.db.MariaDbLoadMain "$WORK_DIR/mariadb" "$SHARED_DATA" "$DB" >&2
+java -Xmx512m $LOG_CONFIG -Dflowsql.project.dir="$PROJECT_DIR" -cp "$CP" io.flowsql.benchmarks.engine.mariadb.MariaDbLoadMain "$WORK_DIR/mariadb" "$SHARED_DATA" "$DB" >&2
 OPTS=""
 while IFS= read -r line; do [[ -n "$line" ]] && OPTS+=" -D $line"; done < "$WORK_DIR/mariadb/databases.properties"
 QUICKSTART_JOB_OPTS="${QUICKSTART_JOB_OPTS:-}$OPTS" "$DEPLOY_DIR/quickstart.sh" "$@"

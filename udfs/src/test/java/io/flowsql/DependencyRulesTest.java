@@ -31,6 +31,7 @@ class DependencyRulesTest {
      */
     private static final Map<String, String> INTERFACES = Map.ofEntries(
             Map.entry("io.flowsql.pipeline.Stage", "about twenty stage classes"),
+            Map.entry("io.flowsql.flink.EarlierAnswers", "the job's reader of the answers topic (RecentAnswers: udfs has no Kafka client) and tests' fixed sets"),
             Map.entry("io.flowsql.pipeline.Stage$Local", "the stages without a model call (vote, align, few-shot, execute, finalize)"),
             Map.entry("io.flowsql.llm.LlmClient", "the HTTP client, the recording/replaying cache around it, scripted clients in agent tests"),
             Map.entry("io.flowsql.journal.StageJournal", "the Kafka journal lives in the job module (udfs needs no Kafka client); NONE; an in-memory one in tests"),

@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.config.OptionFamily;
 
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;

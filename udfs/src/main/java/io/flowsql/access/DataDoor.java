@@ -139,7 +139,7 @@ public final class DataDoor {
             return result;
         }
         SqlError error = result.error();
-        return ExecutionResult.failed(new SqlError(error.kind(), ErrorRedaction.redact(error.message(), sql)),
+        return ExecutionResult.failed(new SqlError(error.kind(), ErrorRedaction.redact(error.message(), sql), error.sqlState()),
                 result.elapsedMicros());
     }
 }

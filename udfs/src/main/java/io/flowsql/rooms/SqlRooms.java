@@ -6,6 +6,7 @@ import io.flowsql.config.access.AccessOptions;
 import io.flowsql.config.databases.DatabaseOptions;
 import io.flowsql.config.sql.SqlOptions;
 import io.flowsql.sql.catalog.DatabaseLocator;
+import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.registry.DatabaseDeclaration;
 import io.flowsql.sql.registry.DatabaseRegistry;
@@ -60,6 +61,12 @@ public final class SqlRooms {
                 .withMaxRows(settings.get(SqlOptions.MAX_ROWS));
     }
 
+    /** The engines that set a role per statement, as messages name them, and their URLs' prefixes. */
+    private static final String ROLE_ENGINES = java.util.Arrays.stream(DatabaseEngine.values())
+            .filter(e -> e.profile().setsRoles()).map(DatabaseEngine::displayName).collect(java.util.stream.Collectors.joining(", "));
+    private static final String ROLE_URLS = java.util.Arrays.stream(DatabaseEngine.values())
+            .filter(e -> e.profile().setsRoles()).map(e -> e.profile().jdbcUrlPrefix()).collect(java.util.stream.Collectors.joining("|"));
+
     /** The tenants' access policies (tenants.* and tenant.from-dialogue-id); everything allowed when none is set. */
     public static AccessPolicies access(Settings settings) {
         return AccessPolicies.fromOptions(settings.get(AccessOptions.TENANTS), settings.get(AccessOptions.TENANT_FROM_DIALOGUE_ID));
@@ -68,7 +75,7 @@ public final class SqlRooms {
     /**
      * Fails naming the key: a value out of range, a malformed tenants.* key or pattern, or a tenant's database role
      * ({@code tenants.<t>.roles.<db>}) on a database whose engine sets no roles (roles are set per statement on a
-     * declared PostgreSQL database).
+     * declared database whose engine's profile sets roles).
      */
     public static void validate(Settings settings) {
         SqlOptions.validate(settings);
@@ -80,8 +87,8 @@ public final class SqlRooms {
         for (String db : access.databasesWithRoles()) {
             if (registry.declaration(db).map(d -> !d.engine().profile().setsRoles()).orElse(true)) {
                 throw new IllegalArgumentException(AccessOptions.TENANTS.prefix() + "<tenant>." + AccessPolicies.ROLES + db
-                        + ": a database role is set per statement on a declared PostgreSQL database (databases." + db
-                        + ".url=jdbc:postgresql:...), and " + db + " is not one");
+                        + ": a database role is set per statement only on a declared database of " + ROLE_ENGINES
+                        + " (databases." + db + ".url=" + ROLE_URLS + "...), and " + db + " is not one");
             }
         }
     }

@@ -2,6 +2,7 @@ package io.flowsql.benchmarks.db;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.benchmarks.engine.TargetEngine;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -10,13 +11,10 @@ import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
 import io.flowsql.sql.exec.SqlExecutorConfig;
 import io.flowsql.sql.exec.SqliteSafeExecutor;
-import io.flowsql.sql.load.SqliteToServerLoader;
 import io.flowsql.sql.registry.Credentials;
 import io.flowsql.sql.registry.DatabaseDeclaration;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
-import io.flowsql.sql.registry.ValueSampling;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.flowsql.agents.opensearch.align.DialectAlignment;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.EngineFactory;
@@ -34,8 +32,6 @@ import io.flowsql.simulator.oracle.SqlErrorInjector;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,8 +42,8 @@ import java.util.TreeMap;
 
 /**
  * The dialect gap and the per-engine EX. Each Spider dev database of the questions is loaded into a real PostgreSQL,
- * into DuckDB files and, where {@code mariadbd} is installed, into a real MariaDB ({@link LocalMariaDb}; {@code --no-mariadb}
- * leaves it out) by {@link SqliteToServerLoader}. (1) The gap: how many gold queries run unchanged on PostgreSQL and
+ * into DuckDB files and, where {@code mariadbd} is installed, into a real MariaDB ({@code LocalMariaDb}; {@code --no-mariadb}
+ * leaves it out; each engine's {@code TargetEngine}) by {@code SqliteToServerLoader}. (1) The gap: how many gold queries run unchanged on PostgreSQL and
  * on DuckDB and return SQLite's result (values read as SQLite returns them; a sorted result may place NULL at the other
  * end), why the rest differ, by category, and how many run with SQLite's result after the dialect alignment rule. (2) The
  * per-engine EX of the simulated pipeline: the same questions asked of SQLite, of PostgreSQL and of DuckDB (each Spider
@@ -66,7 +62,7 @@ public final class DialectGapBenchmark {
         List<String> positional = new ArrayList<>();
         Map<String, String> flags = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--full") || args[i].equals("--no-mariadb")) {
+            if (args[i].equals("--full") || args[i].startsWith("--no-")) {
                 flags.put(args[i].substring(2), "true");
             } else if (args[i].startsWith("--")) {
                 flags.put(args[i].substring(2), args[++i]);
@@ -101,41 +97,46 @@ public final class DialectGapBenchmark {
         if (!missing.isEmpty()) {
             System.out.println("skipped the questions of " + missing + ": no SQLite file in the shared data");
         }
-        boolean withMariaDb = !flags.containsKey("no-mariadb") && (Files.isExecutable(Path.of("/usr/sbin/mariadbd"))
-                || "1".equals(System.getenv("FLOWSQL_INSTALL_TOOLS")));
-        if (!withMariaDb) {
-            System.out.println("no mariadbd here (apt-get install mariadb-server, or FLOWSQL_INSTALL_TOOLS=1): no MariaDB column");
-        }
-        List<DatabaseEngine> servers = withMariaDb
-                ? List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB, DatabaseEngine.MARIADB)
-                : List.of(DatabaseEngine.POSTGRESQL, DatabaseEngine.DUCKDB);
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120)).start();
-                LocalMariaDb maria = withMariaDb ? LocalMariaDb.start(work.resolve("mariadb")) : null) {
-            load(pg, dbs, locator, work);
-            if (maria != null) {
-                loadMariaDb(maria, dbs, locator);
-            }
-            Map<DatabaseEngine, List<DatabaseDeclaration>> byEngine = new java.util.EnumMap<>(DatabaseEngine.class);
-            List<DatabaseDeclaration> declared = new ArrayList<>();
-            for (DatabaseEngine engine : servers) {
-                byEngine.put(engine, new ArrayList<>());
-                for (String db : dbs) {
-                    byEngine.get(engine).add(declaration(engine, db, db, pg.getPort(), work, maria));
-                    declared.add(declaration(engine, PREFIX.get(engine) + db, db, pg.getPort(), work, maria));
+        Map<String, Path> files = new java.util.LinkedHashMap<>();
+        dbs.forEach(db -> files.put(db, locator.sqliteFile(db).orElseThrow()));
+        List<DatabaseEngine> servers = new ArrayList<>();
+        List<AutoCloseable> started = new ArrayList<>();
+        Map<DatabaseEngine, List<DatabaseDeclaration>> byEngine = new java.util.EnumMap<>(DatabaseEngine.class);
+        List<DatabaseDeclaration> declared = new ArrayList<>();
+        try {
+            for (DatabaseEngine engine : DatabaseEngine.values()) {
+                TargetEngine target = TargetEngine.of(engine).orElse(null);
+                if (target == null || flags.containsKey("no-" + engine.id())) {
+                    continue;
                 }
+                if (target.unavailable() != null) {
+                    System.out.println(target.unavailable() + ": no " + engine.displayName() + " column");
+                    continue;
+                }
+                long loadStart = System.nanoTime();
+                Map<String, String> options = new java.util.LinkedHashMap<>();
+                AutoCloseable server = target.load(files, work.resolve(engine.id()), options);
+                if (server != null) {
+                    started.add(server);
+                }
+                System.out.printf("loaded %d Spider dev databases into %s in %.1f s%n", dbs.size(), engine.displayName(),
+                        (System.nanoTime() - loadStart) / 1e9);
+                servers.add(engine);
+                byEngine.put(engine, declared(options, dbs, ""));
+                declared.addAll(declared(options, dbs, prefix(engine)));
             }
             DatabaseRegistry registry = new DatabaseRegistry(locator, declared);
             SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(10_000);
             ResultComparator same = new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE);
             Map<DatabaseEngine, Set<Integer>> goldSame = new java.util.EnumMap<>(DatabaseEngine.class);
-            DialectAlignment dialect = new DialectAlignment(id -> PREFIX.entrySet().stream()
-                    .filter(e -> id.startsWith(e.getValue())).map(Map.Entry::getKey).findFirst().orElse(DatabaseEngine.SQLITE));
+            DialectAlignment dialect = new DialectAlignment(id -> servers.stream().filter(e -> id.startsWith(prefix(e)))
+                    .findFirst().orElse(DatabaseEngine.embedded()));
             try (SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, config);
                     JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config, new JdbcPools(new Credentials(Map.of()), 30_000))) {
                 io.flowsql.sql.catalog.SqliteSchemaCatalog catalog = new io.flowsql.sql.catalog.SqliteSchemaCatalog(locator);
                 System.out.printf("%nDialect gap: %d Spider dev gold queries (of %d databases), run unchanged%n", items.size(), dbs.size());
                 for (DatabaseEngine engine : servers) {
-                    String prefix = PREFIX.get(engine);
+                    String prefix = prefix(engine);
                     Map<String, Integer> why = new TreeMap<>();
                     Set<Integer> sameIdx = new java.util.HashSet<>();
                     int goldOk = 0;
@@ -176,79 +177,44 @@ public final class DialectGapBenchmark {
                 }
             }
             List<String[]> exItems = items.subList(0, Math.min(exQuestions, items.size()));
-            Set<Integer> onBoth = new java.util.HashSet<>(goldSame.get(DatabaseEngine.POSTGRESQL));
-            onBoth.retainAll(goldSame.get(DatabaseEngine.DUCKDB));
+            Set<Integer> onBoth = new java.util.HashSet<>(java.util.stream.IntStream.range(0, items.size()).boxed().toList());
+            servers.forEach(e -> onBoth.retainAll(goldSame.get(e)));
             System.out.printf("%nEX of the simulated pipeline (preset %s, simulator answering from the gold SQL with %.0f%% "
                     + "injected mistakes, seed 7): %d questions; 'gold on both' = the %d whose gold gives SQLite's result "
-                    + "on PostgreSQL and DuckDB%n", preset, 100 * errorRate, exItems.size(),
-                    (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count());
-            List<DatabaseEngine> exEngines = new ArrayList<>(List.of(DatabaseEngine.SQLITE));
+                    + "on every server engine (%s)%n", preset, 100 * errorRate, exItems.size(),
+                    (int) java.util.stream.IntStream.range(0, exItems.size()).filter(onBoth::contains).count(),
+                    servers.stream().map(DatabaseEngine::displayName).collect(java.util.stream.Collectors.joining(", ")));
+            List<DatabaseEngine> exEngines = new ArrayList<>(List.of(DatabaseEngine.embedded()));
             exEngines.addAll(servers);
             for (DatabaseEngine engine : exEngines) {
                 ex(engine, byEngine.getOrDefault(engine, List.of()), exItems, onBoth, locator, shared, preset, errorRate,
                         config, same);
             }
-        }
-    }
-
-    /** The prefix of each server engine's copy of a Spider id ({@code pg_concert_singer}). */
-    private static final Map<DatabaseEngine, String> PREFIX = Map.of(DatabaseEngine.POSTGRESQL, "pg_", DatabaseEngine.DUCKDB,
-            "duck_", DatabaseEngine.MARIADB, "maria_");
-
-    /** Loads every database into MariaDB (one database each), readable by its least-privilege reader. */
-    private static void loadMariaDb(LocalMariaDb maria, Set<String> dbs, DatabaseLocator locator) throws Exception {
-        long loadStart = System.nanoTime();
-        try (Connection admin = maria.admin(); java.sql.Statement s = admin.createStatement()) {
-            for (String db : dbs) {
-                new SqliteToServerLoader(DatabaseEngine.MARIADB).load(db, locator.sqliteFile(db).orElseThrow(), admin, db);
-                maria.grant(s, db);
+        } finally {
+            for (AutoCloseable server : started) {
+                server.close();
             }
         }
-        System.out.printf("loaded %d Spider dev databases into MariaDB in %.1f s%n", dbs.size(), (System.nanoTime() - loadStart) / 1e9);
     }
 
-    /** Database {@code db} as loaded by {@link #load} or {@link #loadMariaDb}, declared under {@code id}. */
-    private static DatabaseDeclaration declaration(DatabaseEngine engine, String id, String db, int pgPort, Path work,
-            LocalMariaDb maria) {
-        return DECLARED.get(engine).declare(id, db, pgPort, work, maria);
+    /** The prefix of each server engine's copy of a Spider id ({@code duckdb_concert_singer}). */
+    private static String prefix(DatabaseEngine engine) {
+        return engine.id() + "_";
     }
 
-    /** How the copy of one Spider database on a server engine is declared (its URL, reader and schemas). */
-    @FunctionalInterface
-    private interface Declarer {
-        DatabaseDeclaration declare(String id, String db, int pgPort, Path work, LocalMariaDb maria);
-    }
-
-    private static final Map<DatabaseEngine, Declarer> DECLARED = Map.of(
-            DatabaseEngine.POSTGRESQL, (id, db, pgPort, work, maria) -> new DatabaseDeclaration(id, DatabaseEngine.POSTGRESQL,
-                    "jdbc:postgresql://localhost:" + pgPort + "/postgres", "postgres", "", "", List.of(db), List.of(), 4, 0, 0,
-                    0, 0, ValueSampling.defaults()),
-            DatabaseEngine.DUCKDB, (id, db, pgPort, work, maria) -> new DatabaseDeclaration(id, DatabaseEngine.DUCKDB,
-                    "jdbc:duckdb:" + work.resolve(db + ".duckdb"), "", "", "", List.of(), List.of(), 4, 0, 0, 0, 0,
-                    ValueSampling.defaults()),
-            DatabaseEngine.MARIADB, (id, db, pgPort, work, maria) -> {
-                Map<String, String> o = maria.options(db);
-                return new DatabaseDeclaration(id, DatabaseEngine.MARIADB, o.get("databases." + db + ".url"),
-                        LocalMariaDb.READER, "", o.get("databases." + db + ".password-file"), List.of(db), List.of(), 4, 0,
-                        0, 0, 0, ValueSampling.defaults());
-            });
-
-    /** Loads every database into PostgreSQL (one schema each) and a DuckDB file each. */
-    private static void load(EmbeddedPostgres pg, Set<String> dbs, DatabaseLocator locator, Path work) throws Exception {
-        long loadStart = System.nanoTime();
-        try (Connection admin = pg.getPostgresDatabase().getConnection()) {
-            for (String db : dbs) {
-                Path file = locator.sqliteFile(db).orElseThrow();
-                new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load(db, file, admin, db);
-                Path duck = work.resolve(db + ".duckdb");
-                Files.deleteIfExists(duck);
-                try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + duck)) {
-                    new SqliteToServerLoader(DatabaseEngine.DUCKDB).load(db, file, c, null);
+    /** Each database of {@code dbs} as {@code options} declare it ({@code databases.<db>.*}), under id {@code prefix + db}. */
+    private static List<DatabaseDeclaration> declared(Map<String, String> options, Set<String> dbs, String prefix) {
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        for (String db : dbs) {
+            String from = "databases." + db + ".";
+            options.forEach((k, v) -> {
+                if (k.startsWith(from)) {
+                    settings.put(prefix + db + "." + k.substring(from.length()), v);
                 }
-            }
+            });
+            settings.put(prefix + db + ".pool-size", "4");
         }
-        System.out.printf("loaded %d Spider dev databases into PostgreSQL and DuckDB in %.1f s%n", dbs.size(),
-                (System.nanoTime() - loadStart) / 1e9);
+        return DatabaseRegistry.fromSettings(new DatabaseLocator(List.of(), List.of()), settings).declared();
     }
 
     /** The simulated pipeline's EX on one engine: every Spider id of the questions served by that engine. */

@@ -13,7 +13,7 @@ import java.util.Set;
 /** The engine the benchmark's databases are asked on, shared by {@code score} and {@code run}. */
 public final class TargetChoice {
 
-    @Option(names = "--target", defaultValue = "sqlite", description = "The engine the questions are asked on and the "
+    @Option(names = "--target", description = "The engine the questions are asked on and the "
             + "predictions run on: sqlite (default), postgres, duckdb or mariadb. The gold still runs on SQLite, where Spider "
             + "defines it; the benchmark's databases are loaded into the engine (or taken from --target-databases)")
     String target;
@@ -28,7 +28,7 @@ public final class TargetChoice {
     Path work;
 
     DatabaseEngine engine() {
-        return DatabaseEngine.parse(target);
+        return target == null ? DatabaseEngine.embedded() : DatabaseEngine.parse(target);
     }
 
     boolean onSqlite() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Figures;
+import io.flowsql.benchmarks.engine.postgresql.LocalPostgres;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobDatabases;
 import io.flowsql.sql.engine.DatabaseEngine;
@@ -23,13 +24,11 @@ import io.flowsql.sql.render.SchemaRenderer;
 import io.flowsql.sql.render.TokenCounter;
 import io.flowsql.sql.retrieve.SchemaRetriever;
 import io.flowsql.sql.server.JdbcSchemaCatalog;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,11 +49,10 @@ final class UserWarehouse {
     static Figures run(Path ddl, Path questionsFile, Integer budgetGiven, Path work) throws Exception {
         Files.createDirectories(work);
         Path pgData = Files.createTempDirectory(work.toAbsolutePath(), "user-pgdata");
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(true)
-                .setPGStartupWait(Duration.ofSeconds(120)).start()) {
+        try (LocalPostgres pg = LocalPostgres.start(pgData, true)) {
             long start = System.nanoTime();
             List<String> schemas = new ArrayList<>();
-            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            try (Connection c = pg.admin(); Statement s = c.createStatement()) {
                 s.execute(Files.readString(ddl));
                 try (ResultSet rs = s.executeQuery("SELECT DISTINCT table_schema FROM information_schema.tables WHERE table_schema "
                         + "NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")) {
@@ -63,9 +61,7 @@ final class UserWarehouse {
                     }
                 }
             }
-            String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
-            DatabaseDeclaration d = new DatabaseDeclaration(ID, DatabaseEngine.POSTGRESQL, url, "postgres", "", "", schemas,
-                    List.of(), 2, 0, 0, 0, 0, new ValueSampling(10_000, 256L << 10, 256L << 20, 600_000));
+            DatabaseDeclaration d = pg.declaration(ID, schemas, 2, new ValueSampling(10_000, 256L << 10, 256L << 20, 600_000));
             return measure(new DatabaseRegistry(DatabaseLocator.forSharedData(work), List.of(d)), d, new Credentials(Map.of()),
                     "your DDL " + ddl.getFileName() + " on embedded PostgreSQL", questionsFile, budgetGiven, start);
         } finally {

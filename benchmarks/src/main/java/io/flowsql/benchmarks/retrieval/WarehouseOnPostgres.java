@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.retrieval;
 
+import io.flowsql.benchmarks.engine.postgresql.PostgresWarehouse;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ExecutionResult;

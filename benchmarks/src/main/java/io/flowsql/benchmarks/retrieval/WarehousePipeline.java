@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.retrieval;
 
+import io.flowsql.benchmarks.engine.postgresql.PostgresWarehouse;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.flowsql.benchmarks.eval.run.LocalStack;

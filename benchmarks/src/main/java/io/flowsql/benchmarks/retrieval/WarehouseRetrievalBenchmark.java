@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.retrieval;
 
+import io.flowsql.benchmarks.engine.postgresql.PostgresWarehouse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;

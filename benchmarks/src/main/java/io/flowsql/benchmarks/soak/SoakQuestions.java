@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.events.QuestionOptions;
-
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,21 +24,24 @@ final class SoakQuestions {
     /** A Spider question: its database and its text. */
     record Item(String db, String question) {}
 
+    /** The engine of every Spider database the soak does not load into a server. */
+    private static final String EMBEDDED = DatabaseEngine.embedded().id();
+
     private SoakQuestions() {}
 
     /**
      * The usable Spider dev questions (their SQLite file present) by engine: the database of each entry of
-     * {@code serverDatabases} (engine → database) goes to that engine, every other one to {@code sqlite}.
+     * {@code serverDatabases} (engine → database) goes to that engine, every other one to the embedded engine.
      */
     static Map<String, List<Item>> pools(Path sharedData, Map<String, String> serverDatabases, long seed) throws IOException {
         Map<String, List<Item>> pools = new LinkedHashMap<>();
-        pools.put("sqlite", new ArrayList<>());
+        pools.put(EMBEDDED, new ArrayList<>());
         serverDatabases.keySet().forEach(engine -> pools.put(engine, new ArrayList<>()));
         for (JsonNode entry : EventJson.mapper().readTree(sharedData.resolve("spider/dev.json").toFile())) {
             String db = entry.path("db_id").asText();
             if (Files.isRegularFile(sharedData.resolve("spider/database").resolve(db).resolve(db + ".sqlite"))) {
                 String engine = serverDatabases.entrySet().stream().filter(e -> e.getValue().equals(db))
-                        .map(Map.Entry::getKey).findFirst().orElse("sqlite");
+                        .map(Map.Entry::getKey).findFirst().orElse(EMBEDDED);
                 pools.get(engine).add(new Item(db, entry.path("question").asText()));
             }
         }

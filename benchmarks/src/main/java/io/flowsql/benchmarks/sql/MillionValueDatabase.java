@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.sql;
 
+import io.flowsql.sql.engine.DatabaseEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,7 +33,8 @@ final class MillionValueDatabase {
     static void create(Path file, int count) throws Exception {
         Files.deleteIfExists(file);
         Files.createDirectories(file.toAbsolutePath().getParent());
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath())) {
+        try (Connection c = DriverManager.getConnection(
+                DatabaseEngine.embedded().profile().jdbcUrlPrefix() + file.toAbsolutePath())) {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA journal_mode = OFF");
                 s.execute("PRAGMA synchronous = OFF");

@@ -37,7 +37,7 @@ public final class EngineDialectText {
                 return e;
             }
         }
-        return DatabaseEngine.SQLITE;
+        return DatabaseEngine.embedded();
     }
 
     public static String rules(DatabaseEngine engine) {

@@ -35,7 +35,7 @@ public final class PromptFields {
      * database; {@link #withEngine} names another engine.
      */
     public static PromptFields shared(String dbId, String question, String evidence, String history, String schema) {
-        return EngineDialectText.fill(none(), DatabaseEngine.SQLITE).with("db_id", dbId).with("question", SchemaContext.oneLine(question))
+        return EngineDialectText.fill(none(), DatabaseEngine.embedded()).with("db_id", dbId).with("question", SchemaContext.oneLine(question))
                 .with("evidence", evidence == null || evidence.isBlank() ? SchemaContext.NO_EVIDENCE : SchemaContext.oneLine(evidence))
                 .with("history", history).with("schema", schema);
     }

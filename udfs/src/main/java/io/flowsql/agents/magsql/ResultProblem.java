@@ -25,7 +25,7 @@ record ResultProblem(Kind kind, String text) {
     static Optional<ResultProblem> of(ExecutionResult result, boolean anyNull, DatabaseEngine engine) {
         if (!result.ok()) {
             String message = result.error().message();
-            Kind kind = engine.profile().fault(message) == StatementFault.UNKNOWN_COLUMN ? Kind.NO_SUCH_COLUMN : Kind.FAILED;
+            Kind kind = engine.profile().fault(result.error().sqlState(), message) == StatementFault.UNKNOWN_COLUMN ? Kind.NO_SUCH_COLUMN : Kind.FAILED;
             return Optional.of(new ResultProblem(kind, "the query failed: " + message));
         }
         if (result.rows().isEmpty()) {

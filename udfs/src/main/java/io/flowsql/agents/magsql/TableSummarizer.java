@@ -34,7 +34,7 @@ public final class TableSummarizer {
 
     /** The summaries of every table of a SQLite database (from the cache after the first call that succeeds). */
     public CompletableFuture<Map<String, String>> summarize(DatabaseSchema schema, String schemaText, StageTrace trace) {
-        return summarize(schema, schemaText, DatabaseEngine.SQLITE, trace);
+        return summarize(schema, schemaText, DatabaseEngine.embedded(), trace);
     }
 
     /** The summaries of every table of the database, whose prompt names its engine. */

@@ -15,7 +15,7 @@ public interface SchemaCatalog {
 
     /** The engine behind this database id, whose dialect the prompts name (SQLite, the embedded default, unless declared). */
     default DatabaseEngine engine(String dbId) {
-        return DatabaseEngine.SQLITE;
+        return DatabaseEngine.embedded();
     }
 
     /** Whether a database with this id exists. */

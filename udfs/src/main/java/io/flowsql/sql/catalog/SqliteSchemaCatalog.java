@@ -1,5 +1,6 @@
 package io.flowsql.sql.catalog;
 
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.flowsql.sql.DatabaseSchema;

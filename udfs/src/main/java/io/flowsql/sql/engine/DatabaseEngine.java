@@ -44,6 +44,14 @@ public enum DatabaseEngine {
         return id;
     }
 
+    /**
+     * The engine of the embedded database folders, which need no declaration (SQLite): what a database id without a
+     * declaration runs on, and the dialect prompts name when they know no database.
+     */
+    public static DatabaseEngine embedded() {
+        return SQLITE;
+    }
+
     /** True for an engine reached through a declared JDBC URL (every engine but the embedded SQLite folders). */
     public boolean jdbc() {
         return this != SQLITE;

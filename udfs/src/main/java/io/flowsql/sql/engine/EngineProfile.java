@@ -33,6 +33,18 @@ public interface EngineProfile {
         return "main";
     }
 
+    /**
+     * True for a schema (or catalog) of the engine's own, never a user's table: {@code information_schema}, PostgreSQL's
+     * {@code pg_catalog}, {@code pg_toast*}, {@code pg_temp*}, MariaDB's {@code mysql}, {@code performance_schema},
+     * {@code sys}, DuckDB's {@code system} and {@code temp} catalogs. The same set on every engine (a user schema of
+     * one of these names on another engine would be as confusing as hidden).
+     */
+    default boolean systemSchema(String catalog, String schema) {
+        return java.util.Set.of("information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema", "sys")
+                .contains(schema) || schema.startsWith("pg_temp") || schema.startsWith("pg_toast")
+                || (catalog != null && java.util.Set.of("system", "temp").contains(catalog));
+    }
+
     /** True when a failed statement aborts the transaction it ran in (the reader must roll back before the next one). */
     default boolean failedStatementAbortsTransaction() {
         return false;
@@ -62,6 +74,11 @@ public interface EngineProfile {
         return type;
     }
 
+    /** The longest text, in characters, a key column of {@link #keyColumnType} holds (no limit where the type is unchanged). */
+    default int keyTextLimit() {
+        return Integer.MAX_VALUE;
+    }
+
     /** A name quoted as this engine quotes names ({@code "x"}; MariaDB {@code `x`}). */
     default String quoteName(String name) {
         return "\"" + name.replace("\"", "\"\"") + "\"";
@@ -70,6 +87,14 @@ public interface EngineProfile {
     /** An expression cast to text ({@code CAST(x AS VARCHAR)}; MariaDB {@code CAST(x AS CHAR)}). */
     default String textCast(String expression) {
         return "CAST(" + expression + " AS VARCHAR)";
+    }
+
+    /**
+     * The length of a text expression in characters ({@code length(x)}; MariaDB's {@code length} counts bytes, so there
+     * {@code CHAR_LENGTH(x)}): a bound on a value's length means the same on every engine.
+     */
+    default String textLength(String expression) {
+        return "length(" + expression + ")";
     }
 
     /** The loader's statements that replace a schema by an empty one of that name (for {@link #loadsIntoOwnSchema()} loads). */
@@ -131,7 +156,15 @@ public interface EngineProfile {
      * class): its form, a missing column, another missing name, or something else.
      */
     default StatementFault fault(String message) {
-        return facts().errors().read(message);
+        return fault(null, message);
+    }
+
+    /**
+     * The fault of a failed statement by its SQLState first, where this engine gives one that names the fault
+     * (PostgreSQL's {@code 42703} undefined column, MariaDB's {@code 42S02} missing table), else by its message.
+     */
+    default StatementFault fault(String sqlState, String message) {
+        return facts().errors().read(sqlState, message);
     }
 
     /** Why the statement's tokens are refused on this engine, or null. Runs before any parse. */

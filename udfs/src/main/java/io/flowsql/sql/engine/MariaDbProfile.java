@@ -66,7 +66,12 @@ public final class MariaDbProfile implements EngineProfile {
     /** A key column's text as {@code VARCHAR(191)}: an index entry of utf8mb4 holds at most 768 characters. */
     @Override
     public String keyColumnType(String type) {
-        return type.equals("LONGTEXT") ? "VARCHAR(191)" : type;
+        return type.equals("LONGTEXT") ? "VARCHAR(" + keyTextLimit() + ")" : type;
+    }
+
+    @Override
+    public int keyTextLimit() {
+        return 191;
     }
 
     /** Each Spider database becomes a MariaDB database (its schema), names lower-cased as the server stores them. */
@@ -95,6 +100,11 @@ public final class MariaDbProfile implements EngineProfile {
     @Override
     public String textCast(String expression) {
         return "CAST(" + expression + " AS CHAR)";
+    }
+
+    @Override
+    public String textLength(String expression) {
+        return "CHAR_LENGTH(" + expression + ")";
     }
 
     @Override

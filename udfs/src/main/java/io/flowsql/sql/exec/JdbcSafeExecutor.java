@@ -274,9 +274,9 @@ public final class JdbcSafeExecutor implements SafeExecutor {
         }
         if (state.startsWith("42") || lower.startsWith("parser error") || lower.startsWith("binder error")
                 || lower.startsWith("catalog error") || lower.contains("syntax error")) {
-            return new SqlError(SqlError.Kind.INVALID_SQL, message);
+            return new SqlError(SqlError.Kind.INVALID_SQL, message, e.getSQLState());
         }
-        return new SqlError(prepared ? SqlError.Kind.RUNTIME : SqlError.Kind.INVALID_SQL, message);
+        return new SqlError(prepared ? SqlError.Kind.RUNTIME : SqlError.Kind.INVALID_SQL, message, e.getSQLState());
     }
 
     private static SqlError timeout(StatementBudget budget) {

@@ -1,11 +1,10 @@
 package io.flowsql.sql.exec;
 
-import io.flowsql.sql.catalog.ReadOnlyConnections;
+import io.flowsql.sql.engine.sqlite.QueryDeadline;
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.sqlite.SQLiteConnection;
-import org.sqlite.SQLiteLimits;
 
 /**
  * One hardened SQLite connection: opened read-only by URI ({@code mode=ro}), {@code query_only} on,
@@ -22,12 +21,8 @@ final class PooledConnection implements AutoCloseable {
     }
 
     static PooledConnection open(Path file, long maxBytes) throws SQLException {
-        Connection connection = ReadOnlyConnections.open(file);
+        Connection connection = ReadOnlyConnections.openBounded(file, maxBytes);
         try {
-            SQLiteConnection sqlite = connection.unwrap(SQLiteConnection.class);
-            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
-            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, (int) Math.min(Integer.MAX_VALUE, Math.max(1 << 20, maxBytes)));
-            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_SQL_LENGTH, 1 << 20);
             return new PooledConnection(connection, QueryDeadline.installOn(connection));
         } catch (SQLException | RuntimeException e) {
             connection.close();

@@ -40,7 +40,7 @@ public interface SafeExecutor extends AutoCloseable {
 
     /** The engine behind this database id (SQLite for an unknown id: the embedded default). */
     default DatabaseEngine engineOf(String dbId) {
-        return DatabaseEngine.SQLITE;
+        return DatabaseEngine.embedded();
     }
 
     @Override

@@ -97,7 +97,7 @@ public final class SqlStatementGuard {
 
     /** Checks the text within what is left of the statement's budget; never throws for bad input. */
     public GuardVerdict check(String sql, StatementBudget budget) {
-        return check(sql, budget, DatabaseEngine.SQLITE);
+        return check(sql, budget, DatabaseEngine.embedded());
     }
 
     /** As {@link #check(String, StatementBudget)}, the statement parsed in the engine's dialect ({@link SqlParsing}). */

@@ -1,5 +1,6 @@
 package io.flowsql.sql.exec;
 
+import io.flowsql.sql.engine.sqlite.QueryDeadline;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.SqlError;
 import io.flowsql.sql.StatementBudget;

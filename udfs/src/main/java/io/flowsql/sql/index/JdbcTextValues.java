@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The text values of a live database by bounded sampling, never a full scan: per text column the distinct values among
  * its first {@code rowsPerColumn} rows, kept until the column's and the database's byte budgets are spent, and the whole
- * build stops at its time budget (the columns not reached are left out). Its cost is logged and returned.
+ * build stops at its time budget (the columns not reached are left out). A value's length bounds count characters on
+ * every engine ({@link EngineProfile#textLength}). Its cost is logged and returned.
  */
 public final class JdbcTextValues {
 
@@ -68,7 +69,7 @@ public final class JdbcTextValues {
                 long columnBytes = 0;
                 String c = engine.quoteName(column.name());
                 String sql = "SELECT DISTINCT v FROM (SELECT " + c + " AS v FROM " + qualified(engine, table.name()) + " LIMIT "
-                        + limits.rowsPerColumn() + ") s WHERE length(v) BETWEEN " + minLength + " AND " + maxLength;
+                        + limits.rowsPerColumn() + ") s WHERE " + engine.textLength("v") + " BETWEEN " + minLength + " AND " + maxLength;
                 try (Statement s = connection.createStatement()) {
                     s.setQueryTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000_000L));
                     try (ResultSet rs = s.executeQuery(sql)) {

@@ -1,7 +1,7 @@
 package io.flowsql.sql.index;
 
 import io.flowsql.sql.ColumnRef;
-import io.flowsql.sql.catalog.ReadOnlyConnections;
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package io.flowsql.sql.load;
 
 import io.flowsql.sql.engine.DatabaseEngine;
-import io.flowsql.sql.catalog.ReadOnlyConnections;
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,6 +28,9 @@ public final class SqliteToServerLoader {
     public record Loaded(String dbId, int tables, long rows, int primaryKeys, int foreignKeys, long millis) {}
 
     private record Column(String name, String declared, String type) {}
+
+    /** A foreign key to declare: {@code table.column} references {@code to.toColumn}. */
+    private record ForeignKey(String table, String column, String to, String toColumn) {}
 
     private final DatabaseEngine engine;
 
@@ -59,18 +62,24 @@ public final class SqliteToServerLoader {
                 tables.put(table, columns(source, table));
             }
             Map<String, List<String>> keys = new LinkedHashMap<>();
+            for (String table : tables.keySet()) {
+                List<String> pk = primaryKey(source, table);
+                if (!pk.isEmpty() && unique(source, table, pk)) {
+                    keys.put(table.toLowerCase(Locale.ROOT), pk);
+                }
+            }
+            List<ForeignKey> foreign = engine.profile().loadsIntoOwnSchema() ? foreignKeys(source, tables, keys) : List.of();
             for (Map.Entry<String, List<Column>> t : tables.entrySet()) {
-                List<String> pk = primaryKey(source, t.getKey());
-                boolean unique = !pk.isEmpty() && unique(source, t.getKey(), pk);
+                List<String> pk = keys.getOrDefault(t.getKey().toLowerCase(Locale.ROOT), List.of());
                 if (!engine.profile().loadsIntoOwnSchema()) {
                     ddl.execute("DROP TABLE IF EXISTS " + name(t.getKey()));
                 }
                 List<String> defs = new ArrayList<>();
-                t.getValue().forEach(c -> defs.add(name(c.name()) + " " + (unique && pk.stream().anyMatch(c.name()::equalsIgnoreCase)
+                t.getValue().forEach(c -> defs.add(name(c.name()) + " " + (pk.stream().anyMatch(c.name()::equalsIgnoreCase)
+                        || foreign.stream().anyMatch(f -> f.table().equals(t.getKey()) && f.column().equalsIgnoreCase(c.name()))
                         ? engine.profile().keyColumnType(c.type()) : c.type())));
-                if (unique) {
+                if (!pk.isEmpty()) {
                     defs.add("PRIMARY KEY (" + String.join(", ", pk.stream().map(this::name).toList()) + ")");
-                    keys.put(t.getKey().toLowerCase(Locale.ROOT), pk);
                 }
                 ddl.execute("CREATE TABLE " + prefix + name(t.getKey()) + " (" + String.join(", ", defs) + ")");
             }
@@ -78,12 +87,12 @@ public final class SqliteToServerLoader {
             for (Map.Entry<String, List<Column>> t : tables.entrySet()) {
                 rows += copyRows(source, target, prefix, t.getKey(), t.getValue());
             }
-            int fks = 0;
-            if (engine.profile().loadsIntoOwnSchema()) {
-                fks = foreignKeys(source, ddl, prefix, tables, keys);
+            for (ForeignKey f : foreign) {
+                ddl.execute("ALTER TABLE " + prefix + name(f.table()) + " ADD FOREIGN KEY (" + name(f.column()) + ") REFERENCES "
+                        + prefix + name(f.to()) + " (" + name(f.toColumn()) + ")" + engine.profile().foreignKeySuffix());
             }
             target.commit();
-            return new Loaded(dbId, tables.size(), rows, keys.size(), fks, (System.nanoTime() - start) / 1_000_000);
+            return new Loaded(dbId, tables.size(), rows, keys.size(), foreign.size(), (System.nanoTime() - start) / 1_000_000);
         } catch (SQLException | RuntimeException e) {
             target.rollback();
             throw e;
@@ -92,10 +101,15 @@ public final class SqliteToServerLoader {
         }
     }
 
-    /** PostgreSQL only (DuckDB cannot add a foreign key to an existing table). */
-    private int foreignKeys(Connection source, Statement ddl, String prefix, Map<String, List<Column>> tables,
-            Map<String, List<String>> keys) throws SQLException {
-        int n = 0;
+    /**
+     * The foreign keys to declare (only where the loader loads into a schema of its own: DuckDB cannot add one to an
+     * existing table): SQLite's declared keys onto a single-column primary key of the same storage type. A text key
+     * column gets the engine's key type (MariaDB: {@code VARCHAR(191)}, as it cannot index a whole {@code LONGTEXT}) when
+     * its longest value fits ({@link io.flowsql.sql.engine.EngineProfile#keyTextLimit()}), else the key is left out.
+     */
+    private List<ForeignKey> foreignKeys(Connection source, Map<String, List<Column>> tables, Map<String, List<String>> keys)
+            throws SQLException {
+        List<ForeignKey> out = new ArrayList<>();
         for (String table : tables.keySet()) {
             try (PreparedStatement s = source.prepareStatement("SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?)")) {
                 s.setString(1, table);
@@ -108,18 +122,28 @@ public final class SqliteToServerLoader {
                                 : targetKey != null && targetKey.size() == 1 ? targetKey.get(0) : null;
                         if (targetKey == null || toColumn == null || targetKey.size() != 1
                                 || !targetKey.get(0).equalsIgnoreCase(toColumn) || !hasColumn(tables, table, from)
+                                || !tables.containsKey(actual(tables, to))
                                 || !typeOf(tables, table, from).equals(typeOf(tables, actual(tables, to), toColumn))
-                                || !engine.profile().keyColumnType(typeOf(tables, table, from)).equals(typeOf(tables, table, from))) {
+                                || !keyFits(source, table, from, typeOf(tables, table, from))) {
                             continue;
                         }
-                        ddl.execute("ALTER TABLE " + prefix + name(table) + " ADD FOREIGN KEY (" + name(from) + ") REFERENCES "
-                                + prefix + name(actual(tables, to)) + " (" + name(toColumn) + ")" + engine.profile().foreignKeySuffix());
-                        n++;
+                        out.add(new ForeignKey(table, from, actual(tables, to), toColumn));
                     }
                 }
             }
         }
-        return n;
+        return out;
+    }
+
+    /** True when the column's values fit the engine's key type (a text key's longest value within its limit). */
+    private boolean keyFits(Connection source, String table, String column, String type) throws SQLException {
+        if (engine.profile().keyColumnType(type).equals(type)) {
+            return true;
+        }
+        try (Statement s = source.createStatement();
+                ResultSet rs = s.executeQuery("SELECT max(length(" + quote(column) + ")) FROM " + quote(table))) {
+            return !rs.next() || rs.getLong(1) <= engine.profile().keyTextLimit();
+        }
     }
 
     private static boolean hasColumn(Map<String, List<Column>> tables, String table, String column) {

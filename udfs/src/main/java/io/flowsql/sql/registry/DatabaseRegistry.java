@@ -136,7 +136,7 @@ public final class DatabaseRegistry implements Serializable {
 
     /** The engine behind an id: the declared one, else SQLite. */
     public DatabaseEngine engineOf(String dbId) {
-        return declaration(dbId).map(DatabaseDeclaration::engine).orElse(DatabaseEngine.SQLITE);
+        return declaration(dbId).map(DatabaseDeclaration::engine).orElse(DatabaseEngine.embedded());
     }
 
     /** Whether a question may name this id (declared, or a SQLite folder the locator finds). */

@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
 import io.flowsql.sql.engine.EngineProfile;
+import io.flowsql.sql.engine.duckdb.DuckDbInstance;
+import io.flowsql.sql.engine.duckdb.DuckDbJfrHook;
 import io.flowsql.sql.DatabaseUnavailable;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -109,7 +111,7 @@ public final class JdbcPools implements AutoCloseable {
             c.setDataSource(new BreakerDataSource(d.id(), new DriverDataSource(d.url(), profile.driverClass(), properties,
                     d.user().isEmpty() ? null : d.user(), credentials.password(d)), breaker));
         } else {
-            DuckDbInstance instance = duckdb.computeIfAbsent(d.id(), id -> DuckDbInstance.open(d));
+            DuckDbInstance instance = duckdb.computeIfAbsent(d.id(), id -> DuckDbInstance.open(d.id(), d.url(), d.files()));
             c.setDataSource(new BreakerDataSource(d.id(), instance, breaker));
         }
         return new HikariDataSource(c);

@@ -32,9 +32,6 @@ final class JdbcSchemaReader {
 
     private static final String[] TABLE_TYPES = {"TABLE", "BASE TABLE", "VIEW", "MATERIALIZED VIEW", "FOREIGN TABLE",
         "PARTITIONED TABLE"};
-    private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "pg_catalog", "pg_toast", "mysql",
-            "performance_schema", "sys");
-    private static final Set<String> SYSTEM_CATALOGS = Set.of("system", "temp");
 
     private record Located(String catalog, String schema, String table, String name, String remarks) {}
 
@@ -99,8 +96,7 @@ final class JdbcSchemaReader {
             while (rs.next()) {
                 String catalog = rs.getString("TABLE_CAT");
                 String schema = rs.getString("TABLE_SCHEM");
-                if (schema == null || SYSTEM_SCHEMAS.contains(schema) || schema.startsWith("pg_temp") || schema.startsWith("pg_toast")
-                        || (catalog != null && SYSTEM_CATALOGS.contains(catalog))) {
+                if (schema == null || d.engine().profile().systemSchema(catalog, schema)) {
                     continue;
                 }
                 if (!d.schemas().isEmpty() && d.schemas().stream().noneMatch(schema::equalsIgnoreCase)) {

@@ -213,7 +213,7 @@ class BoundedStatementsOnEveryEngineTest {
     }
 
     private static void assertThatThrownByOpen(Path file) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.flowsql.sql.catalog.ReadOnlyConnections.open(file).close())
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.flowsql.sql.engine.sqlite.ReadOnlyConnections.open(file).close())
                 .isInstanceOf(java.sql.SQLException.class).hasMessageContaining("no SQLite database file");
     }
 

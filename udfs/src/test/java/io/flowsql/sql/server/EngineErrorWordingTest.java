@@ -69,6 +69,35 @@ class EngineErrorWordingTest {
         readsItsOwnWording(parts.sql(), "duck_concert_singer", DatabaseEngine.DUCKDB, STRICT_ENGINES);
     }
 
+    /**
+     * PostgreSQL's SQLState reaches the error and is read before its wording: an undefined column ({@code 42703}), an
+     * undefined table ({@code 42P01}), a grouping error ({@code 42803}) and a missing function ({@code 42883}) keep
+     * their fault with the message replaced by wording that names another one. (A syntax error, {@code 42601}, is
+     * mapped too but never reaches PostgreSQL: the guard refuses a statement that does not parse.)
+     */
+    @Test
+    void postgresqlReadsTheSqlStateFirst() {
+        readsTheSqlStateFirst(parts.sql(), "pg_concert_singer", DatabaseEngine.POSTGRESQL, Map.of(
+                "SELECT Nme FROM singer", "42703",
+                "SELECT Name FROM singers", "42P01",
+                "SELECT Country, Name FROM singer GROUP BY Country", "42803",
+                "SELECT julianday(Name) FROM singer", "42883"));
+    }
+
+    /** Each case fails with its SQLState, which names the case's fault even under another fault's wording. */
+    static void readsTheSqlStateFirst(SafeExecutor sql, String dbId, DatabaseEngine engine, Map<String, String> stateOf) {
+        for (var c : stateOf.entrySet()) {
+            ExecutionResult r = sql.execute(dbId, c.getKey(), sql.newBudget());
+            assertThat(r.ok()).as(c.getKey()).isFalse();
+            assertThat(r.error().sqlState()).as(engine + ": " + c.getKey() + " -> " + r.error()).isEqualTo(c.getValue());
+            StatementFault fault = engine.profile().fault(r.error().message());
+            String otherWording = fault == StatementFault.UNKNOWN_COLUMN ? "you have an error in your sql syntax"
+                    : "unknown column 'x' in 'field list'";
+            assertThat(engine.profile().fault(otherWording)).isNotEqualTo(fault);
+            assertThat(engine.profile().fault(r.error().sqlState(), otherWording)).as(engine + ": " + c.getKey()).isEqualTo(fault);
+        }
+    }
+
     /** Runs the cases every engine shares and {@code own} on {@code dbId}; each message must read as its fault. */
     static void readsItsOwnWording(SafeExecutor sql, String dbId, DatabaseEngine engine,
                                            Map<String, StatementFault> own) {
@@ -78,9 +107,13 @@ class EngineErrorWordingTest {
         for (var c : all.entrySet()) {
             ExecutionResult r = sql.execute(dbId, c.getKey(), sql.newBudget());
             String message = r.ok() ? null : r.error().message();
-            System.out.printf("%s %-14s %s%n", engine, engine.profile().fault(message), message);
+            String state = r.ok() ? null : r.error().sqlState();
+            System.out.printf("%s %-14s [%s] %s%n", engine, engine.profile().fault(state, message), state, message);
             assertThat(r.ok()).as(engine + ": " + c.getKey()).isFalse();
-            assertThat(engine.profile().fault(message)).as(engine + ": " + c.getKey() + " -> " + message)
+            assertThat(engine.profile().fault(state, message)).as(engine + ": " + c.getKey() + " -> [" + state + "] " + message)
+                    .isEqualTo(c.getValue());
+            // the wording alone still reads the same (an error recorded as text has no state)
+            assertThat(engine.profile().fault(message)).as(engine + " by wording: " + c.getKey() + " -> " + message)
                     .isEqualTo(c.getValue());
         }
     }

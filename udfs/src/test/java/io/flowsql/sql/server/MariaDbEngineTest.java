@@ -25,7 +25,7 @@ class MariaDbEngineTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = MariaDbServer.start(List.of("concert_singer"));
+        server = MariaDbServer.start(List.of("concert_singer", "network_2"));
         DatabaseRegistry registry = new DatabaseRegistry(SpiderData.locator(),
                 List.of(server.declaration("maria_cs", "concert_singer", 2)));
         sql = new JdbcSafeExecutor(registry, SqlExecutorConfig.defaults(), new JdbcPools(new Credentials(Map.of()), 5_000));
@@ -69,6 +69,65 @@ class MariaDbEngineTest {
                 assertThat(m.table()).isEqualToIgnoringCase("singer");
             });
         }
+    }
+
+    /**
+     * The value index's 3–100 length bound counts characters on MariaDB too (its {@code length} counts bytes): a
+     * two-letter value of two-byte letters stays out, a 60-letter Cyrillic value (120 bytes) and a short accented one
+     * stay in. With {@code length(v)} the first came in and the second stayed out.
+     */
+    @Test
+    void samplesValuesByCharactersNotBytes() throws Exception {
+        String cyrillic = "Ж".repeat(60);
+        try (java.sql.Connection admin = server.admin(); java.sql.Statement s = admin.createStatement()) {
+            s.execute("CREATE DATABASE texts CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+            s.execute("CREATE TABLE texts.words (w TEXT)");
+            try (java.sql.PreparedStatement p = admin.prepareStatement("INSERT INTO texts.words VALUES (?)")) {
+                for (String w : List.of("éé", "ab", "Zürich", cyrillic)) {
+                    p.setString(1, w);
+                    p.addBatch();
+                }
+                p.executeBatch();
+            }
+        }
+        io.flowsql.sql.registry.DatabaseDeclaration d = server.declaration("maria_texts", "texts", 1);
+        io.flowsql.sql.DatabaseSchema schema = new io.flowsql.sql.DatabaseSchema("maria_texts", List.of(
+                new io.flowsql.sql.TableSchema("words", "", List.of(new io.flowsql.sql.ColumnSchema("words", "w", "TEXT", "",
+                        true, false, List.of())), List.of())), List.of());
+        try (java.sql.Connection c = server.admin()) {
+            c.setCatalog("texts");
+            List<String> values = List.of(io.flowsql.sql.index.JdbcTextValues.sample(d, schema, c, 3, 100).values().values());
+            assertThat(values).containsExactlyInAnyOrder("Zürich", cyrillic);
+        }
+    }
+
+    /**
+     * A Spider database keeps its foreign keys on text columns on MariaDB: network_2's PersonFriend.name and .friend
+     * reference Person.name (varchar). MariaDB cannot index a whole LONGTEXT, so the loader gives a text key column the
+     * key type; before, these keys were left out (0 loaded).
+     */
+    @Test
+    void keepsForeignKeysOnTextColumns() throws Exception {
+        assertThat(server.loads).filteredOn(l -> l.dbId().equals("network_2")).singleElement()
+                .satisfies(l -> assertThat(l.foreignKeys()).isEqualTo(2));
+        List<String> keys = new java.util.ArrayList<>();
+        try (java.sql.Connection admin = server.admin(); java.sql.Statement s = admin.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT table_name, column_name, referenced_table_name, referenced_column_name"
+                        + " FROM information_schema.key_column_usage WHERE table_schema = 'network_2'"
+                        + " AND referenced_table_name IS NOT NULL ORDER BY column_name")) {
+            while (rs.next()) {
+                keys.add(rs.getString(1) + "." + rs.getString(2) + " -> " + rs.getString(3) + "." + rs.getString(4));
+            }
+        }
+        assertThat(keys).containsExactly("personfriend.friend -> person.name", "personfriend.name -> person.name");
+    }
+
+    /** MariaDB's SQLStates for a missing column and a missing table reach the error and are read before its wording. */
+    @Test
+    void readsTheSqlStateFirst() {
+        EngineErrorWordingTest.readsTheSqlStateFirst(sql, "maria_cs", DatabaseEngine.MARIADB, Map.of(
+                "SELECT Nme FROM singer", "42S22",
+                "SELECT Name FROM singers", "42S02"));
     }
 
     /** MariaDB's own error messages read by its profile ({@link EngineErrorWordingTest} has the other engines). */

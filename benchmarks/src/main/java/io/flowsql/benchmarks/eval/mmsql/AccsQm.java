@@ -1,9 +1,9 @@
 package io.flowsql.benchmarks.eval.mmsql;
 
+import io.flowsql.sql.engine.sqlite.ReadOnlyConnections;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -80,7 +80,7 @@ final class AccsQm {
             return "no database " + db + " here: its schema is empty and every column lookup fails";
         }
         Map<String, List<String>> tables = new LinkedHashMap<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file.toAbsolutePath() + "?mode=ro");
+        try (Connection c = ReadOnlyConnections.open(file);
              Statement st = c.createStatement()) {
             List<String> names = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type='table'")) {

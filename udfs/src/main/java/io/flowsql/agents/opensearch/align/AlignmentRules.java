@@ -17,7 +17,7 @@ public final class AlignmentRules {
     public static ConsistencyAligner fromSettings(AgentSettings settings, StageSql database) {
         List<AlignmentRule> rules = new ArrayList<>();
         // first, so the value rule sees a double-quoted value as the text literal it is (a no-op on SQLite)
-        rules.add(new DialectAlignment(id -> database == null ? DatabaseEngine.SQLITE : database.engineOf(id)));
+        rules.add(new DialectAlignment(id -> database == null ? DatabaseEngine.embedded() : database.engineOf(id)));
         if (settings.alignNullComparison) {
             rules.add(new NullComparison());
         }

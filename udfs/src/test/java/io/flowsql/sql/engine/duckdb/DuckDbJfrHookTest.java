@@ -1,4 +1,4 @@
-package io.flowsql.sql.registry;
+package io.flowsql.sql.engine.duckdb;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.retrieval;
+package io.flowsql.benchmarks.engine.postgresql;
 
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.engine.DatabaseEngine;

@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.db;
+package io.flowsql.benchmarks.engine.postgresql;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;

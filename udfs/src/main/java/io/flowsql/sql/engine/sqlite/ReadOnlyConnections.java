@@ -1,4 +1,4 @@
-package io.flowsql.sql.catalog;
+package io.flowsql.sql.engine.sqlite;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.sqlite.JDBC;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -37,5 +39,23 @@ public final class ReadOnlyConnections {
             throw e;
         }
         return connection;
+    }
+
+    /**
+     * {@link #open} plus a statement's bounds: no ATTACH slots, a cap on string and blob sizes ({@code maxBytes}, at
+     * least 1 MiB) and on the statement's length.
+     */
+    public static Connection openBounded(Path file, long maxBytes) throws SQLException {
+        Connection connection = open(file);
+        try {
+            SQLiteConnection sqlite = connection.unwrap(SQLiteConnection.class);
+            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
+            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, (int) Math.min(Integer.MAX_VALUE, Math.max(1 << 20, maxBytes)));
+            sqlite.setLimit(SQLiteLimits.SQLITE_LIMIT_SQL_LENGTH, 1 << 20);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 }

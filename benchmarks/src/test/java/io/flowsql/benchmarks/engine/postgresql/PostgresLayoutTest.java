@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.db;
+package io.flowsql.benchmarks.engine.postgresql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.flowsql.sql.exec;
+package io.flowsql.sql.engine.sqlite;
 
 import io.flowsql.sql.StatementBudget;
 import java.sql.Connection;
@@ -13,31 +13,33 @@ import org.sqlite.ProgressHandler;
  * the connection from another thread (so a late cancel cannot hit the connection's next statement); the connection
  * stays usable afterwards.
  */
-final class QueryDeadline extends ProgressHandler {
+public final class QueryDeadline extends ProgressHandler {
 
     private static final int VM_STEPS_BETWEEN_CHECKS = 5_000;
 
     private volatile StatementBudget budget;
     private volatile boolean fired;
 
-    static QueryDeadline installOn(Connection connection) throws SQLException {
+    /** Installs a deadline, not yet armed, on a SQLite connection. */
+    public static QueryDeadline installOn(Connection connection) throws SQLException {
         QueryDeadline deadline = new QueryDeadline();
         ProgressHandler.setHandler(connection, VM_STEPS_BETWEEN_CHECKS, deadline);
         return deadline;
     }
 
     /** Arms the deadline for the statement about to run under {@code budget}. */
-    void startFor(StatementBudget budget) {
+    public void startFor(StatementBudget budget) {
         fired = false;
         this.budget = budget;
     }
 
-    void stop() {
+    /** Disarms it once the statement is done. */
+    public void stop() {
         budget = null;
     }
 
     /** True when the statement's budget ran out (or was cancelled) while it ran. */
-    boolean passed() {
+    public boolean passed() {
         StatementBudget armed = budget;
         return fired || (armed != null && armed.expired());
     }

@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.db;
+package io.flowsql.benchmarks.engine.mariadb;
 
 import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.load.SqliteToServerLoader;

@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.db;
+package io.flowsql.benchmarks.engine.postgresql;
 
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.flowsql.sql.registry;
+package io.flowsql.sql.engine.duckdb;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +26,7 @@ import org.duckdb.DuckDBConnection;
  * temporary folder of its own ({@link DuckDbProfile#lockDown}), and the configuration locked so no statement can turn
  * any of it back on. Pool connections are duplicates of this one connection (same database).
  */
-final class DuckDbInstance implements DataSource, AutoCloseable {
+public final class DuckDbInstance implements DataSource, AutoCloseable {
 
     private final DuckDBConnection root;
     private final Path temp;
@@ -48,20 +48,24 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
         }
     }
 
-    static DuckDbInstance open(DatabaseDeclaration d) {
+    /**
+     * Opens the database at {@code url} (read-only unless in memory) for the declared database {@code id}, with one view
+     * per data file of {@code folders} when in memory.
+     */
+    public static DuckDbInstance open(String id, String url, List<String> folders) {
         Properties props = new Properties();
-        boolean inMemory = d.url().equals("jdbc:duckdb:") || d.url().equals("jdbc:duckdb::memory:");
+        boolean inMemory = url.equals("jdbc:duckdb:") || url.equals("jdbc:duckdb::memory:");
         if (!inMemory) {
             props.setProperty("duckdb.read_only", "true");
         }
         Path temp = null;
         try {
-            DuckDBConnection connection = (DuckDBConnection) new org.duckdb.DuckDBDriver().connect(d.url(), props);
+            DuckDBConnection connection = (DuckDBConnection) new org.duckdb.DuckDBDriver().connect(url, props);
             try (Statement s = connection.createStatement()) {
-                List<String> folders = new ArrayList<>();
-                for (String folder : d.files()) {
+                List<String> readable = new ArrayList<>();
+                for (String folder : folders) {
                     Path dir = Path.of(folder).toAbsolutePath().normalize();
-                    folders.add(dir + "/");
+                    readable.add(dir + "/");
                     if (inMemory) {
                         for (Path file : dataFiles(dir)) {
                             s.execute("CREATE VIEW " + quote(viewName(file)) + " AS SELECT * FROM " + reader(file)
@@ -69,14 +73,14 @@ final class DuckDbInstance implements DataSource, AutoCloseable {
                         }
                     }
                 }
-                temp = Files.createTempDirectory("flowsql-duckdb-" + d.id().replaceAll("[^A-Za-z0-9_-]", "_") + "-");
-                DuckDbProfile.lockDown(s, folders, temp);
+                temp = Files.createTempDirectory("flowsql-duckdb-" + id.replaceAll("[^A-Za-z0-9_-]", "_") + "-");
+                DuckDbProfile.lockDown(s, readable, temp);
             }
             connection.setAutoCommit(true);
             return new DuckDbInstance(connection, temp);
         } catch (SQLException | IOException e) {
             deleteQuietly(temp);
-            throw new IllegalStateException("databases." + d.id() + ": cannot open DuckDB: " + e.getMessage(), e);
+            throw new IllegalStateException("databases." + id + ": cannot open DuckDB: " + e.getMessage(), e);
         }
     }
 

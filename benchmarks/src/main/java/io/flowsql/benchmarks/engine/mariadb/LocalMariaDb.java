@@ -1,4 +1,4 @@
-package io.flowsql.benchmarks.db;
+package io.flowsql.benchmarks.engine.mariadb;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.flowsql.sql.registry;
+package io.flowsql.sql.engine.duckdb;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,14 +19,14 @@ import java.lang.reflect.Field;
  * jdbc_jfr_memory_monitor}), which the engine never turns on: marking the monitor as already initialized before the
  * driver class initializes skips the registration.
  */
-final class DuckDbJfrHook {
+public final class DuckDbJfrHook {
     private static final Logger LOG = LoggerFactory.getLogger(DuckDbJfrHook.class);
     private static final String MONITOR = "org.duckdb.DuckDBMemoryMonitor";
 
     private DuckDbJfrHook() {}
 
     /** Before this class's loader initializes DuckDB's driver (idempotent; a no-op once the driver has registered it). */
-    static void prevent() {
+    public static void prevent() {
         prevent(DuckDbJfrHook.class.getClassLoader());
     }
 
