@@ -1,5 +1,7 @@
 package io.flowsql.flink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
@@ -29,6 +31,28 @@ class StateFixtures {
     static final long FEEDBACK_WAIT = 60_000;
     static final long GATHER_TIMEOUT = 5_000;
     static final int MAX_WAITING_REPEATS = 2;
+
+    /**
+     * The fixtures' dialogue d1 after a restore, with r3 sent after it: r1's answer releases r2 with both earlier turns
+     * in its history and its in-flight fields intact, and r2's answer releases r3.
+     */
+    static void releaseTheFixturesDialogue(
+            KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, FeedbackTurn, RequestContext> h) throws Exception {
+        h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r1", "And their names?", "answerable",
+                "SELECT name FROM singer", "answered, 6 rows")), 0);
+        java.util.List<RequestContext> out = h.extractOutputValues();
+        assertThat(out).extracting(c -> c.requestId).containsExactly("r2");
+        RequestContext r2 = out.get(0);
+        assertThat(r2.history).extracting(t -> t.sql)
+                .containsExactly("SELECT count(*) FROM singer", "SELECT name FROM singer");
+        assertThat(r2.candidates).extracting(c -> c.sql)
+                .containsExactly("SELECT count(*) FROM singer", "SELECT count(name) FROM singer");
+        assertThat(r2.notes).containsEntry("k", "v");
+        assertThat(r2.trace).extracting(t -> t.llmCalls).containsExactly(1);
+        h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r2", "And the oldest?", "answerable",
+                "SELECT max(age) FROM singer", "answered, 1 row")), 0);
+        assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r2", "r3");
+    }
 
     static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, FeedbackTurn, RequestContext> dialogueHarness()
             throws Exception {

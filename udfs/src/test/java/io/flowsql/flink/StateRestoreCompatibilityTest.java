@@ -43,20 +43,7 @@ class StateRestoreCompatibilityTest {
             // r3 comes after the restore: it waits behind r2 (the queue restored from the list layout moves into the map)
             h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
             // r1 was in flight, r2 waiting: r1's answer releases r2 with both earlier turns in its history
-            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r1", "And their names?", "answerable",
-                    "SELECT name FROM singer", "answered, 6 rows")), 0);
-            List<RequestContext> out = h.extractOutputValues();
-            assertThat(out).extracting(c -> c.requestId).containsExactly("r2");
-            RequestContext r2 = out.get(0);
-            assertThat(r2.history).extracting(t -> t.sql)
-                    .containsExactly("SELECT count(*) FROM singer", "SELECT name FROM singer");
-            assertThat(r2.candidates).extracting(c -> c.sql)
-                    .containsExactly("SELECT count(*) FROM singer", "SELECT count(name) FROM singer");
-            assertThat(r2.notes).containsEntry("k", "v");
-            assertThat(r2.trace).extracting(t -> t.llmCalls).containsExactly(1);
-            h.processElement2(new FeedbackTurn("d1", new DialogueTurn("r2", "And the oldest?", "answerable",
-                    "SELECT max(age) FROM singer", "answered, 1 row")), 0);
-            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r2", "r3");
+            StateFixtures.releaseTheFixturesDialogue(h);
         }
     }
 
