@@ -70,6 +70,18 @@ final class Browser implements AutoCloseable {
                 .until(condition::apply);
     }
 
+    /** Adds a definition with the page's knowledge form (for the selected database); returns the id the page was given. */
+    String addDefinition(String term, String definition) {
+        driver.findElement(By.cssSelector("#knowledge summary")).click();
+        driver.findElement(By.id("knowledge-term")).sendKeys(term);
+        driver.findElement(By.id("knowledge-definition")).sendKeys(definition);
+        driver.findElement(By.id("knowledge-add")).click();
+        return until(Duration.ofSeconds(30), d -> {
+            String sent = d.findElement(By.cssSelector("[data-testid=knowledge-status]")).getAttribute("data-knowledge-id");
+            return sent == null || sent.isEmpty() ? null : sent;
+        });
+    }
+
     void ask(String db, String question) {
         if (db != null) {
             new Select(driver.findElement(By.id("db"))).selectByValue(db);

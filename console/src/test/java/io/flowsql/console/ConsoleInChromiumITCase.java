@@ -44,7 +44,8 @@ class ConsoleInChromiumITCase {
 
     @RegisterExtension
     static final KafkaBrokerExtension KAFKA = new KafkaBrokerExtension(new TopicSpec("questions", 2),
-            new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1), new TopicSpec("feedback", 1));
+            new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1), new TopicSpec("feedback", 1),
+            new TopicSpec("knowledge", 1));
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
@@ -54,7 +55,8 @@ class ConsoleInChromiumITCase {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = ConsoleStack.start(KAFKA.bootstrapServers(), "full");
+        stack = ConsoleStack.start(KAFKA.bootstrapServers(), "full",
+                java.util.Map.of(io.flowsql.config.kafka.KafkaOptions.KNOWLEDGE_TOPIC.key(), "knowledge"));
     }
 
     @AfterAll
@@ -139,6 +141,27 @@ class ConsoleInChromiumITCase {
             assertThat(feedback).extracting(f -> f.kind, f -> f.requestId, f -> f.verdict, f -> f.correctedSql).containsExactly(
                     tuple("verdict", firstRequest, "wrong", edited),
                     tuple("verdict", second.getAttribute("data-request-id"), "correct", null));
+            person.assertNoConsoleProblems();
+        }
+    }
+
+    @Test
+    void aDefinitionAddedInThePageIsNamedOnTheAnswersThatUsedIt() throws Exception {
+        try (Browser person = new Browser()) {
+            person.open(stack.console.url());
+            new org.openqa.selenium.support.ui.Select(person.driver.findElement(By.id("db"))).selectByValue("concert_singer");
+            String entry = person.addDefinition("stadium capacity", "the most people a stadium holds (stadium.Capacity)");
+            // the entry reaches the job's definitions within about 2 s: ask until an answer used it (at most 5 times)
+            List<WebElement> used = List.of();
+            for (int asked = 1; asked <= 5 && used.isEmpty(); asked++) {
+                person.ask(null, "What is the maximum capacity and the average of all stadiums ?");
+                WebElement turn = person.answeredTurn(asked, ANSWER_WAIT);
+                assertThat(turn.findElement(By.cssSelector("[data-testid=status]")).getText()).as(turn.getText()).isEqualTo("answered");
+                used = turn.findElements(By.cssSelector("[data-testid=knowledge-used]"));
+            }
+            assertThat(used).as("an answer names the definition its prompts carried").hasSize(1);
+            assertThat(used.get(0).getText()).isEqualTo("definitions used: " + entry);
+            person.screenshot("06-definition-used");
             person.assertNoConsoleProblems();
         }
     }

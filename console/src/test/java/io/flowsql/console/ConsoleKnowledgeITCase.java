@@ -84,14 +84,7 @@ class ConsoleKnowledgeITCase {
 
             try (Browser person = new Browser()) {
                 person.open(console.url() + "?token=" + TOKEN_B);
-                person.driver.findElement(By.cssSelector("#knowledge summary")).click();
-                person.driver.findElement(By.id("knowledge-term")).sendKeys("old pet");
-                person.driver.findElement(By.id("knowledge-definition")).sendKeys("a pet older than 5 (pets.pet_age > 5)");
-                person.driver.findElement(By.id("knowledge-add")).click();
-                String fromPage = person.until(Duration.ofSeconds(30), d -> {
-                    String sent = d.findElement(By.cssSelector("[data-testid=knowledge-status]")).getAttribute("data-knowledge-id");
-                    return sent == null || sent.isEmpty() ? null : sent;
-                });
+                String fromPage = person.addDefinition("old pet", "a pet older than 5 (pets.pet_age > 5)");
                 person.screenshot("knowledge-form");
                 person.assertNoConsoleProblems();
 

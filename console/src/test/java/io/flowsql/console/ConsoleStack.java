@@ -36,9 +36,15 @@ final class ConsoleStack implements AutoCloseable {
     }
 
     static ConsoleStack start(String bootstrapServers, String preset) throws Exception {
+        return start(bootstrapServers, preset, Map.of());
+    }
+
+    /** As {@link #start(String, String)}, with {@code more} job options (a knowledge topic, say) for the job and the console. */
+    static ConsoleStack start(String bootstrapServers, String preset, Map<String, String> more) throws Exception {
         SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).responders(AgentResponders.all())
                 .oracle(GoldSqlOracle.load(SHARED_DATA.resolve("spider/dev.json"))).build());
-        JobConfig config = JobConfig.of(Map.of(
+        Map<String, String> options = new java.util.HashMap<>(more);
+        options.putAll(Map.of(
                 JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers,
                 JobOptions.CHECKPOINT_INTERVAL.key(), "500ms",
                 JobOptions.TRANSACTION_TIMEOUT.key(), "60s",
@@ -47,6 +53,7 @@ final class ConsoleStack implements AutoCloseable {
                 JobOptions.STRATEGY.key(), preset,
                 JobOptions.PRESETS.key(), preset,
                 JobOptions.LLM_BASE_URL.key(), llm.baseUrl()));
+        JobConfig config = JobConfig.of(options);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlowSqlJob.configure(env, config);
         FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
