@@ -3,6 +3,7 @@ package io.flowsql.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.events.AnswerEvent;
+import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
@@ -13,6 +14,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -72,6 +74,29 @@ class StateFixtures {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), MAX_WAITING_REPEATS)),
                 new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
+    }
+
+    /**
+     * The request-id fixture after a restore: a repeat of the answered r2 is dead-lettered at once, r1's answer releases
+     * the repeat (from questions/0@7) that waited for it, and r3, never seen, goes on to be answered.
+     */
+    static void settleTheFixturesRequestIds(
+            KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> h) throws Exception {
+        h.processElement1(request("r2", "d1", "And their names?"), 0);
+        h.processElement2(answer("r1", "d1", "refused"), 0);
+        h.processElement1(request("r3", "d1", "The oldest?"), 0);
+        assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r3");
+        java.util.List<DeadLetterEvent> dead = h.getSideOutput(RequestIdFunction.DUPLICATES).stream()
+                .map(StreamRecord::getValue).toList();
+        assertThat(dead).hasSize(2);
+        assertThat(dead.get(0).reason).startsWith("duplicate_request_id: request_id r2")
+                .contains("already answered (status answered)");
+        assertThat(dead.get(1).reason).startsWith("duplicate_request_id: request_id r1")
+                .contains("answered meanwhile (status refused)");
+        assertThat(dead.get(1).topic).isEqualTo("questions");
+        assertThat(dead.get(1).partition).isZero();
+        assertThat(dead.get(1).offset).isEqualTo(7);
+        assertThat(dead.get(1).raw).contains("\"dialogue_id\":\"d1\"", "How many singers?");
     }
 
     /** An answer as the feedback source reads it back from the answers topic. */

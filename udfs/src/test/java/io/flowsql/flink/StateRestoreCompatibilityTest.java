@@ -1,11 +1,9 @@
 package io.flowsql.flink;
 
-import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -77,24 +75,7 @@ class StateRestoreCompatibilityTest {
         try (var h = StateFixtures.requestIdHarness()) {
             h.initializeState(fixture(version, "request-ids.snapshot"));
             h.open();
-            // r2 was answered: a repeat is dead-lettered at once, with the status kept in the state
-            h.processElement1(StateFixtures.request("r2", "d1", "And their names?"), 0);
-            // r1 was in flight: its answer releases the repeat that waited for it
-            h.processElement2(StateFixtures.answer("r1", "d1", "refused"), 0);
-            // an id the state never saw goes on to be answered
-            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
-            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r3");
-            List<DeadLetterEvent> dead = h.getSideOutput(RequestIdFunction.DUPLICATES).stream()
-                    .map(StreamRecord::getValue).toList();
-            assertThat(dead).hasSize(2);
-            assertThat(dead.get(0).reason).startsWith("duplicate_request_id: request_id r2")
-                    .contains("already answered (status answered)");
-            assertThat(dead.get(1).reason).startsWith("duplicate_request_id: request_id r1")
-                    .contains("answered meanwhile (status refused)");
-            assertThat(dead.get(1).topic).isEqualTo("questions");
-            assertThat(dead.get(1).partition).isZero();
-            assertThat(dead.get(1).offset).isEqualTo(7);
-            assertThat(dead.get(1).raw).contains("\"dialogue_id\":\"d1\"", "How many singers?");
+            StateFixtures.settleTheFixturesRequestIds(h);
         }
     }
 }

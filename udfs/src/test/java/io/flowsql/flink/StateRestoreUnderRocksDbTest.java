@@ -1,18 +1,15 @@
 package io.flowsql.flink;
 
-import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
 import java.nio.file.Path;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,20 +65,7 @@ class StateRestoreUnderRocksDbTest {
         try (var h = onRocksDb(StateFixtures.requestIdHarness())) {
             h.initializeState(migrated);
             h.open();
-            h.processElement1(StateFixtures.request("r2", "d1", "And their names?"), 0);
-            // r1 was in flight with a repeat waiting (a PojoSerializer context): its answer releases the repeat
-            h.processElement2(StateFixtures.answer("r1", "d1", "refused"), 0);
-            h.processElement1(StateFixtures.request("r3", "d1", "The oldest?"), 0);
-            assertThat(h.extractOutputValues()).extracting(c -> c.requestId).containsExactly("r3");
-            List<DeadLetterEvent> dead = h.getSideOutput(RequestIdFunction.DUPLICATES).stream()
-                    .map(StreamRecord::getValue).toList();
-            assertThat(dead).hasSize(2);
-            assertThat(dead.get(0).reason).startsWith("duplicate_request_id: request_id r2")
-                    .contains("already answered (status answered)");
-            assertThat(dead.get(1).reason).startsWith("duplicate_request_id: request_id r1")
-                    .contains("answered meanwhile (status refused)");
-            assertThat(dead.get(1).offset).isEqualTo(7);
-            assertThat(dead.get(1).raw).contains("\"dialogue_id\":\"d1\"", "How many singers?");
+            StateFixtures.settleTheFixturesRequestIds(h);
         }
     }
 }

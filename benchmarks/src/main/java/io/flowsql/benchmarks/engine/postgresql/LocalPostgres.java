@@ -31,6 +31,11 @@ public final class LocalPostgres implements AutoCloseable {
         return DatabaseEngine.POSTGRESQL.profile().jdbcUrlPrefix() + "//127.0.0.1:" + pg.getPort() + "/postgres";
     }
 
+    /** The running server, for {@link PostgresLayout#load}. */
+    EmbeddedPostgres server() {
+        return pg;
+    }
+
     /** A connection as the server's superuser. */
     public Connection admin() throws SQLException {
         return pg.getPostgresDatabase().getConnection();

@@ -1,7 +1,6 @@
 package io.flowsql.benchmarks.engine.postgresql;
 
 import io.flowsql.sql.engine.DatabaseEngine;
-import io.flowsql.sql.load.SqliteToServerLoader;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.nio.file.Path;
@@ -10,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,12 +37,8 @@ public final class SoakPostgres implements AutoCloseable {
     public static SoakPostgres start(String db, Path sqlite, Path work, int port) throws Exception {
         SoakPostgres server = new SoakPostgres(work.resolve("pgdata"), port);
         server.pg = server.launch();
-        try (Connection admin = server.pg.getPostgresDatabase().getConnection(); Statement s = admin.createStatement()) {
-            Path secret = ReaderRole.create(s, work);
-            new SqliteToServerLoader(DatabaseEngine.POSTGRESQL).load(db, sqlite, admin, db);
-            ReaderRole.grant(s, db);
-            server.jobOptions.putAll(ReaderRole.options(db,
-                    DatabaseEngine.POSTGRESQL.profile().jdbcUrlPrefix() + "//127.0.0.1:" + port + "/postgres", secret));
+        try {
+            server.jobOptions.putAll(PostgresLayout.load(server.pg, List.of(db), id -> sqlite, work, Isolation.SHARED));
         } catch (Exception e) {
             server.close();
             throw e;
