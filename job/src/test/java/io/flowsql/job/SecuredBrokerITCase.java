@@ -108,12 +108,15 @@ class SecuredBrokerITCase {
                     assertThat(broker.topicNames()).as("the journal made its topic on the secured listener")
                             .contains("stage-journal");
                 }
-                // The SQL path on the same broker: its own group reads the two questions from the beginning and its
-                // functions (with the journal) answer them again; the job parameters Flink's web UI shows hold no secret.
+                // The SQL path on the same broker: it reads under the job's kafka.group-id (one position for both
+                // paths), so here it is given a group of its own that reads the two questions from the beginning, and
+                // its functions (with the journal) answer them again; the job parameters Flink's web UI shows hold no secret.
+                JobConfig sqlPath = config.with(Map.of(JobOptions.GROUP_ID.key(), "secured-sql-path"));
+                outputs.add(FlowSqlScript.bundledFor(sqlPath).text());
                 StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-                FlowSqlJob.configure(env, config);
+                FlowSqlJob.configure(env, sqlPath);
                 StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-                TableResult insert = FlowSqlScript.run(tables, FlowSqlScript.bundledFor(config));
+                TableResult insert = FlowSqlScript.run(tables, FlowSqlScript.bundledFor(sqlPath));
                 try {
                     outputs.add(String.valueOf(tables.getConfig().get(PipelineOptions.GLOBAL_JOB_PARAMETERS)));
                     assertThat(committedAnswers(config.kafkaClients(), 4, Duration.ofSeconds(180))).as("two answers of each path").hasSize(4);
