@@ -92,6 +92,12 @@ public final class MariaDbProfile implements EngineProfile {
         return "";
     }
 
+    /** SQLite's SQL as MariaDB reads it with SQLite's result ({@link MariaDbAlignment}). */
+    @Override
+    public java.util.Optional<String> alignSpiderSql(net.sf.jsqlparser.statement.Statement statement, Set<String> names) {
+        return MariaDbAlignment.align(statement, names);
+    }
+
     @Override
     public String quoteName(String name) {
         return "`" + name.replace("`", "``") + "`";

@@ -17,22 +17,26 @@ class ExecutionProblemTest {
     @Test
     void theStateDecidesOverWordingThatNamesAnotherFault() {
         // BIRD-style names hold spaces: a missing column "function name" is worded like a missing function
-        Candidate c = failed("RUNTIME: ERROR: column \"function name\" does not exist", "42703");
-        assertThat(kind(c, DatabaseEngine.POSTGRESQL)).isEqualTo(ErrorClass.SCHEMA);
-        c.errorState = null;
-        assertThat(kind(c, DatabaseEngine.POSTGRESQL)).as("by its wording alone").isEqualTo(ErrorClass.SYNTAX);
+        classes(DatabaseEngine.POSTGRESQL, "RUNTIME: ERROR: column \"function name\" does not exist", "42703",
+                ErrorClass.SCHEMA, ErrorClass.SYNTAX);
     }
 
     @Test
     void theStateDecidesWhereTheWordingIsInAnotherLanguage() {
-        Candidate c = failed("RUNTIME: FEHLER: Spalte »nme« existiert nicht", "42703");
-        assertThat(kind(c, DatabaseEngine.POSTGRESQL)).isEqualTo(ErrorClass.SCHEMA);
-        Candidate grouping = failed("RUNTIME: FEHLER: Spalte »singer.name« muss in der GROUP-BY-Klausel erscheinen", "42803");
-        assertThat(kind(grouping, DatabaseEngine.POSTGRESQL)).isEqualTo(ErrorClass.SYNTAX);
-        Candidate table = failed("RUNTIME: (conn=7) La table 'concert_singer.singers' n'existe pas", "42S02");
-        assertThat(kind(table, DatabaseEngine.MARIADB)).isEqualTo(ErrorClass.SCHEMA);
-        table.errorState = null;
-        assertThat(kind(table, DatabaseEngine.MARIADB)).as("by its wording alone").isEqualTo(ErrorClass.FAILED);
+        classes(DatabaseEngine.POSTGRESQL, "RUNTIME: FEHLER: Spalte »nme« existiert nicht", "42703",
+                ErrorClass.SCHEMA, ErrorClass.FAILED);
+        classes(DatabaseEngine.POSTGRESQL, "RUNTIME: FEHLER: Spalte »singer.name« muss in der GROUP-BY-Klausel erscheinen",
+                "42803", ErrorClass.SYNTAX, ErrorClass.FAILED);
+        classes(DatabaseEngine.MARIADB, "RUNTIME: (conn=7) La table 'concert_singer.singers' n'existe pas", "42S02",
+                ErrorClass.SCHEMA, ErrorClass.FAILED);
+    }
+
+    /** The class of a candidate failed with {@code error} and {@code state}, and of the same error without its state. */
+    private static void classes(DatabaseEngine engine, String error, String state, ErrorClass byState, ErrorClass byWording) {
+        Candidate c = failed(error, state);
+        assertThat(kind(c, engine)).as("with SQLState " + state).isEqualTo(byState);
+        c.errorState = null;
+        assertThat(kind(c, engine)).as("by its wording alone").isEqualTo(byWording);
     }
 
     @Test
