@@ -24,7 +24,7 @@ import net.sf.jsqlparser.util.deparser.StatementDeParser;
 /**
  * SQLite's SQL (what the models and Spider's golds write) printed as MariaDB must read it to return SQLite's result,
  * under MariaDB's default {@code sql_mode} (no {@code ANSI_QUOTES}, no {@code PIPES_AS_CONCAT}) and the loader's
- * case-telling {@code utf8mb4_bin} collation:
+ * case-telling {@code utf8mb4_nopad_bin} collation:
  * <ul>
  *   <li>a double-quoted word that names a table or column of the schema is that name ({@code `x`}); SQLite reads it as
  *       the name, MariaDB as a string; one that names nothing stays a string, as both read it;</li>

@@ -83,7 +83,7 @@ public final class MariaDbProfile implements EngineProfile {
     @Override
     public List<String> replaceSchema(String quotedSchema) {
         return List.of("SET foreign_key_checks = 0", "DROP DATABASE IF EXISTS " + quotedSchema, "CREATE DATABASE " + quotedSchema
-                + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+                + " CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
     }
 
     /** InnoDB takes a foreign key whose rows do not all resolve when {@code foreign_key_checks} is off ({@link #replaceSchema}). */

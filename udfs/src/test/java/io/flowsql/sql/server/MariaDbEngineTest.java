@@ -174,6 +174,25 @@ class MariaDbEngineTest {
                 .as("SQL MariaDB reads as SQLite does is left alone").isEmpty();
     }
 
+    /**
+     * Text compares as on SQLite: case and trailing spaces count (the loader's {@code utf8mb4_nopad_bin}; with the PAD
+     * SPACE {@code utf8mb4_bin}, {@code 'Joe Sharp '} matched {@code 'Joe Sharp'}, and flight_2's golds, whose cities end in
+     * a space, gave other rows than on SQLite).
+     */
+    @Test
+    void textComparesAsOnSqlite() {
+        for (String where : List.of("Name = 'Joe Sharp '", "Name = 'joe sharp'", "Name = 'Joe Sharp'")) {
+            ExecutionResult r = sql.execute("maria_cs", "SELECT count(*) FROM singer WHERE " + where, sql.newBudget());
+            assertThat(r.error()).isNull();
+            assertThat(r.rows().toString()).as(where).isEqualTo(where.equals("Name = 'Joe Sharp'") ? "[[1]]" : "[[0]]");
+        }
+        ExecutionResult distinct = sql.execute("maria_cs",
+                "SELECT count(DISTINCT v) FROM (SELECT Name AS v FROM singer UNION ALL SELECT CONCAT(Name, ' ') FROM singer) AS t",
+                sql.newBudget());
+        assertThat(distinct.error()).isNull();
+        assertThat(distinct.rows().toString()).isEqualTo("[[12]]");
+    }
+
     /** MariaDB's SQLStates for a missing column and a missing table reach the error and are read before its wording. */
     @Test
     void readsTheSqlStateFirst() {
