@@ -36,7 +36,10 @@ import net.sf.jsqlparser.util.deparser.StatementDeParser;
  *       {@code max}/{@code min} {@code GREATEST}/{@code LEAST}; {@code group_concat(x, s)}
  *       {@code GROUP_CONCAT(x SEPARATOR s)} (MariaDB would concatenate {@code s} to each value);
  *       {@code strftime} with a constant format of {@code %Y %m %d %H %M %S %j %w} {@code DATE_FORMAT} ({@code %M}, the
- *       minute, is MariaDB's {@code %i}); {@code julianday(x)} {@code TO_SECONDS(x) / 86400e0 + 1721059.5}.</li>
+ *       minute, is MariaDB's {@code %i}); {@code julianday(x)} {@code TO_SECONDS(x) / 86400e0 + 1721059.5};</li>
+ *   <li>a subquery in FROM gets the alias MariaDB requires ({@code derived_1}); a table or column of the schema named by
+ *       a word MariaDB reserves and SQLite does not ({@code FROM show}) is backticked; {@code COUNT (*)}, a space before a
+ *       call's parenthesis, which MariaDB does not read as a call, is printed {@code COUNT(*)}.</li>
  * </ul>
  * {@code LIMIT a, b}, {@code substr}, {@code ifnull}, {@code instr} and boolean literals read alike and are left alone.
  */
@@ -47,18 +50,57 @@ final class MariaDbAlignment {
     private static final Pattern CODE = Pattern.compile("%.");
     /** SQLite's Julian day of MariaDB's day 0 (TO_SECONDS counts from year 0). */
     private static final String JULIAN_DAY_ZERO = "1721059.5";
+    /** Words MariaDB reserves (its "Reserved Words" list) that SQLite takes as plain names. */
+    private static final Set<String> RESERVED = Set.of(("accessible add all alter analyze and as asc asensitive before between"
+            + " bigint binary blob both by call cascade case change char character check collate column condition constraint"
+            + " continue convert create cross current_date current_role current_time current_timestamp current_user cursor"
+            + " database databases day_hour day_microsecond day_minute day_second dec decimal declare default delayed delete"
+            + " desc describe deterministic distinct distinctrow div double drop dual each else elseif enclosed escaped except"
+            + " exists exit explain false fetch float float4 float8 for force foreign from fulltext general grant group having"
+            + " high_priority hour_microsecond hour_minute hour_second if ignore in index infile inner inout insensitive insert"
+            + " int int1 int2 int3 int4 int8 integer intersect interval into is iterate join key keys kill leading leave left"
+            + " like limit linear lines load localtime localtimestamp lock long longblob longtext loop low_priority match"
+            + " maxvalue mediumblob mediumint mediumtext middleint minute_microsecond minute_second mod modifies natural not"
+            + " no_write_to_binlog null numeric offset on optimize option optionally or order out outer outfile over"
+            + " partition position precision primary procedure purge range read reads read_write real recursive references"
+            + " regexp release rename repeat replace require resignal restrict return returning revoke right rlike rows"
+            + " row_number schema schemas second_microsecond select sensitive separator set show signal slow smallint spatial"
+            + " specific sql sqlexception sqlstate sqlwarning sql_big_result sql_calc_found_rows sql_small_result ssl starting"
+            + " straight_join table terminated then tinyblob tinyint tinytext to trailing trigger true undo union unique"
+            + " unlock unsigned update usage use using utc_date utc_time utc_timestamp values varbinary varchar varcharacter"
+            + " varying when where while window with write xor year_month zerofill").split(" "));
+    /** A word and white space before an opening parenthesis: a call MariaDB reads only without the space. */
+    private static final Pattern SPACED_CALL = Pattern.compile("\\b([A-Za-z_][A-Za-z0-9_]*)\\s+\\(");
 
     private MariaDbAlignment() {}
 
-    /** The statement printed with MariaDB's forms, or empty when it needs none. */
-    static Optional<String> align(Statement statement, Set<String> names) {
+    /** {@code sql}, parsed as {@code statement}, printed with MariaDB's forms, or empty when it needs none. */
+    static Optional<String> align(String sql, Statement statement, Set<String> names) {
         StringBuilder out = new StringBuilder();
         Printer expressions = new Printer(names);
         expressions.setBuilder(out);
-        Tables select = new Tables(expressions, out);
+        Tables select = new Tables(expressions, out, names);
         expressions.setSelectVisitor(select);
         statement.accept(new StatementDeParser(expressions, select, out));
-        return expressions.changed || select.changed ? Optional.of(out.toString()) : Optional.empty();
+        return expressions.changed || select.changed || spacedCall(sql, expressions.called)
+                ? Optional.of(out.toString()) : Optional.empty();
+    }
+
+    /** True when one of the statement's calls is written with a space before its parenthesis ({@code COUNT (*)}). */
+    private static boolean spacedCall(String sql, Set<String> called) {
+        Matcher m = SPACED_CALL.matcher(sql);
+        while (m.find()) {
+            if (called.contains(m.group(1).toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A name of the schema ({@code names}) that MariaDB reserves in backticks, else as it is. */
+    private static String unreserved(String name, Set<String> names) {
+        String lower = name == null ? null : name.toLowerCase(Locale.ROOT);
+        return lower != null && RESERVED.contains(lower) && names.contains(lower) ? "`" + name + "`" : name;
     }
 
     /** A double-quoted name in backticks, as MariaDB quotes names. */
@@ -71,12 +113,18 @@ final class MariaDbAlignment {
         return name != null && name.length() > 1 && name.startsWith("\"") && name.endsWith("\"");
     }
 
-    /** Table names in double quotes ({@code FROM "singer"}) in backticks. */
+    /**
+     * Table names in double quotes ({@code FROM "singer"}) or reserved by MariaDB in backticks, and an alias for each
+     * subquery in FROM.
+     */
     private static final class Tables extends SelectDeParser {
+        private final Set<String> names;
         private boolean changed;
+        private int derived;
 
-        Tables(Printer expressions, StringBuilder out) {
+        Tables(Printer expressions, StringBuilder out, Set<String> names) {
             super(expressions, out);
+            this.names = names;
         }
 
         @Override
@@ -84,14 +132,36 @@ final class MariaDbAlignment {
             if (doubleQuoted(table.getName())) {
                 table.setName(backticked(table.getName()));
                 changed = true;
+            } else if (!unreserved(table.getName(), names).equals(table.getName())) {
+                table.setName(unreserved(table.getName(), names));
+                changed = true;
             }
             return super.visit(table, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(net.sf.jsqlparser.statement.select.PlainSelect select, S context) {
+            select.setFromItem(aliased(select.getFromItem()));
+            if (select.getJoins() != null) {
+                select.getJoins().forEach(j -> j.setRightItem(aliased(j.getRightItem())));
+            }
+            return super.visit(select, context);
+        }
+
+        private net.sf.jsqlparser.statement.select.FromItem aliased(net.sf.jsqlparser.statement.select.FromItem item) {
+            if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && sub.getAlias() == null) {
+                sub.setAlias(new net.sf.jsqlparser.expression.Alias("derived_" + ++derived));
+                changed = true;
+            }
+            return item;
         }
     }
 
     /** Prints each expression, in MariaDB's form where SQLite's reads otherwise there. */
     private static final class Printer extends ExpressionDeParser {
         private final Set<String> names;
+        /** The names of the functions the statement calls, lower-cased. */
+        private final Set<String> called = new java.util.HashSet<>();
         private boolean changed;
 
         Printer(Set<String> names) {
@@ -112,6 +182,9 @@ final class MariaDbAlignment {
         public <S> StringBuilder visit(Column column, S context) {
             if (doubleQuoted(column.getColumnName())) {
                 column.setColumnName(backticked(column.getColumnName()));
+                changed = true;
+            } else if (!unreserved(column.getColumnName(), names).equals(column.getColumnName())) {
+                column.setColumnName(unreserved(column.getColumnName(), names));
                 changed = true;
             }
             return super.visit(column, context);
@@ -163,6 +236,7 @@ final class MariaDbAlignment {
         public <S> StringBuilder visit(Function function, S context) {
             List<Expression> args = arguments(function);
             String name = function.getName() == null ? "" : function.getName().toLowerCase(Locale.ROOT);
+            called.add(name);
             boolean plain = args != null && !function.isDistinct() && function.getOrderByElements() == null;
             if (!plain) {
                 return super.visit(function, context);

@@ -94,8 +94,9 @@ public final class MariaDbProfile implements EngineProfile {
 
     /** SQLite's SQL as MariaDB reads it with SQLite's result ({@link MariaDbAlignment}). */
     @Override
-    public java.util.Optional<String> alignSpiderSql(net.sf.jsqlparser.statement.Statement statement, Set<String> names) {
-        return MariaDbAlignment.align(statement, names);
+    public java.util.Optional<String> alignSpiderSql(String sql, net.sf.jsqlparser.statement.Statement statement,
+                                                     Set<String> names) {
+        return MariaDbAlignment.align(sql, statement, names);
     }
 
     @Override

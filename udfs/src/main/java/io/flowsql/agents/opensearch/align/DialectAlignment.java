@@ -47,6 +47,6 @@ public final class DialectAlignment implements AlignmentRule {
         Set<String> names = schema.tables().stream().flatMap(t -> t.columns().stream())
                 .map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         schema.tables().stream().map(TableSchema::name).map(n -> n.toLowerCase(Locale.ROOT)).forEach(names::add);
-        return engine.profile().alignSpiderSql(parsed.get(), names);
+        return engine.profile().alignSpiderSql(sql, parsed.get(), names);
     }
 }
