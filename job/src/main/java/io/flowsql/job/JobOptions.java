@@ -189,7 +189,8 @@ public final class JobOptions {
             .intType().defaultValue(1000)
             .withDescription("A job started without state first reads the last this many answers of each answers partition: a question "
                     + "among them read again (an earlier job stopped after its answers' commit, before its question offsets') is "
-                    + "dead-lettered (duplicate_request_id), not answered twice. 0 = not read.");
+                    + "dead-lettered (duplicate_request_id), not answered twice. The Flink SQL path's FLOWSQL_ANSWER reads them at "
+                    + "each start. 0 = not read.");
     public static final ConfigOption<Integer> HISTORY_MAX_TURNS = ConfigOptions.key("dialogue.history-max-turns")
             .intType().defaultValue(8)
             .withDescription("Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
