@@ -9,10 +9,12 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.sqlfix.RepairMemory;
+import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.sql.ValueIndex;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.exec.SafeExecutor;
@@ -113,6 +115,51 @@ public class DataDoorRuleTest {
         assertThat(result.getFailureReport().getDetails())
                 .anyMatch(d -> d.contains("CachingValueIndexProvider.forDatabase"))
                 .anyMatch(d -> d.contains("ValueIndex.find"));
+    }
+
+    /**
+     * Who may hold what a tenant's examples, repairs and embeddings are chosen from. Not yet the door alone (issue 35):
+     * the engine's wiring ({@code StageParts}) builds them and the stages below hold what they are handed; each of
+     * these still chooses through the asker's door ({@link #examplesAndRepairsAreChosenThroughTheAsker}). The list is
+     * frozen: a new holder fails here until it takes what it needs from a door.
+     */
+    static final String[] LEARNED_HOLDERS = {
+        "io.flowsql.engine.StageParts",
+        "io.flowsql.agents.sqlfix.SqlRefiner",
+        "io.flowsql.agents.opensearch.align.model.ModelAligner",
+        "io.flowsql.agents.opensearch.FreshGeneration",
+        "io.flowsql.agents.opensearch.extract.RetrievalStage",
+        "io.flowsql.agents.opensearch.OpenSearchGenerateStage",
+        "io.flowsql.agents.opensearch.fewshot.FewShotStage",
+        "io.flowsql.knowledge.SimilarKnowledge",
+    };
+
+    static ArchRule learnedHeldOnlyBy(Class<?> type) {
+        return fields().that().haveRawType(type).should().beDeclaredInClassesThat(DescribedPredicate.describe(
+                        "a frozen holder or the type itself",
+                        (JavaClass c) -> List.of(LEARNED_HOLDERS).contains(c.getName()) || c.isEquivalentTo(type)))
+                .allowEmptyShould(true);
+    }
+
+    @Test
+    void noNewClassHoldsAnExampleLibraryARepairMemoryOrAnEmbeddingRetriever() {
+        for (Class<?> learned : new Class<?>[] {ExampleLibrary.class, RepairMemory.class, EmbeddingRetriever.class}) {
+            learnedHeldOnlyBy(learned).check(UDFS);
+        }
+    }
+
+    /** The holder rule bites: a class outside the frozen list that keeps an example library is reported. */
+    @Test
+    void theHolderRuleCatchesANewHolder() {
+        EvaluationResult result = learnedHeldOnlyBy(ExampleLibrary.class)
+                .evaluate(new ClassFileImporter().importClasses(NewHolder.class));
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().getDetails()).anyMatch(d -> d.contains("NewHolder.library"));
+    }
+
+    /** A stage that keeps its own library: what the holder rule must catch. */
+    static final class NewHolder {
+        final ExampleLibrary library = new ExampleLibrary(List.of());
     }
 
     /** What the rule must catch (test code, not imported by the other rules). */
