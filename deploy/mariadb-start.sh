@@ -45,11 +45,12 @@ if [[ ! -d "$DIR/data/mysql" ]]; then
 fi
 rm -f "$DIR/mysqld.sock"
 mkdir -p "$DIR/nofiles"
-# Table names case-insensitive (as SQLite's), text compared as PostgreSQL and SQLite compare it (binary), utf8mb4,
+# Table names case-insensitive (as SQLite's), text compared as PostgreSQL and SQLite compare it (binary, trailing
+# spaces count: NO PAD), utf8mb4,
 # a small buffer pool (one server per test class on shared machines), no binary log, nothing but 127.0.0.1.
 "$MARIADBD" --no-defaults --datadir="$DIR/data" "${USER_ARGS[@]}" --port="$PORT" --bind-address=127.0.0.1 \
   --socket="$DIR/mysqld.sock" --pid-file="$DIR/mysqld.pid" --log-error="$DIR/error.log" --skip-log-bin \
-  --skip-name-resolve --lower-case-table-names=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_bin \
+  --skip-name-resolve --lower-case-table-names=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_nopad_bin \
   --innodb-buffer-pool-size=64M --innodb-log-file-size=16M --performance-schema=OFF --secure-file-priv="$DIR/nofiles" \
   --local-infile=0 --max-connections=100 < /dev/null > /dev/null 2>&1 &
 echo $! > "$DIR/mysqld.pid"

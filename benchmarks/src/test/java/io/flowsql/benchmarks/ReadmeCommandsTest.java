@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * The README's shell blocks cannot rot: each carries a marker, {@code <!-- readme-test: check -->} on the line before
  * its fence, and every command in it is checked against the repository as it is (scripts, subcommands, flags,
  * environment variables, tools: {@link CommandCheck}) and the block must parse as bash. The blocks start brokers,
- * jobs and benchmarks that take minutes, so none is run here; the scripts themselves are run by their own tests.
+ * jobs and benchmarks that take minutes, so none is run here. The first path's blocks carry
+ * {@code <!-- readme-test: run -->} instead (checked the same way): CI runs them as written with
+ * {@code .ci/readme-blocks.sh}, after the tests.
  */
 class ReadmeCommandsTest {
 
@@ -33,8 +35,8 @@ class ReadmeCommandsTest {
             if (!Files.isRegularFile(file)) continue;
             for (ShellBlocks.Block block : ShellBlocks.of(Files.readString(file))) {
                 String where = document + ":" + block.line();
-                if (!"check".equals(block.marker())) {
-                    problems.add(where + ": a shell block without <!-- readme-test: check --> on the line before it");
+                if (!"check".equals(block.marker()) && !"run".equals(block.marker())) {
+                    problems.add(where + ": a shell block without <!-- readme-test: check --> (or run) on the line before it");
                     continue;
                 }
                 for (List<String> command : ShellCommands.of(block.text())) {
@@ -47,6 +49,33 @@ class ReadmeCommandsTest {
         }
         assertThat(problems).isEmpty();
         assertThat(commands).as("commands checked in " + DOCUMENTS).isGreaterThan(30);
+    }
+
+    /**
+     * The blocks marked run are the ones {@code .ci/readme-blocks.sh --list} prints, in the README's order, and CI
+     * calls that script: the quickstart and the ask/watch block against a quickstart that stays up.
+     */
+    @Test
+    void theRunMarkedBlocksAreTheOnesCiRuns() throws IOException, InterruptedException {
+        List<String> marked = new ArrayList<>();
+        for (ShellBlocks.Block block : ShellBlocks.of(Files.readString(ROOT.resolve("README.md")))) {
+            if ("run".equals(block.marker())) marked.add(block.text().strip());
+        }
+        assertThat(marked).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(marked.get(0)).startsWith("deploy/quickstart.sh");
+        assertThat(marked).anyMatch(text -> text.contains("deploy/flowsql.sh watch --ids-file"));
+
+        Process list = new ProcessBuilder("bash", ROOT.resolve(".ci/readme-blocks.sh").toString(), "--list")
+                .redirectErrorStream(true).start();
+        String printed = new String(list.getInputStream().readAllBytes());
+        assertThat(list.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(list.exitValue()).as(printed).isZero();
+        List<String> listed = new ArrayList<>();
+        for (String part : printed.split("(?m)^@@ \\d+\\n")) {
+            if (!part.isBlank()) listed.add(part.strip());
+        }
+        assertThat(listed).isEqualTo(marked);
+        assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains(".ci/readme-blocks.sh");
     }
 
     /** A command quoted in the text ({@code `deploy/kafka-stop.sh --clean`}) is held to the same checks as a block's. */

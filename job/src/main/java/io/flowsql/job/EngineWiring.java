@@ -5,7 +5,7 @@ import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.engine.LlmCacheSettings;
 import io.flowsql.flink.HistoryLimits;
-import io.flowsql.job.journal.JournalRelease;
+import io.flowsql.config.journal.JournalRelease;
 import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.journal.StageJournalSource;

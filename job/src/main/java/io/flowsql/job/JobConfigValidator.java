@@ -6,6 +6,10 @@ import io.flowsql.config.OptionFamily;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.correct.OpenSearchCorrectStage;
 import io.flowsql.engine.StageRegistry;
+import io.flowsql.config.feedback.FeedbackOptions;
+import io.flowsql.config.journal.JournalOptions;
+import io.flowsql.config.llm.LlmOptions;
+import io.flowsql.config.pacing.PacingOptions;
 import io.flowsql.rooms.SqlRooms;
 import org.apache.flink.configuration.ConfigOption;
 
@@ -36,18 +40,19 @@ final class JobConfigValidator {
         v.llm();
         v.budgets();
         v.agents();
-        v.journal();
-        SqlRooms.validate(config.settings());  // the SQL rooms' own checks: sql.*, tenants.* (malformed keys, roles)
+        // each room's own checks: sql.*, tenants.* (malformed keys, roles), llm.*, journal.*, feedback.*, pacing
+        SqlRooms.validate(config.settings());
+        LlmOptions.validate(config.settings());
+        JournalOptions.validate(config.settings());
+        FeedbackOptions.validate(config.settings());
+        PacingOptions.validate(config.settings());
     }
 
     /** The least value of each int option that has one; "0 = none / derived / default" options start at 0. */
     private static final Map<ConfigOption<Integer>, Integer> MINIMUMS = Map.ofEntries(
             Map.entry(JobOptions.PARALLELISM, 0), Map.entry(JobOptions.SOURCE_PARALLELISM, 0),
             Map.entry(JobOptions.MAX_RECORD_BYTES, 1), Map.entry(JobOptions.DEAD_LETTER_EXCERPT_BYTES, 0),
-            Map.entry(JobOptions.LLM_SERVER_SLOTS, 1), Map.entry(JobOptions.LLM_MAX_CONCURRENCY, 0),
-            Map.entry(JobOptions.LLM_MAX_RETRIES, 0), Map.entry(JobOptions.LLM_MAX_TOKENS, 0),
-            Map.entry(JobOptions.LLM_CONTEXT_TOKENS, 0), Map.entry(JobOptions.LLM_REQUESTS_PER_MINUTE, 0),
-            Map.entry(JobOptions.LLM_TOKENS_PER_MINUTE, 0), Map.entry(JobOptions.STAGE_CAPACITY, 1),
+            Map.entry(JobOptions.STAGE_CAPACITY, 1),
             Map.entry(JobOptions.EXECUTION_POOL_SIZE, 1), Map.entry(JobOptions.EXECUTION_CAPACITY, 1),
             Map.entry(JobOptions.HISTORY_MAX_TURNS, 0),
             Map.entry(JobOptions.HISTORY_MAX_BYTES, 0), Map.entry(JobOptions.AGENT_CANDIDATES, 1),
@@ -91,12 +96,9 @@ final class JobConfigValidator {
                     + "between 0 and " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + checkpoint + ")");
         }
         Duration idle = get(JobOptions.CHECKPOINT_INTERVAL_IDLE);
-        if (idle.isNegative() || txTimeout.compareTo(idle) <= 0) {
-            throw new IllegalArgumentException(JobOptions.CHECKPOINT_INTERVAL_IDLE.key() + " (" + idle + ") must be 0 or "
-                    + "positive and below " + JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ")");
-        }
-        if (get(JobOptions.IDLE_AFTER).isZero() || get(JobOptions.IDLE_AFTER).isNegative()) {
-            throw new IllegalArgumentException(JobOptions.IDLE_AFTER.key() + " must be positive");
+        if (txTimeout.compareTo(idle) <= 0) {
+            throw new IllegalArgumentException(JobOptions.CHECKPOINT_INTERVAL_IDLE.key() + " (" + idle + ") must be "
+                    + "below " + JobOptions.TRANSACTION_TIMEOUT.key() + " (" + txTimeout + ")");
         }
     }
 
@@ -138,23 +140,15 @@ final class JobConfigValidator {
             throw new IllegalArgumentException(JobOptions.STRATEGY.key() + " (" + strategy + ") must be one of "
                     + JobOptions.PRESETS.key() + " (" + String.join(", ", presets) + ")");
         }
-        notBelow(JobOptions.LLM_TOTAL_BUDGET, JobOptions.LLM_TIMEOUT, "the budget of a call in all holds at least one attempt");
         queueBudget();
     }
 
     /**
-     * The wait for a connection permit is part of a call's budget; with no queue (0), a stage that holds more requests
-     * than there are permits would fail the surplus at once.
+     * With no queue for a connection permit (0; its bounds are the LLM room's), a stage that holds more requests than
+     * there are permits would fail the surplus at once.
      */
     private void queueBudget() {
-        Duration queue = get(JobOptions.LLM_QUEUE_BUDGET);
-        boolean set = config.explicitValues().containsKey(JobOptions.LLM_QUEUE_BUDGET.key());
-        if (queue.isNegative() || set && queue.compareTo(get(JobOptions.LLM_TOTAL_BUDGET)) > 0) {
-            throw new IllegalArgumentException(JobOptions.LLM_QUEUE_BUDGET.key() + " (" + queue + ") must be between 0 and "
-                    + JobOptions.LLM_TOTAL_BUDGET.key() + " (" + get(JobOptions.LLM_TOTAL_BUDGET) + "): the wait for a "
-                    + "connection permit is part of the call's budget");
-        }
-        if (!queue.isZero()) {
+        if (!get(JobOptions.LLM_QUEUE_BUDGET).isZero()) {
             return;
         }
         int permits = EngineWiring.maxConcurrency(config);
@@ -170,13 +164,6 @@ final class JobConfigValidator {
                         + "give " + JobOptions.LLM_QUEUE_BUDGET.key() + " a budget or lower " + key);
             }
         });
-    }
-
-    private void journal() {
-        Duration retention = get(JobOptions.JOURNAL_RETENTION);
-        if (retention.isZero() || retention.isNegative()) {
-            throw new IllegalArgumentException(JobOptions.JOURNAL_RETENTION.key() + " must be positive: " + retention);
-        }
     }
 
     /**
@@ -207,10 +194,6 @@ final class JobConfigValidator {
         });
         notBelow(JobOptions.EXECUTION_TIMEOUT, JobOptions.QUERY_TIMEOUT, "a candidate's query must end by the executor's limit first");
         notBelow(JobOptions.GATHER_TIMEOUT, JobOptions.EXECUTION_TIMEOUT, "candidates would be counted as timed out before their own limit");
-        if (config.explicitValues().containsKey(JobOptions.FEEDBACK_CHECK_TIMEOUT.key())) {
-            // left at its default it follows sql.query-timeout (EngineWiring.feedbackCheckTimeout)
-            notBelow(JobOptions.FEEDBACK_CHECK_TIMEOUT, JobOptions.QUERY_TIMEOUT, "feedback SQL must end by the executor's limit first");
-        }
         if (get(JobOptions.FEEDBACK_WAIT).compareTo(get(JobOptions.CHECKPOINT_INTERVAL)) <= 0) {
             throw new IllegalArgumentException(JobOptions.FEEDBACK_WAIT.key() + " (" + get(JobOptions.FEEDBACK_WAIT)
                     + ") must exceed " + JobOptions.CHECKPOINT_INTERVAL.key() + " (" + get(JobOptions.CHECKPOINT_INTERVAL)

@@ -7,11 +7,14 @@ import io.flowsql.config.databases.DatabaseOptions;
 import io.flowsql.config.sql.SqlOptions;
 
 import io.flowsql.agents.common.AgentSettings;
-import io.flowsql.job.journal.JournalRelease;
+import io.flowsql.config.feedback.FeedbackOptions;
+import io.flowsql.config.journal.JournalOptions;
+import io.flowsql.config.journal.JournalRelease;
+import io.flowsql.config.llm.CacheMode;
+import io.flowsql.config.llm.LlmOptions;
+import io.flowsql.config.llm.StructuredOutput;
+import io.flowsql.config.pacing.PacingOptions;
 import io.flowsql.job.kafka.StartingOffsets;
-import io.flowsql.llm.CacheMode;
-import io.flowsql.llm.LlmClientConfig;
-import io.flowsql.llm.StructuredOutput;
 import io.flowsql.engine.StageRegistry;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -26,8 +29,10 @@ import java.util.List;
 
 /**
  * Every option of the job as a Flink {@link ConfigOption} (key, type, default, description), read with
- * {@code config.get(JobOptions.X)}; {@code --print-options} and docs/OPERATIONS.md's table are generated from
- * {@link #all()} and {@link #families()} ({@link OptionsTable}).
+ * {@code config.get(JobOptions.X)}: the job's own options are declared here, each room's (kafka, sql, databases,
+ * access, llm, journal, feedback, pacing: io.flowsql.config.*) where the room declares it, named here in table
+ * order; {@code --print-options} and docs/OPERATIONS.md's table are generated from {@link #all()} and
+ * {@link #families()} ({@link OptionsTable}).
  */
 public final class JobOptions {
     private JobOptions() {}
@@ -83,14 +88,8 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("job.parallelism")
             .intType().defaultValue(0)
             .withDescription("Parallelism of every operator; 0 keeps the environment's default.");
-    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL_IDLE = ConfigOptions.key("job.checkpoint-interval-idle")
-            .durationType().defaultValue(Duration.ofSeconds(30))
-            .withDescription("Checkpoint interval while the job is idle (no question, answer, dead letter or feedback "
-                    + "written for job.idle-after); the short interval returns within a second of the next write. 0 = "
-                    + "always job.checkpoint-interval (docs/MEASUREMENTS.md, idle cost).");
-    public static final ConfigOption<Duration> IDLE_AFTER = ConfigOptions.key("job.idle-after")
-            .durationType().defaultValue(Duration.ofSeconds(30))
-            .withDescription("How long the job's topics must stay still before checkpoints move to job.checkpoint-interval-idle.");
+    public static final ConfigOption<Duration> CHECKPOINT_INTERVAL_IDLE = PacingOptions.CHECKPOINT_INTERVAL_IDLE;
+    public static final ConfigOption<Duration> IDLE_AFTER = PacingOptions.IDLE_AFTER;
     public static final ConfigOption<Boolean> UNALIGNED_CHECKPOINTS = ConfigOptions.key("job.unaligned-checkpoints")
             .booleanType().defaultValue(false)
             .withDescription("Unaligned checkpoints (Flink's execution.checkpointing.unaligned.enabled): barriers overtake "
@@ -124,105 +123,32 @@ public final class JobOptions {
             .stringType().asList().defaultValues(StageRegistry.presetNames().toArray(String[]::new))
             .withDescription("The presets the job answers (a chain of stage operators each; fewer presets, fewer operators). "
                     + "A question naming another preset is answered as failed, error_kind unserved.");
-    public static final ConfigOption<String> LLM_BASE_URL = ConfigOptions.key("llm.base-url")
-            .stringType().defaultValue("http://127.0.0.1:8000/v1")
-            .withDescription("OpenAI-compatible endpoint (…/v1). The quickstart points it at the simulated server.");
-    public static final ConfigOption<String> LLM_API_KEY = ConfigOptions.key("llm.api-key")
-            .stringType().defaultValue("")
-            .withDescription("Bearer key for the endpoint; blank sends none (then llm.api-key-env or llm.api-key-file). "
-                    + "Refused on the Flink SQL path, whose options are visible in the job's configuration.");
-    public static final ConfigOption<String> LLM_API_KEY_ENV = ConfigOptions.key("llm.api-key-env")
-            .stringType().defaultValue("")
-            .withDescription("The environment variable holding the endpoint's key, read where the engine starts (the "
-                    + "TaskManagers for the Flink SQL functions), when llm.api-key is blank.");
-    public static final ConfigOption<String> LLM_API_KEY_FILE = ConfigOptions.key("llm.api-key-file")
-            .stringType().defaultValue("")
-            .withDescription("A file holding the endpoint's key (its first line), read where the engine starts, when "
-                    + "llm.api-key and llm.api-key-env are blank.");
-    public static final ConfigOption<String> LLM_MODEL = ConfigOptions.key("llm.model")
-            .stringType().defaultValue("qwen2.5-coder-7b-instruct")
-            .withDescription("Model of every stage unless llm.model.<stage> names another (e.g. llm.model.magsql.generate).");
-    public static final ConfigOption<String> LLM_EMBEDDING_MODEL = ConfigOptions.key("llm.embedding-model")
-            .stringType().defaultValue("")
-            .withDescription("Model of the /v1/embeddings calls (OpenSearch-SQL's column and value retrieval) unless "
-                    + "llm.embedding-model.<use> names another; blank uses llm.model (a llama-server started with --embeddings).");
-    public static final ConfigOption<Integer> LLM_SERVER_SLOTS = ConfigOptions.key("llm.server-slots")
-            .intType().defaultValue(LlmClientConfig.DEFAULT_SERVER_SLOTS)
-            .withDescription("Requests the LLM server decodes at once (llama.cpp --parallel, vLLM --max-num-seqs, OLLAMA_NUM_PARALLEL); "
-                    + "the client's concurrency is derived from it (docs/LLM.md#concurrency).");
-    public static final ConfigOption<Integer> LLM_MAX_CONCURRENCY = ConfigOptions.key("llm.max-concurrency")
-            .intType().defaultValue(0)
-            .withDescription("LLM calls in flight per TaskManager JVM (shared by all operators); 0 = "
-                    + LlmClientConfig.CALLS_PER_SLOT + " × llm.server-slots.");
-    public static final ConfigOption<Duration> LLM_QUEUE_BUDGET = ConfigOptions.key("llm.queue-budget")
-            .durationType().defaultValue(Duration.ofMinutes(5))
-            .withDescription("Longest wait of one LLM attempt for one of the llm.max-concurrency connection permits; past it the call "
-                    + "fails with QUEUE_TIMEOUT and nothing is sent. Never longer than llm.total-budget (the default follows it; a "
-                    + "value set above it fails at start); 0 = no queue (then stage.capacity must not exceed the permits).");
-    public static final ConfigOption<Duration> LLM_TIMEOUT = ConfigOptions.key("llm.request-timeout")
-            .durationType().defaultValue(Duration.ofSeconds(120))
-            .withDescription("Time limit of one LLM HTTP call.");
-    public static final ConfigOption<Integer> LLM_MAX_RETRIES = ConfigOptions.key("llm.max-retries")
-            .intType().defaultValue(30)
-            .withDescription("Most retries of a failed LLM call (429, 5xx, timeouts, connection refused), with backoff (0.5 s doubling "
-                    + "to 5 s) within llm.retry-window.");
-    public static final ConfigOption<Duration> LLM_RETRY_WINDOW = ConfigOptions.key("llm.retry-window")
-            .durationType().defaultValue(Duration.ofSeconds(90))
-            .withDescription("How long a failing LLM call keeps retrying, from its first failure: enough to ride out a server restart "
-                    + "or model reload; keep it below stage.timeout.");
-    public static final ConfigOption<StructuredOutput> LLM_STRUCTURED_OUTPUT = ConfigOptions.key("llm.structured-output")
-            .enumType(StructuredOutput.class).defaultValue(StructuredOutput.AUTO)
-            .withDescription("How a stage's reply schema is sent: json-schema (response_format), grammar (GBNF, llama.cpp), json-object, "
-                    + "none (text format only), or auto (json-schema, text after the server refuses it).");
-    public static final ConfigOption<String> LLM_REPLY_OVERLAY = ConfigOptions.key("llm.reply-overlay")
-            .stringType().defaultValue("")
-            .withDescription("Constraints laid over every stage's reply schema, as JSON text or a file path: {\"properties\": {name: "
-                    + "keywords}, \"strings\": keywords}, e.g. a pattern for sql and a maxLength for other text, for a model too "
-                    + "weak to stop or to write SQL on its own (the tests' tiny model); empty = none.");
-    public static final ConfigOption<Integer> LLM_MAX_TOKENS = ConfigOptions.key("llm.max-tokens")
-            .intType().defaultValue(1024)
-            .withDescription("max_tokens of a stage that declares no reply budget; llm.max-tokens.<stage> overrides a stage's own "
-                    + "(e.g. llm.max-tokens.opensearch.generate=800); 0 sends none.");
-    public static final ConfigOption<Integer> LLM_CONTEXT_TOKENS = ConfigOptions.key("llm.context-tokens")
-            .intType().defaultValue(0)
-            .withDescription("Context of one request in tokens (llama.cpp: -c divided by --parallel); a prompt that leaves no room for "
-                    + "a reply fails before it is sent, and max_tokens is lowered to fit; 0 = not checked.");
-    public static final ConfigOption<Integer> LLM_REQUESTS_PER_MINUTE = ConfigOptions.key("llm.requests-per-minute")
-            .intType().defaultValue(0)
-            .withDescription("Most LLM requests started per minute per TaskManager JVM; 0 = no limit.");
-    public static final ConfigOption<Integer> LLM_TOKENS_PER_MINUTE = ConfigOptions.key("llm.tokens-per-minute")
-            .intType().defaultValue(0)
-            .withDescription("Most LLM tokens (prompt and completion as the endpoint counts them) per minute per TaskManager JVM; 0 = no limit.");
-    public static final ConfigOption<Duration> LLM_TOTAL_BUDGET = ConfigOptions.key("llm.total-budget")
-            .durationType().defaultValue(Duration.ofMinutes(5))
-            .withDescription("Time limit of one LLM call in all, rate-limit waits and retries included; at least llm.request-timeout.");
-    public static final ConfigOption<String> LLM_CACHE_DIR = ConfigOptions.key("llm.cache-dir")
-            .stringType().defaultValue("")
-            .withDescription("Folder of the on-disk LLM response cache (record and replay, one file per request); blank = no cache. "
-                    + "A relative path is resolved in each TaskManager's working directory.");
-    public static final ConfigOption<CacheMode> LLM_CACHE_MODE = ConfigOptions.key("llm.cache-mode")
-            .enumType(CacheMode.class).defaultValue(CacheMode.READ_WRITE)
-            .withDescription("How llm.cache-dir is used: read-write (replay, record misses), read-only (replay; a miss fails the stage, "
-                    + "nothing is sent) or off.");
-    public static final ConfigOption<String> JOURNAL_TOPIC = ConfigOptions.key("journal.topic")
-            .stringType().defaultValue("")
-            .withDescription("Compacted Kafka topic (on kafka.bootstrap-servers, created if missing) of the stage journal: every stage's model "
-                    + "replies, keyed by request, stage and call, so a request processed again after a failure (or a "
-                    + "resumed evaluation) re-uses them instead of asking the model; blank = no journal.");
-    public static final ConfigOption<JournalRelease> JOURNAL_RELEASE = ConfigOptions.key("journal.release")
-            .enumType(JournalRelease.class).defaultValue(JournalRelease.ON_COMMIT)
-            .withDescription("When a request's journal entries are dropped: on-commit (tombstones once its answer is committed) or retain "
-                    + "(kept until journal.retention, so a later run can re-use them with the question option journal_of).");
-    public static final ConfigOption<Duration> JOURNAL_RETENTION = ConfigOptions.key("journal.retention")
-            .durationType().defaultValue(Duration.ofDays(7))
-            .withDescription("Longest time a journal entry is kept (the topic's retention.ms when the job creates it, and the local caches').");
-    public static final ConfigOption<Integer> JOURNAL_CACHE_MAX_ENTRIES = ConfigOptions.key("journal.cache-max-entries")
-            .intType().defaultValue(io.flowsql.job.journal.KafkaJournalSource.DEFAULT_CACHE_ENTRIES)
-            .withDescription("Most journal entries each TaskManager keeps in memory; past it (or journal.cache-max-bytes) the oldest are "
-                    + "dropped from memory (not from the topic), and a replay of theirs asks the model again.");
-    public static final ConfigOption<MemorySize> JOURNAL_CACHE_MAX_BYTES = ConfigOptions.key("journal.cache-max-bytes")
-            .memoryType().defaultValue(MemorySize.ofMebiBytes(128))
-            .withDescription("Most heap (estimated from the replies' text) the journal entries of one TaskManager take; the oldest go first.");
+    public static final ConfigOption<String> LLM_BASE_URL = LlmOptions.BASE_URL;
+    public static final ConfigOption<String> LLM_API_KEY = LlmOptions.API_KEY;
+    public static final ConfigOption<String> LLM_API_KEY_ENV = LlmOptions.API_KEY_ENV;
+    public static final ConfigOption<String> LLM_API_KEY_FILE = LlmOptions.API_KEY_FILE;
+    public static final ConfigOption<String> LLM_MODEL = LlmOptions.MODEL;
+    public static final ConfigOption<String> LLM_EMBEDDING_MODEL = LlmOptions.EMBEDDING_MODEL;
+    public static final ConfigOption<Integer> LLM_SERVER_SLOTS = LlmOptions.SERVER_SLOTS;
+    public static final ConfigOption<Integer> LLM_MAX_CONCURRENCY = LlmOptions.MAX_CONCURRENCY;
+    public static final ConfigOption<Duration> LLM_QUEUE_BUDGET = LlmOptions.QUEUE_BUDGET;
+    public static final ConfigOption<Duration> LLM_TIMEOUT = LlmOptions.REQUEST_TIMEOUT;
+    public static final ConfigOption<Integer> LLM_MAX_RETRIES = LlmOptions.MAX_RETRIES;
+    public static final ConfigOption<Duration> LLM_RETRY_WINDOW = LlmOptions.RETRY_WINDOW;
+    public static final ConfigOption<StructuredOutput> LLM_STRUCTURED_OUTPUT = LlmOptions.STRUCTURED_OUTPUT;
+    public static final ConfigOption<String> LLM_REPLY_OVERLAY = LlmOptions.REPLY_OVERLAY;
+    public static final ConfigOption<Integer> LLM_MAX_TOKENS = LlmOptions.MAX_TOKENS;
+    public static final ConfigOption<Integer> LLM_CONTEXT_TOKENS = LlmOptions.CONTEXT_TOKENS;
+    public static final ConfigOption<Integer> LLM_REQUESTS_PER_MINUTE = LlmOptions.REQUESTS_PER_MINUTE;
+    public static final ConfigOption<Integer> LLM_TOKENS_PER_MINUTE = LlmOptions.TOKENS_PER_MINUTE;
+    public static final ConfigOption<Duration> LLM_TOTAL_BUDGET = LlmOptions.TOTAL_BUDGET;
+    public static final ConfigOption<String> LLM_CACHE_DIR = LlmOptions.CACHE_DIR;
+    public static final ConfigOption<CacheMode> LLM_CACHE_MODE = LlmOptions.CACHE_MODE;
+    public static final ConfigOption<String> JOURNAL_TOPIC = JournalOptions.TOPIC;
+    public static final ConfigOption<JournalRelease> JOURNAL_RELEASE = JournalOptions.RELEASE;
+    public static final ConfigOption<Duration> JOURNAL_RETENTION = JournalOptions.RETENTION;
+    public static final ConfigOption<Integer> JOURNAL_CACHE_MAX_ENTRIES = JournalOptions.CACHE_MAX_ENTRIES;
+    public static final ConfigOption<MemorySize> JOURNAL_CACHE_MAX_BYTES = JournalOptions.CACHE_MAX_BYTES;
     public static final ConfigOption<Integer> STAGE_CAPACITY = ConfigOptions.key("stage.capacity")
             .intType().defaultValue(100)
             .withDescription("Requests in flight per LLM stage operator instance; stage.capacity.<stage> overrides one stage.");
@@ -263,7 +189,8 @@ public final class JobOptions {
             .intType().defaultValue(1000)
             .withDescription("A job started without state first reads the last this many answers of each answers partition: a question "
                     + "among them read again (an earlier job stopped after its answers' commit, before its question offsets') is "
-                    + "dead-lettered (duplicate_request_id), not answered twice. 0 = not read.");
+                    + "dead-lettered (duplicate_request_id), not answered twice. The Flink SQL path's FLOWSQL_ANSWER reads them at "
+                    + "each start. 0 = not read.");
     public static final ConfigOption<Integer> HISTORY_MAX_TURNS = ConfigOptions.key("dialogue.history-max-turns")
             .intType().defaultValue(8)
             .withDescription("Earlier turns of a dialogue kept and shown to the stages (the newest); older ones are dropped.");
@@ -285,18 +212,10 @@ public final class JobOptions {
             .withDescription("How long a follow-up waits for the previous turn's answer before it is answered anyway.");
 
     // --- Learning from feedback
-    public static final ConfigOption<Integer> FEEDBACK_MAX_PER_DATABASE = ConfigOptions.key("feedback.max-entries-per-database")
-            .intType().defaultValue(200)
-            .withDescription("Live examples kept per database at most; the oldest (by feedback timestamp) is evicted first.");
-    public static final ConfigOption<Integer> FEEDBACK_MAX_BYTES = ConfigOptions.key("feedback.max-bytes-per-database")
-            .intType().defaultValue(1024 * 1024)
-            .withDescription("Bytes of live examples kept per database at most (text, about 2 bytes a character); the oldest go first.");
-    public static final ConfigOption<Duration> FEEDBACK_MAX_AGE = ConfigOptions.key("feedback.max-age")
-            .durationType().defaultValue(Duration.ofDays(30))
-            .withDescription("A live example or tombstone older than this (since its feedback's timestamp) is forgotten.");
-    public static final ConfigOption<Integer> FEEDBACK_EXAMPLES_PER_REQUEST = ConfigOptions.key("feedback.examples-per-request")
-            .intType().defaultValue(8)
-            .withDescription("Live examples of its database a question carries to the stages at most (the most alike), ranked there with the file library.");
+    public static final ConfigOption<Integer> FEEDBACK_MAX_PER_DATABASE = FeedbackOptions.MAX_PER_DATABASE;
+    public static final ConfigOption<Integer> FEEDBACK_MAX_BYTES = FeedbackOptions.MAX_BYTES;
+    public static final ConfigOption<Duration> FEEDBACK_MAX_AGE = FeedbackOptions.MAX_AGE;
+    public static final ConfigOption<Integer> FEEDBACK_EXAMPLES_PER_REQUEST = FeedbackOptions.EXAMPLES_PER_REQUEST;
     public static final ConfigOption<Integer> KNOWLEDGE_MAX_PER_DATABASE = ConfigOptions.key("knowledge.max-entries-per-database")
             .intType().defaultValue(io.flowsql.knowledge.KnowledgeLimits.defaults().maxPerDatabase())
             .withDescription("Knowledge entries kept per database at most; the oldest (by record timestamp) is evicted first.");
@@ -309,13 +228,8 @@ public final class JobOptions {
     public static final ConfigOption<Integer> KNOWLEDGE_SIMILARITY_CANDIDATES = ConfigOptions.key("knowledge.similarity-candidates")
             .intType().defaultValue(32)
             .withDescription("With knowledge.similarity on: a question's other knowledge entries (its database's, newest first) weighed by similarity at most.");
-    public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = ConfigOptions.key("feedback.verdict-window")
-            .durationType().defaultValue(Duration.ofHours(1))
-            .withDescription("How long an answer is remembered for a verdict on it (by request_id); a later verdict is a dead letter (unknown_request).");
-    public static final ConfigOption<Duration> FEEDBACK_CHECK_TIMEOUT = ConfigOptions.key("feedback.check-timeout")
-            .durationType().defaultValue(Duration.ofSeconds(30))
-            .withDescription("Flink-side limit of running one feedback's SQL before it is learned (the statement's own budget is sql.query-timeout); "
-                    + "at least sql.query-timeout.");
+    public static final ConfigOption<Duration> FEEDBACK_VERDICT_WINDOW = FeedbackOptions.VERDICT_WINDOW;
+    public static final ConfigOption<Duration> FEEDBACK_CHECK_TIMEOUT = FeedbackOptions.CHECK_TIMEOUT;
 
     // --- Agents
     public static final ConfigOption<Integer> AGENT_CANDIDATES = ConfigOptions.key("agents.candidates")
@@ -465,16 +379,10 @@ public final class JobOptions {
     public static final ConfigOption<String> TENANT_FROM_DIALOGUE_ID = AccessOptions.TENANT_FROM_DIALOGUE_ID;
 
     // --- Families: one key per stage (or per Kafka client property), prefix + name
-    public static final OptionFamily<String> LLM_MODEL_BY_STAGE = OptionFamily.of("llm.model.", "<stage>",
-            String.class, "Model of one stage (overrides llm.model), e.g. llm.model.mmsql.detect=qwen2.5-0.5b.");
-    public static final OptionFamily<String> LLM_EMBEDDING_MODEL_BY_USE = OptionFamily.of("llm.embedding-model.", "<use>",
-            String.class, "Embedding model of one use (overrides llm.embedding-model): opensearch.retrieve.columns, "
-                    + "opensearch.retrieve.values, or a prefix of them.");
-    public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = OptionFamily.of("llm.max-tokens.", "<stage>",
-            Integer.class, "max_tokens of one stage (exact name or prefix; overrides the stage's own budget).");
-    public static final OptionFamily<String> LLM_SAMPLING_BY_STAGE = OptionFamily.of("llm.stage.",
-            "<stage>.temperature, llm.stage.<stage>.top-p", String.class, "Temperature (0 to 2) or top_p (0 to 1] of one "
-                    + "stage or task (exact name or prefix; overrides what the stage registry declares, docs/AGENTS.md).");
+    public static final OptionFamily<String> LLM_MODEL_BY_STAGE = LlmOptions.MODEL_BY_STAGE;
+    public static final OptionFamily<String> LLM_EMBEDDING_MODEL_BY_USE = LlmOptions.EMBEDDING_MODEL_BY_USE;
+    public static final OptionFamily<Integer> MAX_TOKENS_BY_STAGE = LlmOptions.MAX_TOKENS_BY_STAGE;
+    public static final OptionFamily<String> LLM_SAMPLING_BY_STAGE = LlmOptions.SAMPLING_BY_STAGE;
     public static final OptionFamily<Integer> CAPACITY_BY_STAGE = OptionFamily.of("stage.capacity.", "<stage>",
             Integer.class, "Requests in flight per operator instance of one stage (overrides stage.capacity).");
     public static final OptionFamily<Duration> TIMEOUT_BY_STAGE = OptionFamily.of("stage.timeout.", "<stage>",

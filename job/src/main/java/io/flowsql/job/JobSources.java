@@ -22,7 +22,7 @@ public record JobSources(Source<RawRecord, ?, ?> questions, Source<AnswerEvent, 
     }
 
     /** Longest a request-id subtask reads earlier answers at a start without state. */
-    static final java.time.Duration RECENT_ANSWERS_WITHIN = java.time.Duration.ofSeconds(30);
+    public static final java.time.Duration RECENT_ANSWERS_WITHIN = java.time.Duration.ofSeconds(30);
 
     public static JobSources kafka(JobConfig config) {
         return new JobSources(KafkaSources.questions(config), KafkaSources.answersFeedback(config),

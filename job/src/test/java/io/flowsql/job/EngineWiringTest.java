@@ -4,7 +4,7 @@ import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.job.journal.KafkaJournalSource;
 import io.flowsql.journal.StageJournalSource;
-import io.flowsql.llm.CacheMode;
+import io.flowsql.config.llm.CacheMode;
 import io.flowsql.llm.LlmClientConfig;
 import org.junit.jupiter.api.Test;
 

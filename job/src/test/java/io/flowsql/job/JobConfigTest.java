@@ -149,9 +149,9 @@ class JobConfigTest {
         assertThat(config.get(JobOptions.LLM_RETRY_WINDOW)).isEqualTo(Duration.ofMinutes(2));
         assertThat(config.get(JobOptions.JOURNAL_RETENTION)).isEqualTo(Duration.ofDays(3));
         assertThat(config.get(JobOptions.DATABASE_ROOTS)).containsExactly("/a", "/b");
-        assertThat(config.get(JobOptions.LLM_CACHE_MODE)).isEqualTo(io.flowsql.llm.CacheMode.READ_ONLY);
-        assertThat(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)).isEqualTo(io.flowsql.llm.StructuredOutput.JSON_SCHEMA);
-        assertThat(config.get(JobOptions.JOURNAL_RELEASE)).isEqualTo(io.flowsql.job.journal.JournalRelease.RETAIN);
+        assertThat(config.get(JobOptions.LLM_CACHE_MODE)).isEqualTo(io.flowsql.config.llm.CacheMode.READ_ONLY);
+        assertThat(config.get(JobOptions.LLM_STRUCTURED_OUTPUT)).isEqualTo(io.flowsql.config.llm.StructuredOutput.JSON_SCHEMA);
+        assertThat(config.get(JobOptions.JOURNAL_RELEASE)).isEqualTo(io.flowsql.config.journal.JournalRelease.RETAIN);
         assertThat(config.get(JobOptions.STARTING_OFFSETS)).isEqualTo(io.flowsql.job.kafka.StartingOffsets.LATEST);
         assertThat(config.get(JobOptions.FEEDBACK_ISOLATION)).isEqualTo(org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED);
         assertThat(config.explicitValues()).containsEntry("llm.cache-mode", "READ_ONLY");

@@ -20,7 +20,7 @@ import io.flowsql.llm.LlmException;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.llm.ReplyOverlay;
 import io.flowsql.llm.ReplySchema;
-import io.flowsql.llm.StructuredOutput;
+import io.flowsql.config.llm.StructuredOutput;
 import io.flowsql.pipeline.StageTrace;
 import java.time.Duration;
 import java.util.List;

@@ -74,14 +74,25 @@ class RunsBackToBackITCase {
 
     @Test
     void aJobKilledBeforeItsOffsetsCommitAnswersNoQuestionTwice() throws Exception {
+        killedBeforeItsOffsetsCommit("crash", RunsBackToBackITCase::dataStreamJob);
+    }
+
+    /** The same window on the Flink SQL path: its FLOWSQL_ANSWER reads the last answers back at each start. */
+    @Test
+    void theSqlPathKilledBeforeItsOffsetsCommitAnswersNoQuestionTwice() throws Exception {
+        killedBeforeItsOffsetsCommit("sqlcrash", RunsBackToBackITCase::sqlPath);
+    }
+
+    private static void killedBeforeItsOffsetsCommit(String suffix, java.util.function.Function<JobConfig, Starter> starter)
+            throws Exception {
         Path sharedData = sharedData();
         List<QuestionEvent> texts = questions(SpiderQuestions.of(sharedData, "concert_singer", 2 * PER_RUN), 0, 2);
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
-            JobTopics topics = new JobTopics(KAFKA.bootstrapServers(), "crash", 2);
+            JobTopics topics = new JobTopics(KAFKA.bootstrapServers(), suffix, 2);
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.STRATEGY.key(), "opensearch"));
             String group = config.get(JobOptions.GROUP_ID);
             List<QuestionEvent> first = texts.subList(0, PER_RUN);
-            try (JobCluster.RunningJob job = JobCluster.start("killed", config)) {
+            try (JobCluster.RunningJob job = starter.apply(config).start()) {
                 topics.sendQuestions(first);
                 assertThat(topics.committedAnswers(PER_RUN, Duration.ofSeconds(120), Duration.ZERO)).hasSize(PER_RUN);
             }
@@ -90,13 +101,13 @@ class RunsBackToBackITCase {
             rewindGroup(group, config.get(JobOptions.QUESTIONS_TOPIC));
 
             List<QuestionEvent> second = texts.subList(PER_RUN, 2 * PER_RUN);
-            try (JobCluster.RunningJob job = JobCluster.start("restarted", config)) {
+            try (JobCluster.RunningJob job = starter.apply(config).start()) {
                 topics.sendQuestions(second);
                 List<AnswerEvent> answers = topics.committedAnswers(2 * PER_RUN, Duration.ofSeconds(120), Duration.ofSeconds(3));
                 Map<String, Long> perId = answers.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
                 assertThat(perId).as("each question answered exactly once across the kill").hasSize(2 * PER_RUN)
                         .allSatisfy((id, n) -> assertThat(n).as(id).isOne());
-                List<ConsumerRecord<byte[], byte[]>> deadLetters = topics.committed(JobTopics.DEAD_LETTERS + "-crash",
+                List<ConsumerRecord<byte[], byte[]>> deadLetters = topics.committed(JobTopics.DEAD_LETTERS + "-" + suffix,
                         PER_RUN, Duration.ofSeconds(30), Duration.ZERO);
                 List<DeadLetterEvent> repeats = deadLetters.stream().map(r -> EventJson.parseDeadLetter(r.value())).toList();
                 assertThat(repeats).as("the first run's questions were read again, and refused as already answered")

@@ -31,6 +31,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +43,7 @@ import picocli.CommandLine;
  * the Admin API, a keystore and truststore made here with the JDK's keytool). The DataStream job with its stage journal,
  * the CLI (ask, watch) and then the Flink SQL path reach it with the credentials given by reference
  * (kafka.client-file); a wrong password is refused; and no secret appears in the logs, the CLI's output, the answers,
- * the shown options, the printed SQL script or the SQL path's job parameters (what Flink's web UI shows).
+ * a dead letter, the shown options, the printed SQL script or the SQL path's job parameters (what Flink's web UI shows).
  */
 class SecuredBrokerITCase {
     @RegisterExtension
@@ -105,15 +107,25 @@ class SecuredBrokerITCase {
                     assertThat(answers).as("answered through the secured listener").hasSize(2)
                             .anyMatch(a -> "answered".equals(a.status));
                     answers.forEach(a -> outputs.add(a.toString()));
+                    try (KafkaProducer<byte[], byte[]> producer = KafkaClients.questionsProducer(config.kafkaClients())) {
+                        producer.send(new ProducerRecord<>(JobTopics.QUESTIONS, "not a question".getBytes(StandardCharsets.UTF_8)))
+                                .get(30, TimeUnit.SECONDS);
+                    }
+                    List<String> deadLetters = committed(config.kafkaClients(), JobTopics.DEAD_LETTERS, 1, Duration.ofSeconds(60));
+                    assertThat(deadLetters).as("a refused record's dead letter, written on the secured listener").hasSize(1);
+                    outputs.addAll(deadLetters);
                     assertThat(broker.topicNames()).as("the journal made its topic on the secured listener")
                             .contains("stage-journal");
                 }
-                // The SQL path on the same broker: its own group reads the two questions from the beginning and its
-                // functions (with the journal) answer them again; the job parameters Flink's web UI shows hold no secret.
+                // The SQL path on the same broker: it reads under the job's kafka.group-id (one position for both
+                // paths), so here it is given a group of its own that reads the two questions from the beginning, and
+                // its functions (with the journal) answer them again; the job parameters Flink's web UI shows hold no secret.
+                JobConfig sqlPath = config.with(Map.of(JobOptions.GROUP_ID.key(), "secured-sql-path"));
+                outputs.add(FlowSqlScript.bundledFor(sqlPath).text());
                 StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-                FlowSqlJob.configure(env, config);
+                FlowSqlJob.configure(env, sqlPath);
                 StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-                TableResult insert = FlowSqlScript.run(tables, FlowSqlScript.bundledFor(config));
+                TableResult insert = FlowSqlScript.run(tables, FlowSqlScript.bundledFor(sqlPath));
                 try {
                     outputs.add(String.valueOf(tables.getConfig().get(PipelineOptions.GLOBAL_JOB_PARAMETERS)));
                     assertThat(committedAnswers(config.kafkaClients(), 4, Duration.ofSeconds(180))).as("two answers of each path").hasSize(4);
@@ -160,15 +172,24 @@ class SecuredBrokerITCase {
 
     private static List<AnswerEvent> committedAnswers(KafkaClientFactory kafka, int count, Duration wait) throws Exception {
         List<AnswerEvent> answers = new ArrayList<>();
+        for (String answer : committed(kafka, JobTopics.ANSWERS, count, wait)) {
+            answers.add(EventJson.parseAnswer(answer.getBytes(StandardCharsets.UTF_8)));
+        }
+        return answers;
+    }
+
+    /** The committed records of {@code topic} as text, until {@code count} are read or {@code wait} is over. */
+    private static List<String> committed(KafkaClientFactory kafka, String topic, int count, Duration wait) {
+        List<String> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.answersReader(kafka, "secured-test", false)) {
-            consumer.subscribe(List.of(JobTopics.ANSWERS));
+            consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + wait.toNanos();
-            while (answers.size() < count && System.nanoTime() < deadline) {
+            while (records.size() < count && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    answers.add(EventJson.parseAnswer(r.value()));
+                    records.add(new String(r.value(), StandardCharsets.UTF_8));
                 }
             }
         }
-        return answers;
+        return records;
     }
 }

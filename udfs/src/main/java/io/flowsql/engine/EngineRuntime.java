@@ -6,7 +6,7 @@ import io.flowsql.agents.common.SchemaViews;
 import io.flowsql.journal.StageJournal;
 import io.flowsql.knowledge.KnowledgeFirst;
 import io.flowsql.knowledge.SimilarKnowledge;
-import io.flowsql.llm.CacheMode;
+import io.flowsql.config.llm.CacheMode;
 import io.flowsql.llm.CachingLlmClient;
 import io.flowsql.llm.LlmClient;
 import io.flowsql.llm.OpenAiCompatibleClient;

@@ -1,6 +1,6 @@
 package io.flowsql.engine;
 
-import io.flowsql.llm.CacheMode;
+import io.flowsql.config.llm.CacheMode;
 
 import java.io.Serializable;
 import java.util.Locale;

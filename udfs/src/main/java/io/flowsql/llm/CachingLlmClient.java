@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.CacheMode;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.StructuredOutput;
 import java.util.List;
 import java.util.Objects;
 

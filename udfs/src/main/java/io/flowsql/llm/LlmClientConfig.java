@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.StructuredOutput;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,13 +14,13 @@ import java.util.Objects;
 public final class LlmClientConfig implements Serializable {
     private static final long serialVersionUID = 1L;
     /** Slots (requests decoded at once) assumed of a server when none are declared (llama.cpp --parallel, vLLM max-num-seqs). */
-    public static final int DEFAULT_SERVER_SLOTS = 16;
+    public static final int DEFAULT_SERVER_SLOTS = io.flowsql.config.llm.LlmOptions.DEFAULT_SERVER_SLOTS;
     /**
      * Calls in flight per declared server slot: the client keeps a short queue at the server so a slot that
      * finishes finds its next request already there instead of waiting a round trip (measured: a 64-slot server
      * reached 0.49 of its ideal rate with 32 calls in flight, 0.94 with 128).
      */
-    public static final int CALLS_PER_SLOT = 2;
+    public static final int CALLS_PER_SLOT = io.flowsql.config.llm.LlmOptions.CALLS_PER_SLOT;
 
     private final String baseUrl;
     private final String apiKey;

@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.StructuredOutput;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

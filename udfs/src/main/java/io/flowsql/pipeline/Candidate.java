@@ -14,6 +14,11 @@ public class Candidate {
     public long elapsedMicros;
     /** Null when it ran without error. */
     public String error;
+    /**
+     * The engine's SQLState of {@link #error} when the engine gave one (PostgreSQL, MariaDB), else null: the correction
+     * stages read it before the error's wording ({@link io.flowsql.sql.engine.EngineProfile#fault(String, String)}).
+     */
+    public String errorState;
     public int votes;
     /** The first rows of the result, rendered as text, for the answer's preview. */
     public java.util.List<String> previewColumns = new java.util.ArrayList<>();
@@ -41,6 +46,7 @@ public class Candidate {
         rowCount = other.rowCount;
         elapsedMicros = other.elapsedMicros;
         error = other.error;
+        errorState = other.errorState;
         previewColumns = new java.util.ArrayList<>(other.previewColumns);
         preview = new java.util.ArrayList<>();
         other.preview.forEach(row -> preview.add(new PreviewRow(new java.util.ArrayList<>(row.cells))));

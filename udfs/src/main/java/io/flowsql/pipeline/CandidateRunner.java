@@ -75,6 +75,7 @@ public final class CandidateRunner {
         if (candidate.sql == null || candidate.sql.isBlank()) {
             candidate.executed = true;
             candidate.error = "no SQL";
+            candidate.errorState = null;
             return candidate;
         }
         StageSql.Scope scope = new StageSql.Scope(dbId, tenant, cancellation);
@@ -94,10 +95,12 @@ public final class CandidateRunner {
         }
         if (result.ok()) {
             candidate.error = null;
+            candidate.errorState = null;
             candidate.rowCount = result.rowCount();
             candidate.resultFingerprint = fingerprint;
         } else {
             candidate.error = result.error().toString();
+            candidate.errorState = result.error().sqlState();
             candidate.rowCount = 0;
             candidate.resultFingerprint = null;
         }

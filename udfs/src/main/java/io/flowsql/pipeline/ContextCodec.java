@@ -28,15 +28,23 @@ import static io.flowsql.pipeline.ContextWire.writeVarLong;
  * Wire format {@value #VERSION} of a {@link RequestContext} and what it holds, field by field in declaration order,
  * with no class names or field names (those the PojoSerializer wrote into every stored type description). A field
  * added to a state class must be added here and {@link #VERSION} raised (RequestContextSerializerTest fails until
- * both are done); reading an older version then goes in {@link #read} by its number.
+ * both are done); reading an older version then goes in {@link #read} by its number. Format 2 added
+ * {@link Candidate#errorState} after the candidate's error.
  */
 final class ContextCodec {
     /** The wire format's version; also the serializer snapshot's version. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The oldest format this release reads. */
+    static final int OLDEST = 1;
 
     private ContextCodec() {}
 
     static void write(RequestContext c, DataOutput out) throws IOException {
+        write(c, out, VERSION);
+    }
+
+    /** Writes {@code c} in format {@code format} ({@link #OLDEST}..{@link #VERSION}; an older one leaves its later fields out). */
+    static void write(RequestContext c, DataOutput out, int format) throws IOException {
         writeString(out, c.requestId);
         writeString(out, c.dialogueId);
         writeString(out, c.tenant);
@@ -72,7 +80,7 @@ final class ContextCodec {
         writeCount(out, c.candidates);
         if (c.candidates != null) {
             for (Candidate k : c.candidates) {
-                writeCandidate(out, k);
+                writeCandidate(out, k, format);
             }
         }
         writeString(out, c.finalSql);
@@ -96,6 +104,11 @@ final class ContextCodec {
     }
 
     static RequestContext read(DataInput in) throws IOException {
+        return read(in, VERSION);
+    }
+
+    /** Reads a context written in format {@code format}; a field that format lacks keeps its default. */
+    static RequestContext read(DataInput in, int format) throws IOException {
         RequestContext c = new RequestContext();
         c.requestId = readString(in);
         c.dialogueId = readString(in);
@@ -130,7 +143,7 @@ final class ContextCodec {
         n = readCount(in);
         c.candidates = n < 0 ? null : new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            c.candidates.add(readCandidate(in));
+            c.candidates.add(readCandidate(in, format));
         }
         c.finalSql = readString(in);
         n = readCount(in);
@@ -186,7 +199,7 @@ final class ContextCodec {
         return i;
     }
 
-    private static void writeCandidate(DataOutput out, Candidate k) throws IOException {
+    private static void writeCandidate(DataOutput out, Candidate k, int format) throws IOException {
         out.writeBoolean(k != null);
         if (k == null) {
             return;
@@ -198,6 +211,9 @@ final class ContextCodec {
         writeInt(out, k.rowCount);
         writeVarLong(out, k.elapsedMicros);
         writeString(out, k.error);
+        if (format >= 2) {
+            writeString(out, k.errorState);
+        }
         writeInt(out, k.votes);
         writeStrings(out, k.previewColumns);
         writeCount(out, k.preview);
@@ -211,7 +227,7 @@ final class ContextCodec {
         }
     }
 
-    private static Candidate readCandidate(DataInput in) throws IOException {
+    private static Candidate readCandidate(DataInput in, int format) throws IOException {
         if (!in.readBoolean()) {
             return null;
         }
@@ -221,6 +237,9 @@ final class ContextCodec {
         k.rowCount = readInt(in);
         k.elapsedMicros = readVarLong(in);
         k.error = readString(in);
+        if (format >= 2) {
+            k.errorState = readString(in);
+        }
         k.votes = readInt(in);
         k.previewColumns = readStrings(in);
         int n = readCount(in);

@@ -92,6 +92,7 @@ final class ContextCopy {
         k.rowCount = from.rowCount;
         k.elapsedMicros = from.elapsedMicros;
         k.error = from.error;
+        k.errorState = from.errorState;
         k.votes = from.votes;
         k.previewColumns = strings(from.previewColumns);
         if (from.preview == null) {

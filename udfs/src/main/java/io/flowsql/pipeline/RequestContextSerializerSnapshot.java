@@ -29,16 +29,16 @@ public final class RequestContextSerializerSnapshot implements TypeSerializerSna
 
     @Override
     public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader) throws IOException {
-        if (readVersion < 1 || readVersion > ContextCodec.VERSION) {
-            throw new IOException("request context format " + readVersion + " is not one this release reads (1.."
-                    + ContextCodec.VERSION + ")");
+        if (readVersion < ContextCodec.OLDEST || readVersion > ContextCodec.VERSION) {
+            throw new IOException("request context format " + readVersion + " is not one this release reads ("
+                    + ContextCodec.OLDEST + ".." + ContextCodec.VERSION + ")");
         }
         version = readVersion;
     }
 
     @Override
     public TypeSerializer<RequestContext> restoreSerializer() {
-        return RequestContextSerializer.INSTANCE; // format 1 is the only one so far
+        return RequestContextSerializer.ofFormat(version);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.StructuredOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -34,7 +34,8 @@ class RequestContextSerializerTest {
      * The state classes' fields as format {@value ContextCodec#VERSION} knows them. A change here means a change of
      * the wire format: raise {@link ContextCodec#VERSION} and read the old version too.
      */
-    private static final String FORMAT_1_FIELDS = "Candidate.elapsedMicros:long Candidate.error:String Candidate.executed:boolean "
+    private static final String FORMAT_2_FIELDS = "Candidate.elapsedMicros:long Candidate.error:String Candidate.errorState:String "
+            + "Candidate.executed:boolean "
             + "Candidate.preview:List<PreviewRow> Candidate.previewColumns:List<String> Candidate.resultFingerprint:String "
             + "Candidate.rowCount:int Candidate.source:String Candidate.sql:String Candidate.votes:int "
             + "DialogueTurn.question:String DialogueTurn.questionType:String DialogueTurn.requestId:String DialogueTurn.sql:String "
@@ -157,11 +158,11 @@ class RequestContextSerializerTest {
                         .replaceAll("[a-z0-9_.]+\\.([A-Z])", "$1"));
             }
         }
-        assertThat(ContextCodec.VERSION).isEqualTo(1);
+        assertThat(ContextCodec.VERSION).isEqualTo(2);
         assertThat(String.join(" ", fields))
                 .as("the state classes' fields changed: add them to ContextCodec and ContextCopy, raise ContextCodec.VERSION "
                         + "(reading the old version too) and record the new field list here")
-                .isEqualTo(FORMAT_1_FIELDS);
+                .isEqualTo(FORMAT_2_FIELDS);
     }
 
     @Test
@@ -175,6 +176,32 @@ class RequestContextSerializerTest {
                 new DataInputDeserializer(stored), getClass().getClassLoader());
         assertThat(SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(back).isCompatibleAsIs()).isTrue();
         assertThat(back.restoreSerializer()).isSameAs(SERIALIZER);
+    }
+
+    @Test
+    void stateOfFormatOneIsReadByTheRestoredSerializerAndMigrated() throws Exception {
+        RequestContext full = filled(RequestContext.class, "ctx");
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        ContextCodec.write(full, out, 1);
+        byte[] formatOne = out.getCopyOfBuffer();
+        assertThat(formatOne.length).as("format 1 has no candidate SQLState").isLessThan(write(full).length);
+
+        RequestContextSerializerSnapshot old = new RequestContextSerializerSnapshot();
+        old.readSnapshot(1, new DataInputDeserializer(new byte[0]), getClass().getClassLoader());
+        assertThat(SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAfterMigration()).isTrue();
+        org.apache.flink.api.common.typeutils.TypeSerializer<RequestContext> restored = old.restoreSerializer();
+        assertThat(restored).isNotEqualTo(SERIALIZER);
+        DataInputDeserializer in = new DataInputDeserializer(formatOne);
+        RequestContext back = restored.deserialize(in);
+        assertThat(in.available()).as("bytes left unread").isZero();
+        List<String> differences = new ArrayList<>();
+        diff(full, back, "ctx", differences, false);
+        assertThat(differences).as("only the field format 1 lacks").isNotEmpty()
+                .allMatch(d -> d.contains(".errorState"), "is a candidate's errorState");
+        for (Candidate c : full.candidates) {
+            c.errorState = null;
+        }
+        assertThat(write(back)).as("migrated: written in the current format").isEqualTo(write(full));
     }
 
     // --- helpers

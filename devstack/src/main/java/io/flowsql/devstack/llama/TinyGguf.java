@@ -88,7 +88,8 @@ public final class TinyGguf {
         }
 
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Path partial = file.resolveSibling(file.getFileName() + ".part");
+        // a name of its own: test JVMs running side by side may each write the model (the same bytes) at once
+        Path partial = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".part");
         try (OutputStream raw = Files.newOutputStream(partial); Writer out = new Writer(new BufferedOutputStream(raw))) {
             out.bytes("GGUF".getBytes(StandardCharsets.US_ASCII));
             out.u32(3);
@@ -142,12 +143,11 @@ public final class TinyGguf {
         Vocabulary vocab = Vocabulary.of(corpus, words);
         // The built-in ChatML template, not Jinja: with Jinja this llama.cpp wraps a schema's grammar in its
         // generic chat format for an unknown template, and the grammar sampler fails to start.
-        List<String> args = new ArrayList<>(List.of("--no-jinja"));
-        for (String piece : List.of("\"", SPACE + "\"", "]", SPACE + "]")) {
-            args.add("--logit-bias");
-            args.add(vocab.tokens.indexOf(piece) + "+40");
-        }
-        return args;
+        // One --logit-bias with the pieces comma-separated: given once per piece, llama-server keeps only the last
+        // (it warns "specified multiple times ... only last value will be used"), and replies ran to every bound.
+        String biases = String.join(",", List.of("\"", SPACE + "\"", "]", SPACE + "]").stream()
+                .map(piece -> vocab.tokens.indexOf(piece) + "+40").toList());
+        return new ArrayList<>(List.of("--no-jinja", "--logit-bias", biases));
     }
 
     /** The model written by {@link #forPrompts} and the server arguments that go with it. */

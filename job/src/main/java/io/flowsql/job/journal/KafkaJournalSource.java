@@ -21,7 +21,7 @@ public record KafkaJournalSource(KafkaClientFactory kafka, String topic, Duratio
                                  long cacheMaxBytes) implements StageJournalSource {
     private static final long serialVersionUID = 1L;
     /** journal.cache-max-entries' default. */
-    public static final int DEFAULT_CACHE_ENTRIES = 100_000;
+    public static final int DEFAULT_CACHE_ENTRIES = io.flowsql.config.journal.JournalOptions.DEFAULT_CACHE_ENTRIES;
     /** journal.cache-max-bytes' default: 128 MiB. */
     public static final long DEFAULT_CACHE_BYTES = 128L << 20;
 

@@ -1,22 +1,22 @@
 package io.flowsql.job.sql;
 
-import io.flowsql.config.OptionFamily;
-
-import io.flowsql.engine.StageRegistry;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
 import org.apache.flink.configuration.ConfigOption;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
- * The job's options as a SQL function sees them: Flink hands a function only its job parameters
- * ({@code pipeline.global-job-parameters}), one key at a time, so every key the job knows is looked up there — the same
- * keys and values as {@code -D} on the DataStream job ({@code llm.base-url}, {@code data.shared}, {@code engine.strategy},
- * {@code llm.model.<stage>}, ...), validated the same way. Families whose keys cannot be enumerated
- * ({@code databases.<id>.*}, {@code tenants.<tenant>.*}) are found through the list of keys under {@link #OPTION_KEYS}.
+ * The job's options as a SQL function sees them: the values the job was given, read back from its job parameters
+ * ({@code pipeline.global-job-parameters}, written by {@link ScriptValues}) and read through the same
+ * {@link JobConfig} (the same rooms, checks and defaults) as the DataStream job's {@code -c}/{@code -D}. Flink hands a
+ * function its job parameters one key at a time, so the keys given are listed under {@link #OPTION_KEYS}: every key
+ * there reaches the functions, whatever its room or family, and a new option needs no edit here. A hand-written
+ * script without that list is read for every declared option ({@link JobOptions#all()}), family members aside.
  */
 final class FunctionConfig {
     /** The job parameter listing the keys of the options given (ScriptValues writes it), families included. */
@@ -28,31 +28,14 @@ final class FunctionConfig {
     static JobConfig from(UnaryOperator<String> parameter) {
         Map<String, String> given = new TreeMap<>();
         String listed = parameter.apply(OPTION_KEYS);
-        if (listed != null) {
-            for (String key : listed.split(",")) {
-                if (!key.isBlank()) {
-                    put(given, key.strip(), parameter);
-                }
+        Stream<String> keys = Stream.concat(listed == null ? Stream.empty() : Arrays.stream(listed.split(",")),
+                JobOptions.all().stream().map(ConfigOption::key));
+        keys.map(String::strip).filter(key -> !key.isEmpty()).forEach(key -> {
+            String value = parameter.apply(key);
+            if (value != null) {
+                given.put(key, value);
             }
-        }
-        for (ConfigOption<?> option : JobOptions.all()) {
-            put(given, option.key(), parameter);
-        }
-        for (OptionFamily<?> family : JobOptions.families()) {
-            if (family == JobOptions.KAFKA_CLIENT) {
-                continue; // Kafka client settings belong to the tables' connector options in SQL
-            }
-            for (String stage : StageRegistry.names()) {
-                put(given, family.prefix() + stage, parameter);
-            }
-        }
+        });
         return JobConfig.of(given);
-    }
-
-    private static void put(Map<String, String> given, String key, UnaryOperator<String> parameter) {
-        String value = parameter.apply(key);
-        if (value != null) {
-            given.put(key, value);
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.flowsql.job.sql;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flowsql.engine.EngineRuntime;
+import io.flowsql.flink.EarlierAnswers;
 import io.flowsql.events.AnswerMapper;
 import io.flowsql.events.DeadLetterEvent;
 import io.flowsql.events.DeadLetters;
@@ -22,6 +23,7 @@ import io.flowsql.pipeline.Strategy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,7 @@ public final class QuestionAnswerer {
     private final String defaultPreset;
     private final long budgetMillis;
     private final Supplier<String> requestIds;
+    private volatile Set<String> answeredBefore = Set.of();
 
     /** @param validator the job's checks of a question record, with the databases it knows */
     public QuestionAnswerer(EngineRuntime runtime, ParseAndValidate validator, String defaultPreset, long budgetMillis) {
@@ -63,6 +66,15 @@ public final class QuestionAnswerer {
         this.defaultPreset = defaultPreset;
         this.budgetMillis = budgetMillis;
         this.requestIds = requestIds;
+    }
+
+    /**
+     * The (dialogue key, request id) pairs ({@link EarlierAnswers#key}) already on the answers topic when this answerer
+     * started: a question record among them is refused as {@code duplicate_request_id}, not answered (and paid for)
+     * again. Set once, before the first record.
+     */
+    public void answeredBefore(Set<String> keys) {
+        this.answeredBefore = Set.copyOf(keys);
     }
 
     /**
@@ -96,11 +108,20 @@ public final class QuestionAnswerer {
         if (!parsed.isValid()) {
             return CompletableFuture.completedFuture(rejected(record, parsed));
         }
+        if (answeredBefore(parsed.question())) {
+            return CompletableFuture.completedFuture(rejected(record, QuestionParse.rejected(RejectKind.DUPLICATE_REQUEST_ID,
+                    "it was already answered before this job started; that answer is on the answers topic")));
+        }
         try {
             return run(parsed.question(), record.origin());
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(rejected(record, QuestionParse.rejected(RejectKind.INTERNAL, String.valueOf(e))));
         }
+    }
+
+    private boolean answeredBefore(QuestionEvent q) {
+        return q.requestId != null && answeredBefore.contains(
+                EarlierAnswers.key(q.dialogueId != null ? q.dialogueId : q.requestId, q.requestId));
     }
 
     private SqlAnswer rejected(RawRecord record, QuestionParse parsed) {

@@ -59,6 +59,55 @@ class ScriptValuesTest {
         assertThat(seen.get(JobOptions.DATABASES)).isEqualTo(config.get(JobOptions.DATABASES));
     }
 
+    /** One member of each option family, with a value the job accepts. */
+    private static final Map<String, String> FAMILY_MEMBERS = Map.of(
+            "llm.model.opensearch.generate", "m-generate",
+            "llm.embedding-model.opensearch.retrieve.columns", "m-columns",
+            "llm.max-tokens.opensearch.generate", "321",
+            "llm.stage.opensearch.generate.temperature", "0.5",
+            "stage.capacity.opensearch.generate", "7",
+            "stage.timeout.opensearch.generate", "7 min",
+            "kafka.client.client.id", "flowsql-sql",
+            "databases.sales.url", "jdbc:postgresql://127.0.0.1:5432/sales",
+            "tenants.team-a.databases", "sales");
+
+    @Test
+    void everyOptionOfEveryRoomThatReachesTheJobReachesTheSqlFunctions() {
+        Map<String, String> given = new TreeMap<>(FAMILY_MEMBERS);
+        for (org.apache.flink.configuration.ConfigOption<?> option : JobOptions.all()) {
+            given.put(option.key(), asText(option));
+        }
+        for (io.flowsql.config.OptionFamily<?> family : JobOptions.families()) {
+            assertThat(FAMILY_MEMBERS.keySet()).as("a member of %s is tried", family.prefix()).anyMatch(family::contains);
+        }
+        JobConfig job = JobConfig.of(given);
+        String set = FlowSqlScript.bundledFor(job).statements().stream()
+                .filter(s -> s.contains("pipeline.global-job-parameters")).findFirst().orElseThrow();
+        Configuration conf = new Configuration();
+        conf.setString(PipelineOptions.GLOBAL_JOB_PARAMETERS.key(), set.substring(set.indexOf("= '") + 3, set.length() - 1)
+                .replace("''", "'"));
+        JobConfig functions = FunctionConfig.from(conf.get(PipelineOptions.GLOBAL_JOB_PARAMETERS)::get);
+        assertThat(functions.settings().values()).as("every key the job was given, as the functions read it")
+                .isEqualTo(job.settings().values());
+        for (org.apache.flink.configuration.ConfigOption<?> option : JobOptions.all()) {
+            assertThat((Object) functions.get(option)).as(option.key()).isEqualTo(job.get(option));
+        }
+        for (io.flowsql.config.OptionFamily<?> family : JobOptions.families()) {
+            assertThat((Object) functions.get(family)).as(family.prefix()).isEqualTo(job.get(family)).isNotEqualTo(Map.of());
+        }
+    }
+
+    /** An option's default as the text a properties file would give. */
+    @SuppressWarnings("unchecked")
+    private static String asText(org.apache.flink.configuration.ConfigOption<?> option) {
+        if (option.defaultValue() instanceof java.util.List<?> items) {
+            return items.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+        }
+        Configuration conf = new Configuration();
+        conf.set((org.apache.flink.configuration.ConfigOption<Object>) option, option.defaultValue());
+        return conf.toMap().get(option.key());
+    }
+
     @Test
     void aSecretOptionIsRefusedOnTheSqlPathWithoutShowingIt() {
         String key = "sk-never-shown-4711";

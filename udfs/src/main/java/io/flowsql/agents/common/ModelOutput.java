@@ -25,6 +25,12 @@ public final class ModelOutput {
     private static final Pattern PLAIN_FENCE = Pattern.compile("```[ \\t]*\\R(.*?)```", Pattern.DOTALL);
     private static final Pattern JSON_FENCE = Pattern.compile("```[ \\t]*json[ \\t]*\\R(.*?)```",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /**
+     * Compiled tag patterns by tag list: the agents' tag lists are constants of their code, so this stays small,
+     * and each reply no longer compiles one (stop 47's profile of the sustained run).
+     */
+    private static final Map<List<String>, Pattern> TAG_PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Pattern NOT_ALNUM = Pattern.compile("[^a-z0-9]+");
     /** A line starting a tagged SQL section: "#SQL:" or "SQL:" (not "#SQL-like:"). */
     private static final Pattern SQL_TAG = Pattern.compile("(?im)^[ \\t]*(?:#+[ \\t]*)?(?:final[ \\t]+)?SQL[ \\t]*:");
     /** Any "#tag:" line, which ends a section. */
@@ -110,11 +116,7 @@ public final class ModelOutput {
             }
             return sections;
         }
-        List<String> byLength = new ArrayList<>(tags);
-        byLength.sort(Comparator.comparingInt(String::length).reversed());
-        String alternatives = byLength.stream().map(Pattern::quote).collect(Collectors.joining("|"));
-        Pattern tagPattern = Pattern.compile("(?im)^[ \\t]*#+[ \\t]*(" + alternatives + ")[ \\t]*:");
-        Matcher m = tagPattern.matcher(text);
+        Matcher m = TAG_PATTERNS.computeIfAbsent(List.copyOf(tags), ModelOutput::tagPattern).matcher(text);
         String currentTag = null;
         int contentStart = 0;
         while (m.find()) {
@@ -128,6 +130,14 @@ public final class ModelOutput {
             sections.put(currentTag, text.substring(contentStart).trim());
         }
         return sections;
+    }
+
+    /** The pattern of a line starting one of the tags' sections, longest tag first. */
+    private static Pattern tagPattern(List<String> tags) {
+        List<String> byLength = new ArrayList<>(tags);
+        byLength.sort(Comparator.comparingInt(String::length).reversed());
+        String alternatives = byLength.stream().map(Pattern::quote).collect(Collectors.joining("|"));
+        return Pattern.compile("(?im)^[ \\t]*#+[ \\t]*(" + alternatives + ")[ \\t]*:");
     }
 
     /**
@@ -144,9 +154,9 @@ public final class ModelOutput {
 
     /** A structured reply's field for a text tag: "SQL-like" is the field sql_like, matched case-insensitively. */
     private static Optional<String> field(JsonNode reply, String tag) {
-        String wanted = tag.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        String wanted = NOT_ALNUM.matcher(tag.toLowerCase(java.util.Locale.ROOT)).replaceAll("_");
         for (var entry : reply.properties()) {
-            if (entry.getKey().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "_").equals(wanted)) {
+            if (NOT_ALNUM.matcher(entry.getKey().toLowerCase(java.util.Locale.ROOT)).replaceAll("_").equals(wanted)) {
                 JsonNode value = entry.getValue();
                 if (value.isTextual()) {
                     return Optional.of(value.asText());

@@ -152,6 +152,17 @@ public interface EngineProfile {
     }
 
     /**
+     * SQL written in Spider's dialect (SQLite's: what the models and the golds write), {@code sql} as {@code statement}
+     * parsed in this engine's dialect, rewritten so this engine returns what SQLite returns, or empty when nothing
+     * changed; {@code names} are the schema's table and column names, lower-cased. The default, for engines that read double quotes as names and tell case apart
+     * in {@code LIKE} (PostgreSQL, DuckDB): a double-quoted value that names nothing of the schema becomes a text literal,
+     * {@code LIKE} becomes {@code ILIKE} ({@link QuotedValueAlignment}). Not asked when {@link #runsSpiderSqlAsWritten()}.
+     */
+    default java.util.Optional<String> alignSpiderSql(String sql, Statement statement, Set<String> names) {
+        return QuotedValueAlignment.align(statement, names);
+    }
+
+    /**
      * What a failed statement's error message, in this engine's wording, says is wrong (the correction stages' error
      * class): its form, a missing column, another missing name, or something else.
      */

@@ -83,13 +83,20 @@ public final class MariaDbProfile implements EngineProfile {
     @Override
     public List<String> replaceSchema(String quotedSchema) {
         return List.of("SET foreign_key_checks = 0", "DROP DATABASE IF EXISTS " + quotedSchema, "CREATE DATABASE " + quotedSchema
-                + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+                + " CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin");
     }
 
     /** InnoDB takes a foreign key whose rows do not all resolve when {@code foreign_key_checks} is off ({@link #replaceSchema}). */
     @Override
     public String foreignKeySuffix() {
         return "";
+    }
+
+    /** SQLite's SQL as MariaDB reads it with SQLite's result ({@link MariaDbAlignment}). */
+    @Override
+    public java.util.Optional<String> alignSpiderSql(String sql, net.sf.jsqlparser.statement.Statement statement,
+                                                     Set<String> names) {
+        return MariaDbAlignment.align(sql, statement, names);
     }
 
     @Override

@@ -84,6 +84,23 @@ class EngineErrorWordingTest {
                 "SELECT julianday(Name) FROM singer", "42883"));
     }
 
+    /**
+     * A candidate run through the job's runner keeps PostgreSQL's SQLState beside its error text (what OpenSearch-SQL's
+     * corrector reads first); a candidate that runs has none.
+     */
+    @Test
+    void aCandidateKeepsTheSqlState() {
+        io.flowsql.pipeline.CandidateRunner runner = new io.flowsql.pipeline.CandidateRunner(parts.sql());
+        io.flowsql.pipeline.Candidate failed = runner.run("pg_concert_singer",
+                new io.flowsql.pipeline.Candidate("t", "SELECT Nme FROM singer"));
+        assertThat(failed.error).contains("nme");
+        assertThat(failed.errorState).isEqualTo("42703");
+        io.flowsql.pipeline.Candidate ran = runner.run("pg_concert_singer",
+                new io.flowsql.pipeline.Candidate("t", "SELECT Name FROM singer"));
+        assertThat(ran.error).isNull();
+        assertThat(ran.errorState).isNull();
+    }
+
     /** Each case fails with its SQLState, which names the case's fault even under another fault's wording. */
     static void readsTheSqlStateFirst(SafeExecutor sql, String dbId, DatabaseEngine engine, Map<String, String> stateOf) {
         for (var c : stateOf.entrySet()) {

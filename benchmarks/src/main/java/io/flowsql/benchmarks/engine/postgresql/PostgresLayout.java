@@ -64,6 +64,7 @@ public final class PostgresLayout {
 
     private static void loadInto(Connection admin, Statement s, String db, Path file, String role) throws SQLException {
         System.out.println("loaded " + LOADER.load(db, file, admin, db));
-        ReaderRole.grant(s, db, role);
+        // the loader names the schema as an unquoted name folds (cre_Doc_Template_Mgt -> cre_doc_template_mgt)
+        ReaderRole.grant(s, db.toLowerCase(java.util.Locale.ROOT), role);
     }
 }

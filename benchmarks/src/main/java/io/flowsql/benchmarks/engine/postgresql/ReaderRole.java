@@ -62,8 +62,8 @@ public final class ReaderRole {
     }
 
     /**
-     * The job options ({@code databases.<db>.*}) declaring Spider database {@code db}, loaded into schema {@code db} of
-     * the server database at {@code url}, as read by this role with the password in {@code secret}.
+     * The job options ({@code databases.<db>.*}) declaring Spider database {@code db}, loaded into schema {@code db} (lower-cased, as
+     * the loader names it) of the server database at {@code url}, as read by this role with the password in {@code secret}.
      */
     public static Map<String, String> options(String db, String url, Path secret) {
         return options(db, url, NAME, secret);
@@ -75,7 +75,7 @@ public final class ReaderRole {
         options.put("databases." + db + ".url", url);
         options.put("databases." + db + ".user", role);
         options.put("databases." + db + ".password-file", secret.toString());
-        options.put("databases." + db + ".schemas", db);
+        options.put("databases." + db + ".schemas", db.toLowerCase(java.util.Locale.ROOT)); // as the loader names it
         return options;
     }
 

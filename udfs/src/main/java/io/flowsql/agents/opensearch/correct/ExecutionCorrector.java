@@ -141,6 +141,7 @@ public final class ExecutionCorrector {
         to.rowCount = from.rowCount;
         to.elapsedMicros = from.elapsedMicros;
         to.error = from.error;
+        to.errorState = from.errorState;
         to.previewColumns = new ArrayList<>(from.previewColumns);
         to.setPreview(from.previewRows());
     }

@@ -37,7 +37,7 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
             return Optional.empty();
         }
         if (c.error != null) {
-            return Optional.of(new ExecutionProblem(errorClass(c.error, engine), "the query failed: " + c.error));
+            return Optional.of(new ExecutionProblem(errorClass(c.errorState, c.error, engine), "the query failed: " + c.error));
         }
         if (c.rowCount == 0) {
             return Optional.of(new ExecutionProblem(ErrorClass.EMPTY, "the query returned no rows"));
@@ -72,13 +72,14 @@ public record ExecutionProblem(ErrorClass kind, String detail) {
     }
 
     /**
-     * The class of a recorded error text ({@code KIND: message}) as the engine's profile reads its wording
-     * ({@link io.flowsql.sql.engine.EngineProfile#fault}): the statement's form is {@link ErrorClass#SYNTAX} (its prompt
+     * The class of a recorded error ({@code KIND: message} and the engine's SQLState, null when it gave none) as the
+     * engine's profile reads it, the state first, then the wording
+     * ({@link io.flowsql.sql.engine.EngineProfile#fault(String, String)}): the statement's form is {@link ErrorClass#SYNTAX} (its prompt
      * carries the engine's rules), a name the schema lacks {@link ErrorClass#SCHEMA}, anything else
      * {@link ErrorClass#FAILED}.
      */
-    static ErrorClass errorClass(String error, DatabaseEngine engine) {
-        return switch (engine.profile().fault(error)) {
+    static ErrorClass errorClass(String sqlState, String error, DatabaseEngine engine) {
+        return switch (engine.profile().fault(sqlState, error)) {
             case FORM -> ErrorClass.SYNTAX;
             case UNKNOWN_COLUMN, UNKNOWN_NAME -> ErrorClass.SCHEMA;
             case OTHER -> ErrorClass.FAILED;

@@ -37,6 +37,36 @@ public final class AgentChecks {
     /** A comparison of a column with a text literal in the candidate: the column as {@code table.column}, the value. */
     record Comparison(String column, String value) {}
 
+    /**
+     * Whether the text names the table as a whole word, case-insensitively: what {@code (?i)\btable\b} finds,
+     * without compiling a pattern per table and candidate (stop 47's profile showed those compilations).
+     */
+    static boolean mentions(String text, String table) {
+        int n = table.length();
+        if (n == 0) {
+            return false;
+        }
+        for (int i = 0; i + n <= text.length(); i++) {
+            if (text.regionMatches(true, i, table, 0, n) && boundary(text, i) && boundary(text, i + n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A word boundary at {@code at} as the regular expressions' {@code \b} sees it (word characters: letters, digits, _). */
+    private static boolean boundary(String text, int at) {
+        return word(text, at - 1) != word(text, at);
+    }
+
+    private static boolean word(String text, int at) {
+        if (at < 0 || at >= text.length()) {
+            return false;
+        }
+        char c = text.charAt(at);
+        return c == '_' || Character.isLetterOrDigit(c);
+    }
+
     /** The candidate's column = 'text' comparisons, aliases read back; unqualified ones when one table is used. */
     static Set<Comparison> comparisons(String sql, Set<String> tables) {
         String plain = SqlText.withoutAliases(SqlText.oneLine(sql));
@@ -47,7 +77,7 @@ public final class AgentChecks {
         }
         Set<String> used = new LinkedHashSet<>();
         for (String table : tables) {
-            if (Pattern.compile("(?i)\\b" + Pattern.quote(table) + "\\b").matcher(plain).find()) {
+            if (mentions(plain, table)) {
                 used.add(table);
             }
         }

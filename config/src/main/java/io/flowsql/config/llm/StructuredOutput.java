@@ -1,9 +1,9 @@
-package io.flowsql.llm;
+package io.flowsql.config.llm;
 
 import java.util.Locale;
 
 /**
- * How a request's {@link ReplySchema} reaches the server. {@link #AUTO} sends {@code json_schema} and
+ * How a request's reply schema (io.flowsql.llm.ReplySchema) reaches the server. {@link #AUTO} sends {@code json_schema} and
  * falls back to plain text for the rest of the client's life when the server refuses it (HTTP 400
  * naming response_format, json_schema or grammar).
  */

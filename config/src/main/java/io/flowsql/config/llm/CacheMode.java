@@ -1,4 +1,4 @@
-package io.flowsql.llm;
+package io.flowsql.config.llm;
 
 /** How the response cache is used: record and replay, replay only (a miss is an error), or not at all. */
 public enum CacheMode {

@@ -1,4 +1,4 @@
-package io.flowsql.job.journal;
+package io.flowsql.config.journal;
 
 /** When a request's stage-journal entries are dropped (journal.release). */
 public enum JournalRelease {
