@@ -173,7 +173,8 @@ class ConsoleInChromiumITCase {
             second.open(stack.console.url());
             first.ask("concert_singer", "How many singers do we have?");
             WebElement turn = first.answeredTurn(1, ANSWER_WAIT);
-            String dialogueId = first.driver.findElement(By.cssSelector("[data-testid=dialogue]")).getAttribute("data-dialogue-id");
+            String dialogueId = first.until(Duration.ofSeconds(20), d -> d.findElements(By.cssSelector("[data-testid=dialogue]"))
+                    .stream().findFirst().orElse(null)).getAttribute("data-dialogue-id");
             List<List<String>> before = query("concert_singer", "SELECT count(*) FROM singer");
 
             turn.findElement(By.cssSelector("[data-testid=edit-sql]")).click();
@@ -198,7 +199,9 @@ class ConsoleInChromiumITCase {
             second.screenshot("05-second-session-empty");
             first.driver.navigate().refresh();
             first.open(stack.console.url());
-            first.driver.findElement(By.cssSelector("[data-testid=dialogue]")).click();
+            // the dialogue list comes from the page's own request after the reload: wait for it
+            first.until(Duration.ofSeconds(20),
+                    d -> d.findElements(By.cssSelector("[data-testid=dialogue]")).stream().findFirst().orElse(null)).click();
             assertThat(first.answeredTurn(1, Duration.ofSeconds(10)).getText()).as("the first still has its own after a reload")
                     .contains("How many singers do we have?");
         }

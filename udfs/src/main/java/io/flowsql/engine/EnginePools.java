@@ -1,5 +1,8 @@
 package io.flowsql.engine;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,6 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Tasks queue when all threads are busy; the operators' capacities bound how many can queue.
  */
 public final class EnginePools implements AutoCloseable {
+    /** How long {@link #close()} waits for running tasks to end after interrupting them. */
+    static final long CLOSE_WAIT_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(EnginePools.class);
+
     private final ExecutorService work;
     private final ExecutorService callbacks;
 
@@ -52,9 +59,24 @@ public final class EnginePools implements AutoCloseable {
         return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
     }
 
+    /**
+     * Interrupts the threads and waits (at most {@link #CLOSE_WAIT_SECONDS} s) until every task that already runs has
+     * ended: the engine closes when a task's last operator closes, and Flink then closes the task's class loader, so a
+     * thread still logging or loading a class after it fails ("Trying to access closed classloader", seen in the soak).
+     */
     @Override
     public void close() {
         work.shutdownNow();
         callbacks.shutdownNow();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+            for (ExecutorService pool : new ExecutorService[] {work, callbacks}) {
+                if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    LOG.warn("engine threads still run {} s after close; a task ignores interruption", CLOSE_WAIT_SECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

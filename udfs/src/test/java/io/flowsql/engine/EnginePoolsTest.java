@@ -103,4 +103,31 @@ class EnginePoolsTest {
                 ChatMessage.system("### Task: " + TASK + "\nAnswer briefly."),
                 ChatMessage.user("Database: concert_singer\nQuestion: How many singers are there?")));
     }
+
+    /**
+     * Closing the pools waits for a task that is already running (here one that finishes its step after being
+     * interrupted, as a query or a log call does): the job closes the task's class loader right after the engine, and
+     * a work thread still running then failed with "Trying to access closed classloader" in the soak.
+     */
+    @Test
+    void closeReturnsOnlyOnceTheTasksThatRunHaveEnded() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        EnginePools pools = EnginePools.of(1, 1);
+        pools.work().execute(() -> {
+            worker.set(Thread.currentThread());
+            started.countDown();
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait(); // a step that does not stop at the interrupt
+            }
+            ended.set(true);
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        pools.close();
+        assertThat(ended).as("the running task ended before close returned").isTrue();
+        worker.get().join(1000);
+        assertThat(worker.get().isAlive()).isFalse();
+    }
 }
