@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.db;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.engine.TargetEngine;
@@ -133,7 +134,9 @@ public final class DialectGapBenchmark {
                     .findFirst().orElse(DatabaseEngine.embedded()));
             try (SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, config);
                     JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config, new JdbcPools(new Credentials(Map.of()), 30_000))) {
-                io.flowsql.sql.catalog.SqliteSchemaCatalog catalog = new io.flowsql.sql.catalog.SqliteSchemaCatalog(locator);
+                // through the operator's doors: a measurement serves no tenant
+                DataDoors onSqlite = DataDoors.open(sqlite, new io.flowsql.sql.catalog.SqliteSchemaCatalog(locator));
+                DataDoors onServers = DataDoors.open(jdbc, null);
                 System.out.printf("%nDialect gap: %d Spider dev gold queries (of %d databases), run unchanged%n", items.size(), dbs.size());
                 for (DatabaseEngine engine : servers) {
                     String prefix = prefix(engine);
@@ -144,12 +147,12 @@ public final class DialectGapBenchmark {
                     int aligned = 0;
                     for (int i = 0; i < items.size(); i++) {
                         String[] item = items.get(i);
-                        ExecutionResult gold = sqlite.execute(item[0], item[1]);
+                        ExecutionResult gold = onSqlite.operator(item[0]).execute(item[1]);
                         if (!gold.ok()) {
                             continue;
                         }
                         goldOk++;
-                        ExecutionResult r = jdbc.execute(prefix + item[0], item[1]);
+                        ExecutionResult r = onServers.operator(prefix + item[0]).execute(item[1]);
                         if (r.ok() && same.equal(gold, item[1], r)) {
                             strict++;
                         }
@@ -158,9 +161,10 @@ public final class DialectGapBenchmark {
                             continue;
                         }
                         why.merge(category(item[1], r), 1, Integer::sum);
-                        String alignedSql = dialect.apply(item[1], withId(catalog.schema(item[0]), prefix + item[0])).orElse(null);
+                        String alignedSql = dialect.apply(item[1], withId(onSqlite.operator(item[0]).schema(), prefix + item[0]))
+                                .orElse(null);
                         if (alignedSql != null) {
-                            ExecutionResult a = jdbc.execute(prefix + item[0], alignedSql);
+                            ExecutionResult a = onServers.operator(prefix + item[0]).execute(alignedSql);
                             if (a.ok() && same.equalAcrossEngines(gold, item[1], a)) {
                                 aligned++;
                             }
@@ -235,6 +239,8 @@ public final class DialectGapBenchmark {
             String firstFailure = null;
             try (EngineLease lease = EngineFactory.shared(config); SqliteSafeExecutor sqlite = new SqliteSafeExecutor(locator, sqlConfig)) {
                 Pipeline pipeline = new Pipeline(lease.runtime().strategy(preset), lease.runtime().work());
+                DataDoors onSqlite = DataDoors.open(sqlite, null);
+                DataDoors onEngine = DataDoors.open(lease.engine().sql(), null);
                 for (int i = 0; i < items.size(); i++) {
                     String[] item = items.get(i);
                     RequestContext ctx = new RequestContext();
@@ -249,8 +255,8 @@ public final class DialectGapBenchmark {
                         continue;
                     }
                     answered++;
-                    ExecutionResult gold = sqlite.execute(item[0], item[1]);
-                    ExecutionResult predicted = lease.engine().sql().execute(item[0], ctx.finalSql);
+                    ExecutionResult gold = onSqlite.operator(item[0]).execute(item[1]);
+                    ExecutionResult predicted = onEngine.operator(item[0]).execute(ctx.finalSql);
                     if (gold.ok() && same.equalAcrossEngines(gold, item[1], predicted)) {
                         correct++;
                         if (onBoth.contains(i)) {

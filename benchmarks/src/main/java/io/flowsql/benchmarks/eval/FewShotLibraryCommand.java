@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.llm.LlmClientConfig;
 import io.flowsql.llm.OpenAiCompatibleClient;
 import io.flowsql.simulator.LatencyModel;
@@ -101,7 +102,7 @@ public final class FewShotLibraryCommand implements Callable<Integer> {
         try (OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(url)
                 .apiKey(simulator != null ? null : System.getenv("LLM_API_KEY")).defaultModel(reasoningModel)
                 .callTimeout(Duration.ofSeconds(120)).build()).build()) {
-            return new FewShotReasoning(client, reasoningModel).write(examples, catalog);
+            return new FewShotReasoning(client, reasoningModel).write(examples, DataDoors.open(null, catalog));
         } finally {
             if (simulator != null) {
                 simulator.close();

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
@@ -11,7 +12,6 @@ import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.ColumnSchema;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
-import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,11 +43,12 @@ public final class FewShotReasoning {
     /** What the library got: the examples (in order) and how many have a reasoning. */
     public record Written(List<FewShotExample> examples, int reasoned, int simulated) {}
 
-    public Written write(List<FewShotExample> examples, SchemaCatalog catalog) {
+    /** @param doors the schemas, each read through the operator's door of its database */
+    public Written write(List<FewShotExample> examples, DataDoors doors) {
         Map<String, String> schemas = new LinkedHashMap<>();
         List<CompletableFuture<FewShotExample>> work = new ArrayList<>();
         for (FewShotExample e : examples) {
-            String schema = schemas.computeIfAbsent(e.dbId(), db -> schemaText(catalog.schema(db)));
+            String schema = schemas.computeIfAbsent(e.dbId(), db -> schemaText(doors.operator(db).schema()));
             PromptFields fields = PromptFields.shared(e.dbId(), e.question(), "(none)", "(none)", schema).with("sql", e.sql());
             ChatRequest request = prompt.request(fields).withModel(model).withSampling(0.0, 1);
             StageTrace trace = new StageTrace(prompt.task());

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.agents.sqlfix.RepairRecord;
 import io.flowsql.benchmarks.eval.load.Benchmark;
@@ -50,7 +51,7 @@ public final class RepairMemoryCommand implements Callable<Integer> {
         Benchmark bench = new BenchmarkLoaders(data).load("spider-dev", null);
         List<RepairRecord> seeds;
         try (SafeExecutor executor = new SqliteSafeExecutor(DatabaseLocator.forSharedData(data), SqlExecutorConfig.defaults())) {
-            seeds = RepairSeeds.build(bench, new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null),
+            seeds = RepairSeeds.build(bench, new Scorer(DataDoors.open(executor, null), new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null),
                     files, db -> databases == null || databases.isEmpty() || databases.contains(db));
         }
         write(seeds, out);

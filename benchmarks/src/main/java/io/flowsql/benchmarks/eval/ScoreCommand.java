@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
@@ -94,7 +95,8 @@ public final class ScoreCommand implements Callable<Integer> {
         if (MmsqlAccsExec.ID.equals(chosen.id()) && fmt != PredictionFormat.ANSWERS_JSONL) {
             // MMSQL's script reads everything from the output file itself: replayed on it, not on the test suite's turns.
             AccsFigures figures = AccsScore.run(bench.name(), predictions, bench.databaseRoot(),
-                    executorFor(bench, timeoutMillis, maxResultBytes, parallel), parallel, report.out, protocol.description());
+                    DataDoors.open(executorFor(bench, timeoutMillis, maxResultBytes, parallel), null), parallel, report.out,
+                    protocol.description());
             if (figures.allQa() == 0) {
                 return 3;
             }
@@ -122,7 +124,7 @@ public final class ScoreCommand implements Callable<Integer> {
         if (rqsJudge != null) {
             try (SafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
                 summary = summary.withRqs(RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
-                        GoldReplies.load(choice.questionsFile()), outcomes, executor));
+                        GoldReplies.load(choice.questionsFile()), outcomes, DataDoors.open(executor, null)));
             }
         }
         return ReportChoice.finish(summary, report.out);
@@ -140,7 +142,7 @@ public final class ScoreCommand implements Callable<Integer> {
         RqsScores ours;
         try (SqliteSafeExecutor executor = executorFor(bench, timeoutMillis, maxResultBytes, 1)) {
             ours = RqsRun.score(rqsJudge, rqsModel, System.getenv("RQS_API_KEY"), bench, read,
-                    GoldReplies.load(choice.questionsFile()), outcomes, executor);
+                    GoldReplies.load(choice.questionsFile()), outcomes, DataDoors.open(executor, null));
         }
         String line = String.format(java.util.Locale.ROOT, "RQS: the file's own %.2f (the paper's GPT-4 judge, averaged as "
                 + "accs_eval.py does); our judge (%s) %.2f over %d judged replies, %d judge errors", figures.rqsOverall(),
@@ -234,7 +236,8 @@ public final class ScoreCommand implements Callable<Integer> {
     static List<ItemOutcome> outcomes(Benchmark bench, List<Prediction> predictions, SafeExecutor executor, int parallel,
                                       Semantics semantics, int vesRuns) {
         try (executor; ProgressBar bar = new ProgressBar("score " + bench.name(), bench.runnableItems().size())) {
-            Scorer scorer = new Scorer(executor, semantics, vesRuns > 0 ? new EfficiencyTimer(executor, vesRuns) : null, parallel);
+            DataDoors doors = DataDoors.open(executor, null);
+            Scorer scorer = new Scorer(doors, semantics, vesRuns > 0 ? new EfficiencyTimer(doors, vesRuns) : null, parallel);
             return scorer.score(bench, predictions, bar::stepTo);
         }
     }

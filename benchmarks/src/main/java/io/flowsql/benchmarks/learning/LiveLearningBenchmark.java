@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.learning;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.QuestionMasker;
 import io.flowsql.devstack.LocalKafkaBroker;
@@ -171,6 +172,7 @@ public final class LiveLearningBenchmark implements Callable<Integer> {
             }
         });
         ExampleLibrary file = new ExampleLibrary(ExampleLibrary.build(fileItems, catalog));
+        DataDoors doors = DataDoors.open(null, catalog);
         double fileShape = 0;
         double bothShape = 0;
         double liveShape = 0;
@@ -178,10 +180,10 @@ public final class LiveLearningBenchmark implements Callable<Integer> {
         int n = 0;
         for (List<SpiderPairs.Item> items : taught.values()) {
             for (SpiderPairs.Item item : items) {
-                List<ExampleLibrary.Hit> hits = file.similar(QuestionMasker.mask(item.question(), catalog.schema(item.dbId())),
-                        item.dbId(), item.question(), 1);
+                String masked = QuestionMasker.mask(item.question(), doors.operator(item.dbId()).schema());
+                List<ExampleLibrary.Hit> hits = file.similar(masked, item.dbId(), item.question(), 1);
                 fileShape += hits.isEmpty() ? 0 : SqlShape.overlap(item.sql(), hits.get(0).example().sql());
-                bothShape += SqlShape.overlap(item.sql(), topOfBoth(file, items, item, catalog));
+                bothShape += SqlShape.overlap(item.sql(), topOfBoth(file, items, item, masked, catalog));
                 List<String> used = Session.used(again.get(n));
                 if (!used.isEmpty()) {
                     withLive++;
@@ -200,9 +202,9 @@ public final class LiveLearningBenchmark implements Callable<Integer> {
     }
 
     /** The top example of the file library and the database's other taught pairs ranked together, as the stage ranks them. */
-    private static String topOfBoth(ExampleLibrary file, List<SpiderPairs.Item> sameDb, SpiderPairs.Item item, SqliteSchemaCatalog catalog) {
+    private static String topOfBoth(ExampleLibrary file, List<SpiderPairs.Item> sameDb, SpiderPairs.Item item, String masked,
+                                    SqliteSchemaCatalog catalog) {
         List<String[]> live = sameDb.stream().map(i -> new String[] {i.id(), i.dbId(), i.question(), i.sql()}).toList();
-        String masked = QuestionMasker.mask(item.question(), catalog.schema(item.dbId()));
         List<ExampleLibrary.Hit> hits = new ArrayList<>(new ExampleLibrary(ExampleLibrary.build(live, catalog))
                 .similar(masked, item.dbId(), item.question(), 1));
         hits.addAll(file.similar(masked, item.dbId(), item.question(), 1));

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.replay;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
 import io.flowsql.agents.opensearch.align.model.ModelAligner;
@@ -90,7 +91,7 @@ public final class ReplayVoteBenchmark {
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         List<Row> rows = new ArrayList<>();
         try (SafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {
-            Scorer scorer = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null);
+            Scorer scorer = new Scorer(DataDoors.open(executor, null), new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null);
             List<List<String>> perFile = new ArrayList<>();
             for (Path f : files) {
                 List<String> sqls = PredictionFile.read(f).sqls();

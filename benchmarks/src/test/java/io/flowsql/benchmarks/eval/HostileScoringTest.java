@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval;
 
+import io.flowsql.access.DataDoors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -129,7 +130,7 @@ class HostileScoringTest {
         long started = System.nanoTime();
         List<ItemOutcome> outcomes;
         try (SqliteSafeExecutor executor = ScoreCommand.executorFor(bench, budgetMillis, 64L << 20, parallel)) {
-            outcomes = new Scorer(executor, new ResultComparator(ComparisonMode.BIRD_SET), null, parallel)
+            outcomes = new Scorer(DataDoors.open(executor, null), new ResultComparator(ComparisonMode.BIRD_SET), null, parallel)
                     .score(bench, PredictionFormat.SQL_LINES.read(file), n -> {});
         }
         double seconds = (System.nanoTime() - started) / 1e9;

@@ -3,6 +3,8 @@ package io.flowsql.benchmarks.eval.score;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.metrics.ItemOutcome;
+import io.flowsql.access.DataDoor;
+import io.flowsql.access.DataDoors;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.Match;
@@ -10,7 +12,6 @@ import io.flowsql.sql.compare.ResultComparator;
 import io.flowsql.benchmarks.eval.metrics.StageCost;
 import io.flowsql.benchmarks.eval.semantics.FlowsqlComparison;
 import io.flowsql.benchmarks.eval.semantics.Semantics;
-import io.flowsql.sql.exec.SafeExecutor;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,63 +25,64 @@ import java.util.function.IntConsumer;
 
 /**
  * Scores predictions against a benchmark with no LLM: rewrites and runs gold and predicted SQL through the safe
- * executor and judges them by one named {@link Semantics} (the official evaluators' or the project's own comparator),
+ * executor, through the operator's door of each database ({@link DataDoors#operator}: an evaluation serves no tenant),
+ * and judges them by one named {@link Semantics} (the official evaluators' or the project's own comparator),
  * and (optionally) times correct ones for VES. Questions whose database is absent here are left out; a gold that fails
  * is listed apart or counted wrong, as the semantics says. Every statement has one budget (the executor's time limit)
  * for its parse, execution, encoding and comparison, and questions are scored on a bounded pool (results kept in
  * benchmark order), so one runaway holds one thread for one budget; anything a question cannot survive (an unreadable
  * line, a refusal, a budget, even running out of memory) scores it wrong with the reason.
- * <p>The gold may run on another executor than the predictions ({@link #Scorer(SafeExecutor, SafeExecutor, Semantics,
+ * <p>The gold may run on another executor than the predictions ({@link #Scorer(DataDoors, DataDoors, Semantics,
  * int)}): Spider's gold on SQLite, the predictions on the PostgreSQL or DuckDB copy of the same database.</p>
  */
 public final class Scorer {
-    private final SafeExecutor goldExecutor;
-    private final SafeExecutor executor;
+    private final DataDoors goldDoors;
+    private final DataDoors doors;
     private final Semantics semantics;
     private final EfficiencyTimer timer;
     private final int parallelism;
 
     /** @param timer null to skip VES timing */
-    public Scorer(SafeExecutor executor, Semantics semantics, EfficiencyTimer timer) {
-        this(executor, semantics, timer, 1);
+    public Scorer(DataDoors doors, Semantics semantics, EfficiencyTimer timer) {
+        this(doors, semantics, timer, 1);
     }
 
     /**
      * @param timer       null to skip VES timing
      * @param parallelism questions scored at once (the executor needs as many connections per database)
      */
-    public Scorer(SafeExecutor executor, Semantics semantics, EfficiencyTimer timer, int parallelism) {
-        this(executor, executor, semantics, timer, parallelism);
+    public Scorer(DataDoors doors, Semantics semantics, EfficiencyTimer timer, int parallelism) {
+        this(doors, doors, semantics, timer, parallelism);
     }
 
     /**
-     * Gold SQL on {@code goldExecutor}, predicted SQL on {@code predictionExecutor} (each statement within its own
+     * Gold SQL through {@code goldDoors}, predicted SQL through {@code predictionDoors} (each statement within its own
      * executor's budget); no VES timing.
      */
-    public Scorer(SafeExecutor goldExecutor, SafeExecutor predictionExecutor, Semantics semantics, int parallelism) {
-        this(goldExecutor, predictionExecutor, semantics, null, parallelism);
+    public Scorer(DataDoors goldDoors, DataDoors predictionDoors, Semantics semantics, int parallelism) {
+        this(goldDoors, predictionDoors, semantics, null, parallelism);
     }
 
-    private Scorer(SafeExecutor goldExecutor, SafeExecutor predictionExecutor, Semantics semantics, EfficiencyTimer timer,
+    private Scorer(DataDoors goldDoors, DataDoors predictionDoors, Semantics semantics, EfficiencyTimer timer,
                    int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1");
         }
-        this.goldExecutor = goldExecutor;
-        this.executor = predictionExecutor;
+        this.goldDoors = goldDoors;
+        this.doors = predictionDoors;
         this.semantics = semantics;
         this.timer = timer;
         this.parallelism = parallelism;
     }
 
     /** The project's own comparison, as before semantics could be chosen. */
-    public Scorer(SafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer) {
-        this(executor, new FlowsqlComparison(comparator.mode()), timer);
+    public Scorer(DataDoors doors, ResultComparator comparator, EfficiencyTimer timer) {
+        this(doors, new FlowsqlComparison(comparator.mode()), timer);
     }
 
     /** The project's own comparison on a pool of {@code parallelism} threads. */
-    public Scorer(SafeExecutor executor, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
-        this(executor, new FlowsqlComparison(comparator.mode()), timer, parallelism);
+    public Scorer(DataDoors doors, ResultComparator comparator, EfficiencyTimer timer, int parallelism) {
+        this(doors, new FlowsqlComparison(comparator.mode()), timer, parallelism);
     }
 
     public List<ItemOutcome> score(Benchmark benchmark, List<Prediction> predictions, IntConsumer progress) {
@@ -154,7 +156,7 @@ public final class Scorer {
                     false, Double.NaN, stages);
         }
         String goldSql = semantics.executedGold(item.goldSql());
-        ExecutionResult gold = goldExecutor.execute(item.dbId(), goldSql);
+        ExecutionResult gold = goldDoors.operator(item.dbId()).execute(goldSql);
         if (!gold.ok() && semantics.goldErrorExcludes()) {
             return new ItemOutcome(item, predSql, predType, gold.error().toString(), null, false, Double.NaN, stages);
         }
@@ -189,8 +191,9 @@ public final class Scorer {
     private record Run(ExecutionResult result, Match match) {}
 
     private Run run(BenchmarkItem item, ExecutionResult gold, String goldSql, String executedPrediction) {
-        StatementBudget budget = executor.newBudget();
-        ExecutionResult pred = executor.execute(item.dbId(), executedPrediction, budget);
+        DataDoor door = doors.operator(item.dbId());
+        StatementBudget budget = door.newBudget();
+        ExecutionResult pred = door.execute(executedPrediction, budget);
         return new Run(pred, semantics.match(gold, pred, goldSql, budget));
     }
 }

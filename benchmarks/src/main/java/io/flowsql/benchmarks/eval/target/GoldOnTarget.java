@@ -5,7 +5,8 @@ import io.flowsql.benchmarks.eval.semantics.Semantics;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.Match;
-import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.access.DataDoor;
+import io.flowsql.access.DataDoors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ import java.util.concurrent.Future;
 public record GoldOnTarget(int checked, List<String> same, Map<String, String> fails, List<String> differs) {
 
     /** Checks every question of {@code items} that owes SQL, {@code parallel} at once. */
-    public static GoldOnTarget check(List<BenchmarkItem> items, SafeExecutor sqlite, SafeExecutor target, Semantics semantics,
+    public static GoldOnTarget check(List<BenchmarkItem> items, DataDoors sqlite, DataDoors target, Semantics semantics,
                                      int parallel) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel), r -> {
             Thread t = new Thread(r, "flowsql-gold-on-target");
@@ -78,14 +79,15 @@ public record GoldOnTarget(int checked, List<String> same, Map<String, String> f
     }
 
     /** null (gold fails on SQLite), "same", "differs" or "fails: why". */
-    private static String verdict(BenchmarkItem item, SafeExecutor sqlite, SafeExecutor target, Semantics semantics) {
+    private static String verdict(BenchmarkItem item, DataDoors sqlite, DataDoors target, Semantics semantics) {
         String gold = semantics.executedGold(item.goldSql());
-        ExecutionResult onSqlite = sqlite.execute(item.dbId(), gold);
+        ExecutionResult onSqlite = sqlite.operator(item.dbId()).execute(gold);
         if (!onSqlite.ok()) {
             return null;
         }
-        StatementBudget budget = target.newBudget();
-        ExecutionResult onTarget = target.execute(item.dbId(), gold, budget);
+        DataDoor door = target.operator(item.dbId());
+        StatementBudget budget = door.newBudget();
+        ExecutionResult onTarget = door.execute(gold, budget);
         if (!onTarget.ok()) {
             return "fails: " + onTarget.error().toString().split("\n")[0];
         }

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.target;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.flowsql.benchmarks.eval.load.Benchmark;
@@ -38,9 +39,11 @@ public record TargetScore(DatabaseEngine engine, List<ItemOutcome> outcomes, Gol
                                     SafeExecutor sqlite, SqlExecutorConfig config, int parallel, IntConsumer progress) {
         Semantics across = new CrossEngineSemantics(semantics, target.engine());
         try (SafeExecutor onTarget = target.executor(config)) {
-            List<ItemOutcome> outcomes = new Scorer(sqlite, onTarget, across, parallel).score(bench, predictions, progress);
-            GoldOnTarget gold = GoldOnTarget.check(bench.runnableItems(), sqlite, onTarget, across, parallel);
-            return new TargetScore(target.engine(), outcomes, gold);
+            DataDoors gold = DataDoors.open(sqlite, null);
+            DataDoors predicted = DataDoors.open(onTarget, null);
+            List<ItemOutcome> outcomes = new Scorer(gold, predicted, across, parallel).score(bench, predictions, progress);
+            return new TargetScore(target.engine(), outcomes,
+                    GoldOnTarget.check(bench.runnableItems(), gold, predicted, across, parallel));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.mmsql;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.eval.SharedData;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -27,7 +28,7 @@ class AccsRulesTest {
         Path dbs = SharedData.root().resolve("spider/database");
         executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(dbs), List.of()),
                 SqlExecutorConfig.defaults().withTimeoutMillis(30_000));
-        runner = AccsScore.runner(executor);
+        runner = AccsScore.runner(DataDoors.open(executor, null));
         qm = new AccsQm(dbs);
     }
 

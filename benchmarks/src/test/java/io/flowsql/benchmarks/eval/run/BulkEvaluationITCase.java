@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.run;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.benchmarks.eval.SharedData;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkLoaders;
@@ -89,7 +90,7 @@ class BulkEvaluationITCase {
 
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
                 SqlExecutorConfig.defaults())) {
-            List<ItemOutcome> outcomes = new Scorer(executor, new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null)
+            List<ItemOutcome> outcomes = new Scorer(DataDoors.open(executor, null), new ResultComparator(ComparisonMode.SPIDER_TEST_SUITE), null)
                     .score(bench, PredictionFormat.ANSWERS_JSONL.read(answers), n -> {});
             EvaluationSummary s = EvaluationSummary.of(bench, answers.toString(), "SPIDER_TEST_SUITE", outcomes, 0.15, 0.6);
             assertThat(s.ex().total()).isEqualTo(30);

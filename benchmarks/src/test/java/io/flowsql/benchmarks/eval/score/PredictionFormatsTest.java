@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.score;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BirdFixture;
 import io.flowsql.benchmarks.eval.load.BirdLoader;
@@ -32,7 +33,7 @@ class PredictionFormatsTest {
     private static List<ItemOutcome> score(List<Prediction> predictions) {
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
-            return new Scorer(executor, new ResultComparator(ComparisonMode.BIRD_SET), null).score(bench, predictions, n -> {});
+            return new Scorer(DataDoors.open(executor, null), new ResultComparator(ComparisonMode.BIRD_SET), null).score(bench, predictions, n -> {});
         }
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.score;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BirdFixture;
@@ -35,7 +36,7 @@ class TrickyComparisonsTest {
         Benchmark bench = new Benchmark("fixture", List.of(item), folder.resolve("dev_databases"));
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
-            return new Scorer(executor, new ResultComparator(mode), null).score(bench, List.of(prediction), n -> {}).get(0);
+            return new Scorer(DataDoors.open(executor, null), new ResultComparator(mode), null).score(bench, List.of(prediction), n -> {}).get(0);
         }
     }
 

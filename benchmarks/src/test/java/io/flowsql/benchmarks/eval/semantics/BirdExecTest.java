@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.semantics;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.benchmarks.eval.load.Benchmark;
 import io.flowsql.benchmarks.eval.load.BenchmarkItem;
 import io.flowsql.benchmarks.eval.load.BirdFixture;
@@ -33,7 +34,7 @@ class BirdExecTest {
         Benchmark bench = new Benchmark("bird-dev", List.of(item), folder.resolve("dev_databases"));
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(
                 new DatabaseLocator(List.of(folder.resolve("dev_databases")), List.of()), SqlExecutorConfig.defaults())) {
-            return new Scorer(executor, new BirdExec(), null)
+            return new Scorer(DataDoors.open(executor, null), new BirdExec(), null)
                     .score(bench, List.of(new Prediction(null, 0, predicted, null, List.of())), n -> {}).get(0);
         }
     }

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.semantics;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -115,8 +116,8 @@ class MmsqlAccsSliceTest {
         List<ItemOutcome> spiderOutcomes;
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(new DatabaseLocator(List.of(bench.databaseRoot()), List.of()),
                 SqlExecutorConfig.defaults())) {
-            outcomes = new Scorer(executor, new MmsqlAccsExec(), null).score(bench, predictions, n -> {});
-            spiderOutcomes = new Scorer(executor, new SpiderTestSuiteExec(), null).score(bench, predictions, n -> {});
+            outcomes = new Scorer(DataDoors.open(executor, null), new MmsqlAccsExec(), null).score(bench, predictions, n -> {});
+            spiderOutcomes = new Scorer(DataDoors.open(executor, null), new SpiderTestSuiteExec(), null).score(bench, predictions, n -> {});
         }
         MmsqlAccsMetrics m = MmsqlAccsMetrics.of(outcomes);
         // user turns: 5 + 4 + 7 + 4 = 20

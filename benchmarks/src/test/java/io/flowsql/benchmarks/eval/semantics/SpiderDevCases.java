@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.eval.semantics;
 
+import io.flowsql.access.DataDoors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.eval.SharedData;
@@ -45,7 +46,7 @@ final class SpiderDevCases implements AutoCloseable {
                 q.get("question").asText(), "", q.get("query").asText(), "unknown", null, 0, null);
         Benchmark bench = new Benchmark("spider-dev", List.of(item), databases);
         Prediction p = new Prediction(null, devIndex, predictionLine, null, List.of());
-        return new Scorer(executor, semantics, null).score(bench, List.of(p), n -> {}).get(0);
+        return new Scorer(DataDoors.open(executor, null), semantics, null).score(bench, List.of(p), n -> {}).get(0);
     }
 
     boolean official(int devIndex, String prediction) {
