@@ -30,6 +30,8 @@ final class JobTopics {
     static final String QUESTIONS = "questions";
     static final String ANSWERS = "answers";
     static final String DEAD_LETTERS = "dead-letters";
+    /** The feedback topic's default name (kafka.topic.feedback). */
+    static final String FEEDBACK = "feedback";
 
     private final String bootstrapServers;
     private final String questionsTopic;
