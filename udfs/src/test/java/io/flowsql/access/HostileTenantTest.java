@@ -219,9 +219,11 @@ class HostileTenantTest {
                         r.ok() ? r.rowCount() + " rows" : r.error());
             }
         }
-        System.out.println(CASES.size() + " cases × " + DATABASES.size() + " engines = " + ran + " statements; "
+        System.out.println(CASES.size() + " cases (" + CASES.stream().filter(c -> c.expected() == Outcome.RUNS).count()
+                + " controls) × " + DATABASES.size() + " engines = " + ran + " statements; "
                 + HIDDEN_VALUES.size() + " hidden values and " + HIDDEN_NAMES.size() + " hidden names watched");
-        assertThat(CASES).hasSizeGreaterThanOrEqualTo(40);
+        assertThat(CASES.stream().filter(c -> c.expected() != Outcome.RUNS)).as("escapes tried, controls apart")
+                .hasSizeGreaterThanOrEqualTo(40);
         assertThat(HIDDEN_VALUES).as("canaries read from the hidden tables").isNotEmpty();
         assertThat(problems).isEmpty();
     }
