@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.HeartbeatManagerOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.executiongraph.failover.ExponentialDelayRestartBackoffTimeStrategy;
 import org.apache.flink.runtime.executiongraph.failover.RestartBackoffTimeStrategy;
@@ -23,17 +24,32 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * docs/FAULTS.md#restart-back-off: Flink's own restart strategy, built by Flink's loader from the configuration the
- * project ships (the config.yaml deploy/flink-cluster-start.sh writes, read by Flink's loader; the Kubernetes
- * manifest's flinkConfiguration), driven on a manual clock. A job that has run for minutes since its last restart
+ * docs/FAULTS.md#jobmanager-and-taskmanagers: failure detection and restarts as the project ships them (the config.yaml
+ * deploy/flink-cluster-start.sh writes, read by Flink's loader; the Kubernetes manifest's flinkConfiguration).
+ * Heartbeats find a killed TaskManager in seconds (Flink's defaults took 15.5 s). For the restarts
+ * (docs/FAULTS.md#restart-back-off), Flink's own restart strategy built by Flink's loader, driven on a manual clock. A job that has run for minutes since its last restart
  * restarts after the initial back-off again (with a 10 min threshold a TaskManager killed every few minutes cost up to
  * 31 s), and a job that fails soon after every restart still backs off to the maximum.
  */
-class RestartBackoffTest {
+class ShippedFailoverSettingsTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @TempDir
     Path clusterDir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "kubernetes"})
+    void aKilledTaskManagerIsFoundInSecondsAndASilentOneWithinHalfAMinute(String shipped) throws Exception {
+        Configuration config = shipped(shipped);
+        Duration interval = config.get(HeartbeatManagerOptions.HEARTBEAT_INTERVAL);
+        Duration timeout = config.get(HeartbeatManagerOptions.HEARTBEAT_TIMEOUT);
+        int failures = config.get(HeartbeatManagerOptions.HEARTBEAT_RPC_FAILURE_THRESHOLD);
+        assertThat(interval.multipliedBy(failures)).as(shipped + ": a killed TaskManager, refused heartbeat RPCs in a row")
+                .isLessThanOrEqualTo(Duration.ofSeconds(10));
+        assertThat(timeout).as(shipped + ": a silent one; not so short that a GC pause fails a healthy one")
+                .isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
+        assertThat(config.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("exponential-delay");
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"local", "kubernetes"})
