@@ -26,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * docs/FAULTS.md#jobmanager-and-taskmanagers: failure detection and restarts as the project ships them (the config.yaml
  * deploy/flink-cluster-start.sh writes, read by Flink's loader; the Kubernetes manifest's flinkConfiguration).
- * Heartbeats find a killed TaskManager in seconds (Flink's defaults took 15.5 s). For the restarts
- * (docs/FAULTS.md#restart-back-off), Flink's own restart strategy built by Flink's loader, driven on a manual clock. A job that has run for minutes since its last restart
- * restarts after the initial back-off again (with a 10 min threshold a TaskManager killed every few minutes cost up to
- * 31 s), and a job that fails soon after every restart still backs off to the maximum.
+ * Heartbeats find a killed TaskManager in seconds (Flink's defaults took 15.5 s). Restarts
+ * (docs/FAULTS.md#restart-back-off): Flink's own strategy, built by Flink's loader and driven on a manual clock. A job
+ * that has run for minutes since its last restart restarts after the initial back-off again (with a 10 min threshold
+ * a TaskManager killed every few minutes cost up to 31 s), and one that fails soon after every restart still backs
+ * off to the maximum.
  */
 class ShippedFailoverSettingsTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
