@@ -39,8 +39,7 @@ final class ClusterFailoverRun implements AutoCloseable {
         assertThat(run.jobJar()).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
         this.questions = SpiderQuestions.cycled(run.sharedData(), 3 * BATCH, "mag-sql");
         this.llm = OracleLlm.start(run.sharedData());
-        this.cluster = configure.apply(new ScriptedFlinkCluster(run.projectDir(), run.work().resolve("cluster"),
-                ClusterItRun.mavenCommand(), 2, "1536m"));
+        this.cluster = configure.apply(ClusterItRun.cluster(run.projectDir(), run.work().resolve("cluster"), 2, "1536m"));
         this.answers = new TopicReader(bootstrapServers, JobTopics.ANSWERS);
         this.topics = new JobTopics(bootstrapServers);
         try {
