@@ -64,7 +64,16 @@ final class ClusterFailoverRun implements AutoCloseable {
 
     /** Sends the first batch and waits for its answers: the job is known to work before the fault. */
     void answerFirstBatch() {
+        answerFirstBatch(() -> { });
+    }
+
+    /**
+     * Sends the first batch, runs {@code meanwhile} (e.g. starting a spare TaskManager) while the job answers it, then
+     * waits for its answers.
+     */
+    void answerFirstBatch(Runnable meanwhile) {
         sendBatch(0);
+        meanwhile.run();
         assertThat(answers.readAtLeast(BATCH, Duration.ofSeconds(180))).as("answers before the fault")
                 .hasSizeGreaterThanOrEqualTo(BATCH);
     }
