@@ -53,6 +53,22 @@ class ScopedLibrariesTest {
         assertThat(chosen("stranger")).as("a tenant not allowed the database").isEmpty();
     }
 
+    /**
+     * The library is reached only through a door: a room that does not hold it gives none, and the view a door gives
+     * hands out by id (as the generator's prompt asks) only what that door's tenant may be shown.
+     */
+    @Test
+    void theLibraryIsReachedOnlyThroughADoorCutToItsTenant() {
+        assertThat(ROOM.door(DB, "all").learned(ExampleLibrary.class)).as("a room that holds no library").isEmpty();
+        DataDoors holding = ROOM.holding(LIBRARY);
+        ExampleLibrary.Shown narrow = holding.door(DB, "narrow").learned(ExampleLibrary.class).orElseThrow();
+        assertThat(narrow.byId("singers")).isPresent();
+        assertThat(narrow.byId("stadiums")).as("an example over a hidden table").isEmpty();
+        assertThat(narrow.byId("pets")).as("an example of a database the tenant may not ask").isEmpty();
+        assertThat(holding.door(DB, "all").learned(ExampleLibrary.class).orElseThrow().byId("pets")).isPresent();
+        assertThat(holding.door(DB, "stranger").learned(ExampleLibrary.class).orElseThrow().byId("singers")).isEmpty();
+    }
+
     @Test
     void aRepairIsShownOnlyWhenBothItsStatementsReadWhatTheAskerMayRead() {
         RepairMemory memory = RepairMemory.inMemory();
