@@ -136,8 +136,8 @@ public class DataDoorRuleTest {
 
     /**
      * Every place outside the room and the wiring that holds one of the seven types: a field, a constructor parameter,
-     * and for the learned types also a method parameter or a call of a constructor, an instance method or a factory
-     * (a static method that returns the type). The data's reading calls are {@link #BYPASSES_THE_DOOR}.
+     * a call that hands one out (such as {@code Engine.sql()}), and for the learned types also a method parameter or a
+     * call of a constructor or an instance method. The data's reading calls are {@link #BYPASSES_THE_DOOR}.
      */
     static List<String> strayHolders(JavaClasses classes, String room) {
         List<String> stray = new ArrayList<>();
@@ -151,6 +151,8 @@ public class DataDoorRuleTest {
                 c.getConstructors().stream().filter(k -> takes(k, type))
                         .forEach(k -> stray.add("constructor " + k.getFullName()));
                 if (!LEARNED.contains(type)) {
+                    c.getMethodCallsFromSelf().stream().filter(call -> call.getTarget().getRawReturnType().isAssignableTo(type))
+                            .forEach(call -> stray.add("call " + call.getDescription()));
                     continue;
                 }
                 c.getMethods().stream().filter(m -> takes(m, type)).forEach(m -> stray.add("method " + m.getFullName()));
@@ -179,7 +181,10 @@ public class DataDoorRuleTest {
                 .isEmpty();
     }
 
-    /** The holder rule bites: a class that keeps a library, takes a catalog or asks a memory itself is reported. */
+    /**
+     * The holder rule bites: a class that keeps a library, takes a catalog, gets an executor from the engine or asks a
+     * memory itself is reported.
+     */
     @Test
     void theHolderRuleCatchesANewHolder() {
         // the planted classes sit in the room's package, so the rule is asked of a room elsewhere
@@ -191,7 +196,8 @@ public class DataDoorRuleTest {
                 .anyMatch(d -> d.startsWith("method ") && d.contains("Bypass.read"))
                 .anyMatch(d -> d.startsWith("call ") && d.contains("RepairMemory.similar"))
                 .anyMatch(d -> d.startsWith("call ") && d.contains("RepairMemory.inMemory"))
-                .anyMatch(d -> d.startsWith("call ") && d.contains("ExampleLibrary.<init>"));
+                .anyMatch(d -> d.startsWith("call ") && d.contains("ExampleLibrary.<init>"))
+                .anyMatch(d -> d.startsWith("call ") && d.contains("Engine.sql()"));
     }
 
     /** A stage that keeps its own library and retriever and is built from a catalog: what the holder rule must catch. */
@@ -205,11 +211,13 @@ public class DataDoorRuleTest {
 
     /** What the rule must catch (test code, not imported by the other rules). */
     static final class Bypass {
-        Object read(SchemaCatalog catalog, SafeExecutor executor, CachingValueIndexProvider values, RepairMemory memory) {
+        Object read(SchemaCatalog catalog, SafeExecutor executor, CachingValueIndexProvider values, RepairMemory memory,
+                    io.flowsql.engine.Engine engine) {
             executor.execute("db", "SELECT 1");
             values.forDatabase("db").find("a hidden value", 5);
             new ExampleLibrary(List.of()).similar("q", "db", "q", 3);
             RepairMemory.inMemory().similar("q", "SELECT 1", 3);
+            engine.sql().close();
             return catalog.schema("db");
         }
     }
