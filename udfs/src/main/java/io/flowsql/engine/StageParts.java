@@ -26,8 +26,9 @@ import java.util.function.Function;
 
 /**
  * What the registry's stage factories build stages from: the engine's shared parts, the agents' settings, the
- * schema context, the journaled model call, the candidate runner, and the few shared agent companions (repair memory,
- * example library). One per engine; every stage of every preset is built from the same parts.
+ * schema context, the journaled model call, the candidate runner, and the room that holds the few shared agent
+ * companions (repair memory, example library, embedding retriever), which stages reach only through a request's door.
+ * One per engine; every stage of every preset is built from the same parts.
  */
 public final class StageParts {
     final Engine engine;
