@@ -6,7 +6,7 @@
 #   deploy/bench.sh llm-servers [questions preset shared_data]   (needs deploy/llama-server-build.sh; docs/LLM.md)
 #   deploy/bench.sh value-index [shared_data work_dir]                                     (docs/DATABASE.md)
 #   deploy/bench.sh dialect-gap [shared_data work_dir] [--questions 200 --ex 100 --preset opensearch --full]  (docs/DATABASE.md)
-#   deploy/bench.sh warehouse-retrieval [--ddl FILE | --database ID --config FILE] [--questions FILE] [--budget TOKENS] [--scale] [--sweep] [shared_data]  (docs/DATABASE.md)
+#   deploy/bench.sh warehouse-retrieval [--ddl FILE | --database ID --config FILE] [--questions FILE] [--budget TOKENS] [--scale] [--sweep] [--misses N] [shared_data]  (docs/DATABASE.md)
 #   deploy/bench.sh replay-vote [shared_data prediction_files...]                          (docs/AGENTS.md)
 #   deploy/bench.sh cluster-scaling [N L_ms M S preset parallelisms shared_data]          (docs/OPERATIONS.md)
 #   deploy/bench.sh slow-sql [questions sql_ms shared_data]                                (docs/MEASUREMENTS.md)

@@ -28,6 +28,8 @@ import java.util.Set;
  */
 final class RetrievalMeasure {
     static final int VALUE_MATCHES = io.flowsql.sql.retrieve.SchemaRetriever.VALUE_MATCHES;
+    /** How many missed questions of each half to print ({@code --misses N}; see {@link Misses}). */
+    static final String MISSES_PROPERTY = "flowsql.retrieval.misses";
 
     /** One question: its text and evidence, the schema (namespace) its gold SQL is written against, unqualified. */
     record Asked(String id, String question, String evidence, String schema, String sql, boolean heldOut) {}
@@ -90,6 +92,7 @@ final class RetrievalMeasure {
         double[] sums = new double[6];  // table, column, routing; held-out table, column; held-out count
         Losses lost = new Losses();
         PerSchemaRecall bySchema = new PerSchemaRecall();
+        Misses misses = new Misses(losses ? Integer.getInteger(MISSES_PROPERTY, 0) : 0);
         for (int i = 0; i < n; i++) {
             Asked a = asked.get(i);
             String ns = a.schema().toLowerCase(Locale.ROOT);
@@ -119,6 +122,9 @@ final class RetrievalMeasure {
             boolean routed = got.cut() ? !got.schemas().isEmpty() && got.schemas().get(0).equals(ns)
                     : keptTables.stream().anyMatch(t -> t.startsWith(ns + "."));
             lost.add(tableRecall, got.cut() ? got.schemas().indexOf(ns) : 0);
+            if (misses.wanted() && tableRecall < 1) {
+                misses.add(a, ns, List.copyOf(gold.tables()), keptTables, got);
+            }
             bySchema.add(ns, tableRecall, columnRecall, routed);
             sums[0] += tableRecall;
             sums[1] += columnRecall;
@@ -138,6 +144,9 @@ final class RetrievalMeasure {
         }
         if (losses) {
             lost.print(n);
+        }
+        if (misses.wanted()) {
+            misses.print();
         }
         if (perSchema) {
             bySchema.print();

@@ -43,6 +43,7 @@ import java.util.Set;
  *   budget on it and on a generated 10,000-table warehouse (its schemas repeated under new names); BIRD's recall is
  *   printed per schema too.</li>
  *   <li>{@code --sweep}: the Spider questions again at 0.25× to 8× the budget (recall against budget).</li>
+ *   <li>{@code --misses N}: the first N questions of each half that lost a gold table, with why ({@link Misses}).</li>
  * </ul>
  * The budget is the median of the questions' own whole-schema prompts unless {@code --budget} says otherwise; every
  * run ends with one {@code summary:} line.
@@ -54,7 +55,7 @@ public final class WarehouseRetrievalBenchmark {
                           double cpuP95Millis, double tableRecallAtFourTimes, double routingTop1) {}
 
     /** The options that take a value. */
-    static final List<String> OPTIONS = List.of("--ddl", "--database", "--config", "--questions", "--budget");
+    static final List<String> OPTIONS = List.of("--ddl", "--database", "--config", "--questions", "--budget", "--misses");
 
     public static void main(String[] args) throws Exception {
         Map<String, String> flags = new LinkedHashMap<>();
@@ -73,6 +74,9 @@ public final class WarehouseRetrievalBenchmark {
             } else {
                 data = Paths.get(args[i]);
             }
+        }
+        if (flags.containsKey("misses")) {
+            System.setProperty(RetrievalMeasure.MISSES_PROPERTY, String.valueOf(Integer.parseInt(flags.get("misses"))));
         }
         Integer budget = flags.containsKey("budget") ? Integer.valueOf(flags.get("budget")) : Integer.getInteger("flowsql.retrieval.budget");
         String project = System.getProperty("flowsql.project.dir");  // set by deploy/bench.sh

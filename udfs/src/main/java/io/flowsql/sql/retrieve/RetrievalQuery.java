@@ -22,7 +22,7 @@ public record RetrievalQuery(String text, Set<String> words, List<ValueMatch> va
 
     public static RetrievalQuery of(String question, String evidence, List<ValueMatch> values) {
         String text = evidence == null || evidence.isBlank() ? question : question + " " + evidence;
-        return new RetrievalQuery(text, Words.withCompounds(text), values, Set.of());
+        return new RetrievalQuery(text, Synonyms.expand(Words.withCompounds(text)), values, Set.of());
     }
 
     /** This query, in a dialogue whose previous turn read {@code schemas}. */

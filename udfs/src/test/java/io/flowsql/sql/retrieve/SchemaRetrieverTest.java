@@ -250,6 +250,25 @@ class SchemaRetrieverTest {
         assertFalse(Words.withCompounds("How much does the youngest dog weigh?").contains("theyoungest"));
     }
 
+    @Test
+    void aQuestionWordTheSchemaNamesOtherwiseStillRoutesToIt() {
+        List<TableSchema> tables = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            tables.add(table("atlas.place" + (char) ('a' + i), "code", "label", "area", "height"));
+        }
+        tables.add(table("world.country", "Code", "Name", "Continent", "Population"));
+        tables.add(table("world.countrylanguage", "CountryCode", "Language", "IsOfficial"));
+        DatabaseSchema schema = new DatabaseSchema("warehouse", tables, List.of(new ForeignKey(
+                new ColumnRef("world.countrylanguage", "CountryCode"), new ColumnRef("world.country", "Code"))));
+
+        RetrievedSchema got = SchemaRetriever.lexical(120).retrieve(schema,
+                RetrievalQuery.of("Which nations speak French?", null, List.of()));
+        assertTrue(got.cut());
+        assertEquals("world", got.schemas().get(0), got.schemas().toString());  // "nations" → country, "speak" → language
+        assertTrue(got.tableNames().containsAll(List.of("world.country", "world.countrylanguage")), got.tableNames().toString());
+        assertTrue(RetrievalQuery.of("the nations", null, List.of()).words().contains("country"));
+    }
+
     private static TableSchema table(String name, String... columns) {
         List<ColumnSchema> cols = new ArrayList<>();
         for (String c : columns) {
