@@ -44,9 +44,9 @@ class DialogueTurnSerializerTest {
     @Test
     void turnsWithNullsAndNonAsciiTextRoundTrip() throws Exception {
         DialogueTurn t = typicalTurn(7);
-        assertThat(back(bytes(SERIALIZER, t))).usingRecursiveComparison().isEqualTo(t);
+        assertThat(back(bytes(SERIALIZER, t))).usingRecursiveComparison().ignoringFields("wire").isEqualTo(t);
         DialogueTurn sparse = new DialogueTurn("r1", "Combien de chanteurs à Zürich ? 歌手は何人", null, null, "");
-        assertThat(back(bytes(SERIALIZER, sparse))).usingRecursiveComparison().isEqualTo(sparse);
+        assertThat(back(bytes(SERIALIZER, sparse))).usingRecursiveComparison().ignoringFields("wire").isEqualTo(sparse);
         assertThat(back(bytes(SERIALIZER, null))).isNull();
         // the byte-level copy (used by Flink when it moves serialized state) writes the same bytes
         DataOutputSerializer copied = new DataOutputSerializer(64);
@@ -58,7 +58,7 @@ class DialogueTurnSerializerTest {
     void aCopyIsEqualButNotTheSameObject() {
         DialogueTurn t = typicalTurn(1);
         DialogueTurn copy = SERIALIZER.copy(t);
-        assertThat(copy).isNotSameAs(t).usingRecursiveComparison().isEqualTo(t);
+        assertThat(copy).isNotSameAs(t).usingRecursiveComparison().ignoringFields("wire").isEqualTo(t);
         copy.summary = "changed";
         assertThat(t.summary).startsWith("answered");
         assertThat(SERIALIZER.copy((DialogueTurn) null)).isNull();
@@ -81,7 +81,7 @@ class DialogueTurnSerializerTest {
         // what migration does: read with the restored PojoSerializer, write with this one
         DialogueTurn t = typicalTurn(3);
         DialogueTurn readByPojo = pojo.deserialize(new DataInputDeserializer(bytes(pojo, t)));
-        assertThat(back(bytes(SERIALIZER, readByPojo))).usingRecursiveComparison().isEqualTo(t);
+        assertThat(back(bytes(SERIALIZER, readByPojo))).usingRecursiveComparison().ignoringFields("wire").isEqualTo(t);
     }
 
     @Test
