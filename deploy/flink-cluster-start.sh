@@ -8,7 +8,8 @@
 #      FLINK_START_TIMEOUT (120 s to wait for registration), FLINK_CLUSTER_DIR (work/flink-cluster),
 #      FLINK_HA (none; zookeeper: JobManager high availability, a ZooKeeper server of its own on FLINK_ZK_PORT, 2181,
 #      so a JobManager killed and started again resumes its jobs from their latest checkpoints; docs/FAULTS.md),
-#      FLINK_CONFIG_ONLY (1: write conf/config.yaml and start nothing, to read the settings the cluster would run with).
+#      FLINK_CONFIG_ONLY (1: write conf/config.yaml and start nothing, to read the settings the cluster would run with),
+#      FLINK_CLASSPATH_CACHE_DIR (where the resolved classpath is cached; default beside FLINK_CLUSTER_DIR).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -24,7 +25,7 @@ START_TIMEOUT="${FLINK_START_TIMEOUT:-120}"
 HA="${FLINK_HA:-none}"
 ZK_PORT="${FLINK_ZK_PORT:-2181}"
 ZK_PID_FILE="$CLUSTER_PID_DIR/zookeeper.pid"
-CLASSPATH_CACHE="$CLUSTER_DIR.classpath"
+CLASSPATH_CACHE="$(classpath_cache local-flink-cluster "$CLUSTER_DIR.classpath")"
 LOG4J_CONF="$CLUSTER_CONF_DIR/log4j.properties"
 
 # The cluster's classpath: Flink's runtime, client, web UI and DataStream API plus log4j, nothing of the project, so
