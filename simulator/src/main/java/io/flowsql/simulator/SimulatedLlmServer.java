@@ -105,6 +105,14 @@ public final class SimulatedLlmServer implements AutoCloseable {
         return gate.maxBusySlots();
     }
 
+    /**
+     * The decoding slots' busy time since start, read now: between two readings it grows by at most slots × the elapsed
+     * time, so {@link BusySlots#shareSince} is the share of the server's capacity used in between (never above 1).
+     */
+    public BusySlots busySlots() {
+        return gate.busySlots();
+    }
+
     /** Requests waiting for a slot right now. */
     public int queuedRequests() {
         return gate.queued();

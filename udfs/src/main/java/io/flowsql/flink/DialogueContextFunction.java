@@ -1,6 +1,7 @@
 package io.flowsql.flink;
 
 import io.flowsql.pipeline.DialogueTurn;
+import io.flowsql.pipeline.DialogueTurnSerializer;
 import io.flowsql.pipeline.RequestContext;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
@@ -42,7 +43,8 @@ import java.util.List;
  * by its sequence number, with head and tail counters), so an append writes one turn, not the whole queue; at most
  * {@code maxWaiting} wait per dialogue, and a turn beyond that becomes a dead letter {@code dialogue_queue_full}
  * ({@link #QUEUE_FULL}). A queue restored from before the map (a list in one value, "waiting") is moved into the
- * map on its dialogue's first use.
+ * map on its dialogue's first use. The history is written by {@link DialogueTurnSerializer} (a history the
+ * PojoSerializer wrote, state format 2 and before, is migrated on restore).
  */
 public class DialogueContextFunction extends KeyedCoProcessFunction<String, RequestContext, FeedbackTurn, RequestContext>
         implements CheckpointedFunction {
@@ -106,7 +108,7 @@ public class DialogueContextFunction extends KeyedCoProcessFunction<String, Requ
     @Override
     public void open(OpenContext openContext) {
         ListStateDescriptor<DialogueTurn> historyDescriptor =
-                new ListStateDescriptor<>("history", TypeInformation.of(DialogueTurn.class));
+                new ListStateDescriptor<>("history", DialogueTurnSerializer.INSTANCE);
         historyDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(historyTtl).updateTtlOnCreateAndWrite()
                 .neverReturnExpired().build());
         history = getRuntimeContext().getListState(historyDescriptor);

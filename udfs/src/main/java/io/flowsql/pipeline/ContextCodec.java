@@ -29,13 +29,19 @@ import static io.flowsql.pipeline.ContextWire.writeVarLong;
  * with no class names or field names (those the PojoSerializer wrote into every stored type description). A field
  * added to a state class must be added here and {@link #VERSION} raised (RequestContextSerializerTest fails until
  * both are done); reading an older version then goes in {@link #read} by its number. Format 2 added
- * {@link Candidate#errorState} after the candidate's error.
+ * {@link Candidate#errorState} after the candidate's error. Format 3 writes a context as format 2 did; what it adds is
+ * the dialogue history in keyed state written by {@link DialogueTurnSerializer} in this format's turn encoding (the
+ * PojoSerializer wrote it before).
  */
 final class ContextCodec {
     /** The wire format's version; also the serializer snapshot's version. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The oldest format this release reads. */
     static final int OLDEST = 1;
+    /** The first format whose context bytes are those of {@link #VERSION}: a context of it needs no migration. */
+    static final int SAME_CONTEXT_BYTES_SINCE = 2;
+    /** The first format with {@link DialogueTurnSerializer} (earlier histories are the PojoSerializer's). */
+    static final int TURN_SERIALIZER_SINCE = 3;
 
     private ContextCodec() {}
 
@@ -163,7 +169,8 @@ final class ContextCodec {
         return c;
     }
 
-    private static void writeTurn(DataOutput out, DialogueTurn t) throws IOException {
+    /** A turn or null: a presence flag and five strings (the context's history and the history in keyed state). */
+    static void writeTurn(DataOutput out, DialogueTurn t) throws IOException {
         out.writeBoolean(t != null);
         if (t != null) {
             writeString(out, t.requestId);
@@ -174,7 +181,7 @@ final class ContextCodec {
         }
     }
 
-    private static DialogueTurn readTurn(DataInput in) throws IOException {
+    static DialogueTurn readTurn(DataInput in) throws IOException {
         if (!in.readBoolean()) {
             return null;
         }

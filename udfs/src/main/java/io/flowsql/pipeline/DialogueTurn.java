@@ -10,6 +10,11 @@ public class DialogueTurn {
     public String questionType;
     public String sql;
     public String summary;
+    /**
+     * This turn as {@link DialogueTurnSerializer} last wrote or read it, so a checkpoint copies bytes instead of encoding
+     * the text again (a turn is not changed once it is in a dialogue's history); not part of the turn's value.
+     */
+    transient byte[] wire;
 
     public DialogueTurn() {}
 

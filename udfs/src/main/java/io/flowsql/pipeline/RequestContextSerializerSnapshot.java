@@ -45,7 +45,7 @@ public final class RequestContextSerializerSnapshot implements TypeSerializerSna
     public TypeSerializerSchemaCompatibility<RequestContext> resolveSchemaCompatibility(
             TypeSerializerSnapshot<RequestContext> oldSnapshot) {
         if (oldSnapshot instanceof RequestContextSerializerSnapshot old) {
-            return old.version == ContextCodec.VERSION ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+            return old.version >= ContextCodec.SAME_CONTEXT_BYTES_SINCE ? TypeSerializerSchemaCompatibility.compatibleAsIs()
                     : TypeSerializerSchemaCompatibility.compatibleAfterMigration();
         }
         if (oldSnapshot instanceof PojoSerializerSnapshot<RequestContext>) {

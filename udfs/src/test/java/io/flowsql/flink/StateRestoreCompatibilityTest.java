@@ -21,7 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the gather gained {@code expired} and the dialogue operator its checkpointed gauges; v2 and v3 are the state
  * classes of issue 10 as first committed (c543525) and as merged into main (40bc5a1), before {@code RequestContext}
  * gained {@code journalOf}, {@code historySupplied} and {@code failure} and {@code StageTrace} its journal counts,
- * {@code outcome}, {@code failure} and {@code modelError}. The request-id check's fixture exists from v3 on (its
+ * {@code outcome}, {@code failure} and {@code modelError}; v5 is state format 2 (the compact request context, the
+ * dialogue history still the PojoSerializer's, written at 8bbd77f), whose history format 3 migrates to
+ * {@code DialogueTurnSerializer}. The request-id check's fixture exists from v3 on (its
  * state took today's form, request ids in map state under the dialogue key, after c543525).
  */
 class StateRestoreCompatibilityTest {
@@ -33,7 +35,7 @@ class StateRestoreCompatibilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"v1", "v2", "v3"})
+    @ValueSource(strings = {"v1", "v2", "v3", "v5"})
     void dialogueRestoresHistoryInFlightAndWaitingTurns(String version) throws Exception {
         try (var h = StateFixtures.dialogueHarness()) {
             h.initializeState(fixture(version, "dialogue-context.snapshot"));
@@ -46,7 +48,7 @@ class StateRestoreCompatibilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"v1", "v2", "v3"})
+    @ValueSource(strings = {"v1", "v2", "v3", "v5"})
     void gatherRestoresAPartlyGatheredRequest(String version) throws Exception {
         try (var h = StateFixtures.gatherHarness()) {
             h.initializeState(fixture(version, "candidate-gather.snapshot"));
@@ -70,7 +72,7 @@ class StateRestoreCompatibilityTest {
      * {@code RequestContext} of that version) comes back and both ids keep their status.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"v3"})
+    @ValueSource(strings = {"v3", "v5"})
     void requestIdsRestoreAnsweredAndInFlightIdsWithTheRepeatWaiting(String version) throws Exception {
         try (var h = StateFixtures.requestIdHarness()) {
             h.initializeState(fixture(version, "request-ids.snapshot"));

@@ -158,7 +158,8 @@ class RequestContextSerializerTest {
                         .replaceAll("[a-z0-9_.]+\\.([A-Z])", "$1"));
             }
         }
-        assertThat(ContextCodec.VERSION).isEqualTo(2);
+        // format 3 has format 2's fields (it changed how the dialogue history is stored, not the context)
+        assertThat(ContextCodec.VERSION).isEqualTo(3);
         assertThat(String.join(" ", fields))
                 .as("the state classes' fields changed: add them to ContextCodec and ContextCopy, raise ContextCodec.VERSION "
                         + "(reading the old version too) and record the new field list here")
@@ -202,6 +203,21 @@ class RequestContextSerializerTest {
             c.errorState = null;
         }
         assertThat(write(back)).as("migrated: written in the current format").isEqualTo(write(full));
+    }
+
+    @Test
+    void stateOfFormatTwoHasTheCurrentBytesAndNeedsNoMigration() throws Exception {
+        RequestContext full = filled(RequestContext.class, "ctx");
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        ContextCodec.write(full, out, 2);
+        assertThat(out.getCopyOfBuffer()).isEqualTo(write(full));
+        RequestContextSerializerSnapshot old = new RequestContextSerializerSnapshot();
+        old.readSnapshot(2, new DataInputDeserializer(new byte[0]), getClass().getClassLoader());
+        assertThat(SERIALIZER.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAsIs()).isTrue();
+        List<String> differences = new ArrayList<>();
+        diff(full, old.restoreSerializer().deserialize(new DataInputDeserializer(out.getCopyOfBuffer())), "ctx",
+                differences, false);
+        assertThat(differences).isEmpty();
     }
 
     // --- helpers

@@ -10,10 +10,11 @@ import java.util.List;
  * start of the first bunch at or after {@code from} (not counted: it closes the period before the window) to the start
  * of the last bunch starting at or before {@code to} (counted), so it covers whole periods between two commits.
  *
- * @param answers answers counted in the window
- * @param millis  the window's length, from the first to the last counted bunch
+ * @param answers     answers counted in the window
+ * @param startMillis the window's start (the first bunch's), in ms since the run's start
+ * @param millis      the window's length, from the first to the last counted bunch
  */
-record SteadyRate(int answers, long millis) {
+record SteadyRate(int answers, long startMillis, long millis) {
     /** Well below any checkpoint interval the job allows, well above the client's poll interval. */
     static final long BUNCH_GAP_MILLIS = 100;
 
@@ -49,7 +50,7 @@ record SteadyRate(int answers, long millis) {
             throw new IllegalStateException("fewer than two answer bunches between " + fromMillis + " and " + toMillis
                     + " ms: the window is too short for the checkpoint interval");
         }
-        return new SteadyRate(counted, lastStart - firstStart);
+        return new SteadyRate(counted, firstStart, lastStart - firstStart);
     }
 
     double perSecond() {

@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -55,19 +56,21 @@ final class StreamingRun {
 
     /** Questions sent at {@code perSecond} (0 = all at once). */
     RunFigures run(String name, List<QuestionEvent> questions, double perSecond, LongSupplier llmCalls, Duration limit) {
-        return run(name, questions, perSecond, 0, llmCalls, limit);
+        return run(name, questions, perSecond, 0, llmCalls, limit, at -> { });
     }
 
     /**
      * A closed loop: {@code outstanding} questions sent at once, then one more for every answer read, so the job always
      * has that many questions to work on (the load a pool of clients waiting for their answers would put on it).
+     * {@code onPoll} is called with the ms since the run's start before each poll for answers.
      */
-    RunFigures closedLoop(String name, List<QuestionEvent> questions, int outstanding, LongSupplier llmCalls, Duration limit) {
-        return run(name, questions, 0, outstanding, llmCalls, limit);
+    RunFigures closedLoop(String name, List<QuestionEvent> questions, int outstanding, LongSupplier llmCalls, Duration limit,
+                          LongConsumer onPoll) {
+        return run(name, questions, 0, outstanding, llmCalls, limit, onPoll);
     }
 
     private RunFigures run(String name, List<QuestionEvent> questions, double perSecond, int outstanding,
-                           LongSupplier llmCalls, Duration limit) {
+                           LongSupplier llmCalls, Duration limit, LongConsumer onPoll) {
         Map<String, Long> sentAt = new HashMap<>();
         List<Long> latencies = new ArrayList<>();
         List<Long> floors = new ArrayList<>();
@@ -93,6 +96,7 @@ final class StreamingRun {
                             EventJson.toBytes(q)));
                 }
                 producer.flush();
+                onPoll.accept(System.currentTimeMillis() - start);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(perSecond > 0 ? 5 : 50))) {
                     AnswerEvent answer = EventJson.parseAnswer(r.value());
                     Long at = sentAt.remove(answer.requestId);

@@ -310,7 +310,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         double fixedMs = total(idle.job()) / (double) idle.millis() * measured.wallMillis() / 1e6 / count;
         RunFigures latencies = paced == null ? burst : paced;
         return new Summary(preset, s,
-                sustained == null ? Double.NaN : sustained.ratio(s, latencyMillis),
+                sustained == null ? Double.NaN : sustained.slotShare(),
                 burst.questionsPerSecond() / burst.idealQuestionsPerSecond(s, latencyMillis),
                 jobNanos / 1e6 / count, all.get(CpuAccount.JIT) / 1e6 / count, all.get(CpuAccount.GC) / 1e6 / count,
                 (jobNanos + all.get(CpuAccount.JIT) + all.get(CpuAccount.GC)) / 1e6 / count, fixedMs,
@@ -370,8 +370,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 : ProfileRecording.start(Files.createDirectories(profileDir).resolve("sustained-" + preset + "-s" + s + ".jfr"));
         JvmTimes jvmBefore = JvmTimes.now();
         CpuAccount.Snapshot before = cpu.snapshot();
+        SlotShare slots = new SlotShare(llm::busySlots);
         RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
-                questions, outstanding, llm::requestCount, Duration.ofMinutes(20));
+                questions, outstanding, llm::requestCount, Duration.ofMinutes(20), slots::sample);
         CpuAccount.Snapshot after = cpu.snapshot();
         JvmTimes jvm = JvmTimes.now().since(jvmBefore);
         if (profile != null) {
@@ -384,7 +385,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         // the last question is sent when the answer that makes room for it arrives
         long lastSend = arrivals.get(questions.size() - outstanding - 1);
         long from = arrivals.get(questions.size() / 4);
-        return new Sustained(figures, SteadyRate.of(arrivals, from, lastSend), outstanding, used, jobUsed, jvm);
+        SteadyRate steady = SteadyRate.of(arrivals, from, lastSend);
+        double slotShare = slots.between(steady.startMillis(), steady.startMillis() + steady.millis());
+        return new Sustained(figures, steady, slotShare, outstanding, used, jobUsed, jvm);
     }
 
     /** The sustained run's execution samples on the job's threads: per part, the busiest methods. */
@@ -399,18 +402,20 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     }
 
     /** A sustained run: what it measured, the steady rate in its window, the questions outstanding and the CPU it used. */
-    private record Sustained(RunFigures figures, SteadyRate steady, int outstanding, Map<String, Long> cpu,
-                             Map<String, Long> jobCpu, JvmTimes jvm) {
-        double ratio(int slots, long latencyMillis) {
-            return steady.perSecond() / figures.idealQuestionsPerSecond(slots, latencyMillis);
-        }
-
+    /**
+     * A sustained run. Its ratio is the share of the server's slot time held in the counting window ({@link SlotShare}):
+     * at most 1 by construction. The answers' rate over S / (L × calls per question) is printed beside it; it can
+     * exceed 1 (answers counted in the window whose calls ran before it; the whole run's calls per question).
+     */
+    private record Sustained(RunFigures figures, SteadyRate steady, double slotShare, int outstanding,
+                             Map<String, Long> cpu, Map<String, Long> jobCpu, JvmTimes jvm) {
         String line(int slots, long latencyMillis) {
             double ideal = figures.idealQuestionsPerSecond(slots, latencyMillis);
             return String.format("sustained (closed loop, %d outstanding, %d q): steady rate %.2f q/s (%d answers in "
-                            + "%.1f s of whole checkpoint periods)  %.2f LLM calls/q  ideal %.2f q/s  ratio %.3f  p50 %d ms",
+                            + "%.1f s of whole checkpoint periods)  %.2f LLM calls/q  ideal %.2f q/s  ratio %.3f (share of "
+                            + "the server's slot time held in the window; answers' rate / ideal %.3f)  p50 %d ms",
                     outstanding, figures.questions(), steady.perSecond(), steady.answers(), steady.millis() / 1000.0,
-                    figures.llmCallsPerQuestion(), ideal, steady.perSecond() / ideal, figures.percentile(50));
+                    figures.llmCallsPerQuestion(), ideal, slotShare, steady.perSecond() / ideal, figures.percentile(50));
         }
     }
 
