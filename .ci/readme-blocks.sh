@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Runs the README's shell blocks marked <!-- readme-test: run --> in order, as written, in a temporary copy of this
-# checkout (its tracked files as they are in the work tree, plus the modules' built classes so nothing is rebuilt),
-# with the project's simulated LLM (LLM_BASE_URL and friends are unset: the blocks that name a real model are not
-# marked run). What is not run: a line whose command is `.ci/run` (that is CI itself); every block without the run
-# marker (ReadmeCommandsTest checks those without running them). Each block has a time limit
-# (README_BLOCK_TIMEOUT, 300 s); the quickstart sends 1 of its Spider questions, not 5 (README_QUICKSTART_COUNT);
-# the first block that fails or overruns fails the script.
-# The quickstart's broker listens on 127.0.0.1:9092 as the README says, so run this where nothing else uses that
-# port (CI runs it after the tests).
+# Runs the README's shell blocks marked <!-- readme-test: run --> or <!-- readme-test: serve --> in order, as written,
+# in a temporary copy of this checkout (its tracked files as they are in the work tree, plus the modules' built classes
+# so nothing is rebuilt), with the project's simulated LLM (LLM_BASE_URL and friends are unset).
+# A serve block runs until stopped (the console): it is started in the background, the first http://127.0.0.1:PORT/
+# address it names must answer (curl) within the block time limit, the next block runs while it is up, then it is
+# stopped (SIGTERM to its process group, as Ctrl-C would) and must exit.
+# Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
+# (README_QUICKSTART_COUNT -> QUICKSTART_COUNT); every `deploy/eval.sh score|run` takes the first 5 questions
+# (README_EVAL_LIMIT -> FLOWSQL_EVAL_LIMIT, which deploy/eval.sh reads). What is not run: a line whose command is
+# `.ci/run` (that is CI itself); the blocks marked check (ReadmeCommandsTest checks those without running them).
+# Each block has a time limit (README_BLOCK_TIMEOUT, 300 s); the first block that fails or overruns fails the script
+# with its README line.
+# The quickstart's broker listens on 127.0.0.1:9092 and the console on 127.0.0.1:8088 as the README says, so run this
+# where nothing else uses those ports (CI runs it after the tests).
 #   .ci/readme-blocks.sh [--list]     (--list prints the blocks that would run, and runs nothing)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,11 +20,14 @@ LIMIT="${README_BLOCK_TIMEOUT:-300}"
 unset LLM_BASE_URL LLM_MODEL LLM_API_KEY
 # the quickstart's own Spider questions: 1 instead of 5 (README_QUICKSTART_COUNT), to keep CI short
 export QUICKSTART_COUNT="${README_QUICKSTART_COUNT:-1}"
+# every evaluation's first 5 questions (README_EVAL_LIMIT)
+export FLOWSQL_EVAL_LIMIT="${README_EVAL_LIMIT:-5}"
 
-# Prints each run-marked block as: a line "@@ <line of its fence>", then its lines.
+# Prints each run- or serve-marked block as: a line "@@ <line of its fence>" (" serve" after it for a serve block),
+# then its lines.
 blocks() {
-  awk '/<!-- readme-test: run -->/ { want = NR + 1; next }
-       NR == want && /^```bash/ { inside = 1; print "@@ " NR; next }
+  awk '/^<!-- readme-test: (run|serve) -->$/ { want = NR + 1; kind = ($0 ~ /serve/) ? " serve" : ""; next }
+       NR == want && /^```bash/ { inside = 1; print "@@ " NR kind; next }
        inside && /^```/ { inside = 0; next }
        inside { print }' "$ROOT/README.md"
 }
@@ -27,7 +35,24 @@ blocks() {
 if [[ "${1:-}" == --list ]]; then blocks; exit 0; fi
 
 COPY="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
+SERVING=""   # the process group of the serve block that is up
+SERVING_LINE=""
+# Stops the serve block's process group as Ctrl-C would; it must exit within 60 s.
+stop_serving() {
+  [[ -z "$SERVING" ]] && return 0
+  local pgid="$SERVING" line="$SERVING_LINE"
+  SERVING=""
+  kill -TERM -- "-$pgid" 2>/dev/null || true
+  for _ in $(seq 1 60); do
+    kill -0 -- "-$pgid" 2>/dev/null || { echo "[readme] serve block (README.md:$line) stopped" >&2; return 0; }
+    sleep 1
+  done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
+  echo "[readme] serve block (README.md:$line) did not stop within 60 s of SIGTERM" >&2
+  return 1
+}
 cleanup() {
+  stop_serving || true
   # whatever a failed block left running in the copy (its job, simulator, broker) is stopped before the copy goes
   for pid_file in "$COPY"/work/*.pid; do
     [[ -s "$pid_file" ]] && kill "$(cat "$pid_file")" 2>/dev/null || true
@@ -48,21 +73,48 @@ done
 export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
 
 n=0
+after_serve=0
 while IFS= read -r -d $'\x1e' block; do
   [[ -z "$block" ]] && continue
-  line="${block%%$'\n'*}"; line="${line#@@ }"
+  head="${block%%$'\n'*}"; head="${head#@@ }"
+  line="${head%% *}"; kind=run; [[ "$head" == *" serve" ]] && kind=serve
   body="${block#*$'\n'}"
   n=$((n + 1))
   # `.ci/run` is CI itself: not run from here
   printf '%s\n' "$body" | sed -E 's|^\.ci/run( .*)?$|: # .ci/run: not run here (it is CI itself)|' > "$COPY/.readme-block-$n.sh"
-  echo "[readme] block $n (README.md:$line):" >&2
+  echo "[readme] block $n (README.md:$line, $kind):" >&2
   sed 's/^/[readme]   /' "$COPY/.readme-block-$n.sh" >&2
   start=$SECONDS
+  if [[ $kind == serve ]]; then
+    stop_serving || exit 1
+    url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+/' "$COPY/.readme-block-$n.sh" | head -1)"
+    [[ -n "$url" ]] || { echo "[readme] serve block (README.md:$line) names no http://127.0.0.1:PORT/ address to probe" >&2; exit 1; }
+    set -m   # its own process group, to stop all it started
+    (cd "$COPY" && exec bash -e ".readme-block-$n.sh") > "$COPY/.readme-block-$n.log" 2>&1 < /dev/null &
+    SERVING=$!; SERVING_LINE=$line
+    set +m
+    until curl -fsS -o /dev/null --max-time 5 "$url" 2>/dev/null; do
+      if ! kill -0 "$SERVING" 2>/dev/null || (( SECONDS - start > LIMIT )); then
+        tail -30 "$COPY/.readme-block-$n.log" >&2
+        echo "[readme] block $n (README.md:$line) FAILED: $url did not answer (after $((SECONDS - start)) s)" >&2
+        exit 1
+      fi
+      sleep 2
+    done
+    echo "[readme] block $n (README.md:$line) serves $url after $((SECONDS - start)) s; the next block runs beside it" >&2
+    after_serve=1
+    continue
+  fi
   if ! (cd "$COPY" && timeout -k 20 "$LIMIT" bash -e ".readme-block-$n.sh"); then
     echo "[readme] block $n (README.md:$line) FAILED after $((SECONDS - start)) s" >&2
     exit 1
   fi
   echo "[readme] block $n (README.md:$line) passed in $((SECONDS - start)) s" >&2
+  if [[ $after_serve == 1 ]]; then
+    after_serve=0
+    stop_serving || exit 1
+  fi
 done < <(blocks | awk 'NR > 1 && /^@@ / { printf "\x1e" } { print } END { printf "\x1e" }')
+stop_serving || exit 1
 if [[ $n == 0 ]]; then echo "[readme] no block marked <!-- readme-test: run --> in README.md" >&2; exit 1; fi
 echo "[readme] $n README blocks ran as written and passed" >&2
