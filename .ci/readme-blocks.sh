@@ -5,6 +5,8 @@
 # A serve block runs until stopped (the console): it is started in the background, the first http://127.0.0.1:PORT/
 # address it names must answer (curl) within the block time limit, the next block runs while it is up, then it is
 # stopped (SIGTERM to its process group, as Ctrl-C would) and must exit.
+# A block that names a real model at http://127.0.0.1:8000/v1 (the Flink SQL path) gets the simulated LLM there (oracle
+# on Spider dev) while it runs, so port 8000 must be free too.
 # Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
 # (README_QUICKSTART_COUNT -> QUICKSTART_COUNT); every `deploy/eval.sh score|run` takes the first 5 questions
 # (README_EVAL_LIMIT -> FLOWSQL_EVAL_LIMIT, which deploy/eval.sh reads). What is not run: a line whose command is
@@ -51,8 +53,30 @@ stop_serving() {
   echo "[readme] serve block (README.md:$line) did not stop within 60 s of SIGTERM" >&2
   return 1
 }
+MODEL_PID=""   # the simulated LLM standing in for the real model a block names
+stop_model() {
+  [[ -z "$MODEL_PID" ]] && return 0
+  kill "$MODEL_PID" 2>/dev/null || true; wait "$MODEL_PID" 2>/dev/null || true
+  MODEL_PID=""
+}
+# Starts the simulated LLM on 127.0.0.1:8000, where a block expects a real model.
+start_model() {
+  local cp
+  cp="$(cd "$COPY" && source deploy/lib.sh && project_classpath)" || return 1   # the job's, as the quickstart
+  java -Xmx256m -cp "$cp" io.flowsql.simulator.cli.SimulatorMain --port 8000 --oracle "$FLOWSQL_SHARED_DATA/spider/dev.json" \
+    > "$COPY/.readme-model.out" 2> "$COPY/.readme-model.log" < /dev/null &
+  MODEL_PID=$!
+  for _ in $(seq 1 150); do
+    grep -q '^http' "$COPY/.readme-model.out" 2>/dev/null && return 0
+    kill -0 "$MODEL_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "[readme] the simulated LLM did not start on 127.0.0.1:8000:" >&2; tail -5 "$COPY/.readme-model.log" >&2
+  return 1
+}
 cleanup() {
   stop_serving || true
+  stop_model
   # whatever a failed block left running in the copy (its job, simulator, broker) is stopped before the copy goes
   for pid_file in "$COPY"/work/*.pid; do
     [[ -s "$pid_file" ]] && kill "$(cat "$pid_file")" 2>/dev/null || true
@@ -105,10 +129,15 @@ while IFS= read -r -d $'\x1e' block; do
     after_serve=1
     continue
   fi
+  if grep -q 'http://127\.0\.0\.1:8000/v1' "$COPY/.readme-block-$n.sh"; then
+    start_model || exit 1
+    echo "[readme] the simulated LLM stands in for the model at http://127.0.0.1:8000/v1" >&2
+  fi
   if ! (cd "$COPY" && timeout -k 20 "$LIMIT" bash -e ".readme-block-$n.sh"); then
     echo "[readme] block $n (README.md:$line) FAILED after $((SECONDS - start)) s" >&2
     exit 1
   fi
+  stop_model
   echo "[readme] block $n (README.md:$line) passed in $((SECONDS - start)) s" >&2
   if [[ $after_serve == 1 ]]; then
     after_serve=0
