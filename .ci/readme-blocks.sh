@@ -95,6 +95,16 @@ for classes in "$ROOT"/*/target/classes; do
   mkdir -p "$COPY/$module/target" && cp -a "$classes" "$COPY/$module/target/"
 done
 export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
+# The classpaths of the modules the blocks run (deploy/lib.sh caches each in work/<module>.classpath, as a user's second
+# run finds them): resolved once here, where the classes are built, and pointed at the copy. Resolving them in the copy
+# would recompile every module three times (its compiler keeps no state there): minutes.
+echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
+(cd "$ROOT" && ${MVN:-mvn} -q -B compile dependency:build-classpath -pl job,console,benchmarks -am \
+  -Dmdep.outputFile=target/readme-blocks.classpath)
+mkdir -p "$COPY/work"
+for module in job console benchmarks; do
+  sed "s|$ROOT/|$COPY/|g" "$ROOT/$module/target/readme-blocks.classpath" > "$COPY/work/$module.classpath"
+done
 
 n=0
 after_serve=0
