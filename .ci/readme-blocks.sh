@@ -36,7 +36,11 @@ blocks() {
 
 if [[ "${1:-}" == --list ]]; then blocks; exit 0; fi
 
-COPY="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
+# The copy sits where a clone sits: beside shared/data (the README's ../shared/data)
+BASE="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
+COPY="$BASE/flowsql"
+export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
+mkdir -p "$COPY" "$BASE/shared" && ln -s "$FLOWSQL_SHARED_DATA" "$BASE/shared/data"
 SERVING=""   # the process group of the serve block that is up
 SERVING_LINE=""
 # Stops the serve block's process group as Ctrl-C would; it must exit within 60 s.
@@ -85,7 +89,7 @@ cleanup() {
   for pid_file in "$COPY"/work/*.pid; do
     [[ -s "$pid_file" ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null || true
   done
-  rm -rf "$COPY"
+  rm -rf "$BASE"
 }
 trap cleanup EXIT
 
@@ -94,7 +98,6 @@ for classes in "$ROOT"/*/target/classes; do
   module="$(basename "$(dirname "$(dirname "$classes")")")"
   mkdir -p "$COPY/$module/target" && cp -a "$classes" "$COPY/$module/target/"
 done
-export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
 # The classpaths of the modules the blocks run (deploy/lib.sh caches each in work/<module>.classpath, as a user's second
 # run finds them): resolved once here, where the classes are built, and pointed at the copy. Resolving them in the copy
 # would recompile every module three times (its compiler keeps no state there): minutes.
