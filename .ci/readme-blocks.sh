@@ -4,7 +4,7 @@
 # so nothing is rebuilt), with the project's simulated LLM (LLM_BASE_URL and friends are unset).
 # A serve block runs until stopped (the console): it is started in the background, the first http://127.0.0.1:PORT/
 # address it names must answer (curl) within the block time limit, the next block runs while it is up, then it is
-# stopped (SIGTERM to its process group, as Ctrl-C would) and must exit.
+# stopped (SIGTERM to its process group, as Ctrl-C would) and must exit within 180 s.
 # A block that names a real model at http://127.0.0.1:8000/v1 (the Flink SQL path) gets the simulated LLM there (oracle
 # on Spider dev) while it runs, so port 8000 must be free too.
 # Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
@@ -43,18 +43,18 @@ export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" &
 mkdir -p "$COPY" "$BASE/shared" && ln -s "$FLOWSQL_SHARED_DATA" "$BASE/shared/data"
 SERVING=""   # the process group of the serve block that is up
 SERVING_LINE=""
-# Stops the serve block's process group as Ctrl-C would; it must exit within 60 s.
+# Stops the serve block's process group as Ctrl-C would; it must exit within 180 s (its job commits, then stops).
 stop_serving() {
   [[ -z "$SERVING" ]] && return 0
   local pgid="$SERVING" line="$SERVING_LINE"
   SERVING=""
   kill -TERM -- "-$pgid" 2>/dev/null || true
-  for _ in $(seq 1 60); do
+  for _ in $(seq 1 180); do
     kill -0 -- "-$pgid" 2>/dev/null || { echo "[readme] serve block (README.md:$line) stopped" >&2; return 0; }
     sleep 1
   done
   kill -KILL -- "-$pgid" 2>/dev/null || true
-  echo "[readme] serve block (README.md:$line) did not stop within 60 s of SIGTERM" >&2
+  echo "[readme] serve block (README.md:$line) did not stop within 180 s of SIGTERM" >&2
   return 1
 }
 MODEL_PID=""   # the simulated LLM standing in for the real model a block names
