@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Runs the README's shell blocks marked <!-- readme-test: run --> in order, as written, in a temporary copy of this
-# checkout (its tracked files as they are in the work tree, plus the modules' built classes so nothing is rebuilt),
-# with the project's simulated LLM (LLM_BASE_URL and friends are unset: the blocks that name a real model are not
-# marked run). What is not run: a line whose command is `.ci/run` (that is CI itself); every block without the run
-# marker (ReadmeCommandsTest checks those without running them). Each block has a time limit
-# (README_BLOCK_TIMEOUT, 300 s); the quickstart sends 1 of its Spider questions, not 5 (README_QUICKSTART_COUNT);
-# the first block that fails or overruns fails the script.
-# The quickstart's broker listens on 127.0.0.1:9092 as the README says, so run this where nothing else uses that
-# port (CI runs it after the tests).
+# Runs the README's shell blocks marked <!-- readme-test: run --> or <!-- readme-test: serve --> in order, as written,
+# in a temporary copy of this checkout (its tracked files as they are in the work tree, plus the modules' built classes
+# so nothing is rebuilt), with the project's simulated LLM (LLM_BASE_URL and friends are unset).
+# A serve block runs until stopped (the console): it is started in the background, the first http://127.0.0.1:PORT/
+# address it names must answer (curl) within the block time limit, the next block runs while it is up, then it is
+# stopped (SIGTERM to its process group, as Ctrl-C would) and must exit within 180 s.
+# A block that names a real model at http://127.0.0.1:8000/v1 (the Flink SQL path) gets the simulated LLM there (oracle
+# on Spider dev) while it runs, so port 8000 must be free too.
+# Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
+# (README_QUICKSTART_COUNT -> QUICKSTART_COUNT); every `deploy/eval.sh score|run` takes the first 5 questions
+# (README_EVAL_LIMIT -> FLOWSQL_EVAL_LIMIT, which deploy/eval.sh reads). What is not run: a line whose command is
+# `.ci/run` (that is CI itself); the blocks marked check (ReadmeCommandsTest checks those without running them).
+# Each block has a time limit (README_BLOCK_TIMEOUT, 300 s); the first block that fails or overruns fails the script
+# with its README line.
+# The quickstart's broker listens on 127.0.0.1:9092 and the console on 127.0.0.1:8088 as the README says, so run this
+# where nothing else uses those ports (CI runs it after the tests).
 #   .ci/readme-blocks.sh [--list]     (--list prints the blocks that would run, and runs nothing)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,19 +22,65 @@ LIMIT="${README_BLOCK_TIMEOUT:-300}"
 unset LLM_BASE_URL LLM_MODEL LLM_API_KEY
 # the quickstart's own Spider questions: 1 instead of 5 (README_QUICKSTART_COUNT), to keep CI short
 export QUICKSTART_COUNT="${README_QUICKSTART_COUNT:-1}"
+# every evaluation's first 5 questions (README_EVAL_LIMIT)
+export FLOWSQL_EVAL_LIMIT="${README_EVAL_LIMIT:-5}"
 
-# Prints each run-marked block as: a line "@@ <line of its fence>", then its lines.
+# Prints each run- or serve-marked block as: a line "@@ <line of its fence>" (" serve" after it for a serve block),
+# then its lines.
 blocks() {
-  awk '/<!-- readme-test: run -->/ { want = NR + 1; next }
-       NR == want && /^```bash/ { inside = 1; print "@@ " NR; next }
+  awk '/^<!-- readme-test: (run|serve) -->$/ { want = NR + 1; kind = ($0 ~ /serve/) ? " serve" : ""; next }
+       NR == want && /^```bash/ { inside = 1; print "@@ " NR kind; next }
        inside && /^```/ { inside = 0; next }
        inside { print }' "$ROOT/README.md"
 }
 
 if [[ "${1:-}" == --list ]]; then blocks; exit 0; fi
 
-COPY="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
+# The copy sits where a clone sits: beside shared/data (the README's ../shared/data)
+BASE="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
+COPY="$BASE/flowsql"
+export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
+mkdir -p "$COPY" "$BASE/shared" && ln -s "$FLOWSQL_SHARED_DATA" "$BASE/shared/data"
+SERVING=""   # the process group of the serve block that is up
+SERVING_LINE=""
+# Stops the serve block's process group as Ctrl-C would; it must exit within 180 s (its job commits, then stops).
+stop_serving() {
+  [[ -z "$SERVING" ]] && return 0
+  local pgid="$SERVING" line="$SERVING_LINE"
+  SERVING=""
+  kill -TERM -- "-$pgid" 2>/dev/null || true
+  for _ in $(seq 1 180); do
+    kill -0 -- "-$pgid" 2>/dev/null || { echo "[readme] serve block (README.md:$line) stopped" >&2; return 0; }
+    sleep 1
+  done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
+  echo "[readme] serve block (README.md:$line) did not stop within 180 s of SIGTERM" >&2
+  return 1
+}
+MODEL_PID=""   # the simulated LLM standing in for the real model a block names
+stop_model() {
+  [[ -z "$MODEL_PID" ]] && return 0
+  kill "$MODEL_PID" 2>/dev/null || true; wait "$MODEL_PID" 2>/dev/null || true
+  MODEL_PID=""
+}
+# Starts the simulated LLM on 127.0.0.1:8000, where a block expects a real model.
+start_model() {
+  local cp
+  cp="$(cd "$COPY" && source deploy/lib.sh && project_classpath)" || return 1   # the job's, as the quickstart
+  java -Xmx256m -cp "$cp" io.flowsql.simulator.cli.SimulatorMain --port 8000 --oracle "$FLOWSQL_SHARED_DATA/spider/dev.json" \
+    > "$COPY/.readme-model.out" 2> "$COPY/.readme-model.log" < /dev/null &
+  MODEL_PID=$!
+  for _ in $(seq 1 150); do
+    grep -q '^http' "$COPY/.readme-model.out" 2>/dev/null && return 0
+    kill -0 "$MODEL_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "[readme] the simulated LLM did not start on 127.0.0.1:8000:" >&2; tail -5 "$COPY/.readme-model.log" >&2
+  return 1
+}
 cleanup() {
+  stop_serving || true
+  stop_model
   # whatever a failed block left running in the copy (its job, simulator, broker) is stopped before the copy goes
   for pid_file in "$COPY"/work/*.pid; do
     [[ -s "$pid_file" ]] && kill "$(cat "$pid_file")" 2>/dev/null || true
@@ -36,7 +89,7 @@ cleanup() {
   for pid_file in "$COPY"/work/*.pid; do
     [[ -s "$pid_file" ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null || true
   done
-  rm -rf "$COPY"
+  rm -rf "$BASE"
 }
 trap cleanup EXIT
 
@@ -45,24 +98,65 @@ for classes in "$ROOT"/*/target/classes; do
   module="$(basename "$(dirname "$(dirname "$classes")")")"
   mkdir -p "$COPY/$module/target" && cp -a "$classes" "$COPY/$module/target/"
 done
-export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" && pwd)}"
+# The classpaths of the modules the blocks run (deploy/lib.sh caches each in work/<module>.classpath, as a user's second
+# run finds them): resolved once here, where the classes are built, and pointed at the copy. Resolving them in the copy
+# would recompile every module three times (its compiler keeps no state there): minutes.
+echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
+(cd "$ROOT" && ${MVN:-mvn} -q -B compile dependency:build-classpath -pl job,console,benchmarks -am \
+  -Dmdep.outputFile=target/readme-blocks.classpath)
+mkdir -p "$COPY/work"
+for module in job console benchmarks; do
+  sed "s|$ROOT/|$COPY/|g" "$ROOT/$module/target/readme-blocks.classpath" > "$COPY/work/$module.classpath"
+done
 
 n=0
+after_serve=0
 while IFS= read -r -d $'\x1e' block; do
   [[ -z "$block" ]] && continue
-  line="${block%%$'\n'*}"; line="${line#@@ }"
+  head="${block%%$'\n'*}"; head="${head#@@ }"
+  line="${head%% *}"; kind=run; [[ "$head" == *" serve" ]] && kind=serve
   body="${block#*$'\n'}"
   n=$((n + 1))
   # `.ci/run` is CI itself: not run from here
   printf '%s\n' "$body" | sed -E 's|^\.ci/run( .*)?$|: # .ci/run: not run here (it is CI itself)|' > "$COPY/.readme-block-$n.sh"
-  echo "[readme] block $n (README.md:$line):" >&2
+  echo "[readme] block $n (README.md:$line, $kind):" >&2
   sed 's/^/[readme]   /' "$COPY/.readme-block-$n.sh" >&2
   start=$SECONDS
+  if [[ $kind == serve ]]; then
+    stop_serving || exit 1
+    url="$(grep -oE 'http://127\.0\.0\.1:[0-9]+/' "$COPY/.readme-block-$n.sh" | head -1)"
+    [[ -n "$url" ]] || { echo "[readme] serve block (README.md:$line) names no http://127.0.0.1:PORT/ address to probe" >&2; exit 1; }
+    set -m   # its own process group, to stop all it started
+    (cd "$COPY" && exec bash -e ".readme-block-$n.sh") > "$COPY/.readme-block-$n.log" 2>&1 < /dev/null &
+    SERVING=$!; SERVING_LINE=$line
+    set +m
+    until curl -fsS -o /dev/null --max-time 5 "$url" 2>/dev/null; do
+      if ! kill -0 "$SERVING" 2>/dev/null || (( SECONDS - start > LIMIT )); then
+        tail -30 "$COPY/.readme-block-$n.log" >&2
+        echo "[readme] block $n (README.md:$line) FAILED: $url did not answer (after $((SECONDS - start)) s)" >&2
+        exit 1
+      fi
+      sleep 2
+    done
+    echo "[readme] block $n (README.md:$line) serves $url after $((SECONDS - start)) s; the next block runs beside it" >&2
+    after_serve=1
+    continue
+  fi
+  if grep -q 'http://127\.0\.0\.1:8000/v1' "$COPY/.readme-block-$n.sh"; then
+    start_model || exit 1
+    echo "[readme] the simulated LLM stands in for the model at http://127.0.0.1:8000/v1" >&2
+  fi
   if ! (cd "$COPY" && timeout -k 20 "$LIMIT" bash -e ".readme-block-$n.sh"); then
     echo "[readme] block $n (README.md:$line) FAILED after $((SECONDS - start)) s" >&2
     exit 1
   fi
+  stop_model
   echo "[readme] block $n (README.md:$line) passed in $((SECONDS - start)) s" >&2
+  if [[ $after_serve == 1 ]]; then
+    after_serve=0
+    stop_serving || exit 1
+  fi
 done < <(blocks | awk 'NR > 1 && /^@@ / { printf "\x1e" } { print } END { printf "\x1e" }')
+stop_serving || exit 1
 if [[ $n == 0 ]]; then echo "[readme] no block marked <!-- readme-test: run --> in README.md" >&2; exit 1; fi
 echo "[readme] $n README blocks ran as written and passed" >&2

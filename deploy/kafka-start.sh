@@ -23,7 +23,8 @@ READY_FILE="$WORK_DIR/kafka.ready"
 TOPICS=(--topic "${QUESTIONS_TOPIC:-questions}:${QUESTIONS_PARTITIONS:-2}"
   --topic "${ANSWERS_TOPIC:-answers}:${ANSWERS_PARTITIONS:-2}"
   --topic "${DEAD_LETTERS_TOPIC:-dead-letters}:${DEAD_LETTERS_PARTITIONS:-1}"
-  --topic "${KNOWLEDGE_TOPIC:-knowledge}:1")
+  --topic "${KNOWLEDGE_TOPIC:-knowledge}:1"
+  --topic "${FEEDBACK_TOPIC:-feedback}:1")   # made here so that a job started before the first feedback reads it at once
 
 for f in "$WORK_DIR"/kafka.pid "$WORK_DIR"/kafka-[0-9].pid; do
   if [[ -f "$f" ]] && pid_alive "$f"; then

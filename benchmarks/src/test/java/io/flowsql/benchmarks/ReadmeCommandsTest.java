@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
  * The README's shell blocks cannot rot: each carries a marker, {@code <!-- readme-test: check -->} on the line before
  * its fence, and every command in it is checked against the repository as it is (scripts, subcommands, flags,
  * environment variables, tools: {@link CommandCheck}) and the block must parse as bash. The blocks start brokers,
- * jobs and benchmarks that take minutes, so none is run here. The first path's blocks carry
- * {@code <!-- readme-test: run -->} instead (checked the same way): CI runs them as written with
- * {@code .ci/readme-blocks.sh}, after the tests.
+ * jobs and benchmarks that take minutes, so none is run here. The blocks a user runs carry
+ * {@code <!-- readme-test: run -->} (or {@code serve}, for one that runs until stopped) instead, checked the same way:
+ * CI runs them as written with {@code .ci/readme-blocks.sh}, after the tests.
  */
 class ReadmeCommandsTest {
 
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final List<String> DOCUMENTS = List.of("README.md");
+    static final java.util.Set<String> MARKERS = java.util.Set.of("check", "run", "serve");
 
     @Test
     void everyShellBlockIsMarkedAndEveryCommandInItExists() throws IOException {
@@ -35,7 +36,7 @@ class ReadmeCommandsTest {
             if (!Files.isRegularFile(file)) continue;
             for (ShellBlocks.Block block : ShellBlocks.of(Files.readString(file))) {
                 String where = document + ":" + block.line();
-                if (!"check".equals(block.marker()) && !"run".equals(block.marker())) {
+                if (!MARKERS.contains(block.marker())) {
                     problems.add(where + ": a shell block without <!-- readme-test: check --> (or run) on the line before it");
                     continue;
                 }
@@ -52,18 +53,23 @@ class ReadmeCommandsTest {
     }
 
     /**
-     * The blocks marked run are the ones {@code .ci/readme-blocks.sh --list} prints, in the README's order, and CI
-     * calls that script: the quickstart and the ask/watch block against a quickstart that stays up.
+     * The blocks marked run or serve are the ones {@code .ci/readme-blocks.sh --list} prints, in the README's order
+     * (a serve block flagged so), and CI calls that script: the quickstart, the ask/watch block against a quickstart
+     * that stays up, the console with the feedback block beside it, the evaluations.
      */
     @Test
     void theRunMarkedBlocksAreTheOnesCiRuns() throws IOException, InterruptedException {
         List<String> marked = new ArrayList<>();
         for (ShellBlocks.Block block : ShellBlocks.of(Files.readString(ROOT.resolve("README.md")))) {
             if ("run".equals(block.marker())) marked.add(block.text().strip());
+            if ("serve".equals(block.marker())) marked.add("serve:" + block.text().strip());
         }
         assertThat(marked).hasSizeGreaterThanOrEqualTo(2);
         assertThat(marked.get(0)).startsWith("deploy/quickstart.sh");
         assertThat(marked).anyMatch(text -> text.contains("deploy/flowsql.sh watch --ids-file"));
+        assertThat(marked).anyMatch(text -> text.startsWith("serve:deploy/console.sh"));
+        assertThat(marked).anyMatch(text -> text.contains("deploy/flowsql.sh feedback"));
+        assertThat(marked).anyMatch(text -> text.contains("deploy/eval.sh run"));
 
         Process list = new ProcessBuilder("bash", ROOT.resolve(".ci/readme-blocks.sh").toString(), "--list")
                 .redirectErrorStream(true).start();
@@ -71,8 +77,16 @@ class ReadmeCommandsTest {
         assertThat(list.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(list.exitValue()).as(printed).isZero();
         List<String> listed = new ArrayList<>();
-        for (String part : printed.split("(?m)^@@ \\d+\\n")) {
-            if (!part.isBlank()) listed.add(part.strip());
+        Matcher head = Pattern.compile("(?m)^@@ \\d+( serve)?\\n").matcher(printed);
+        List<Integer> starts = new ArrayList<>();
+        List<String> kinds = new ArrayList<>();
+        while (head.find()) {
+            starts.add(head.end());
+            kinds.add(head.group(1) == null ? "" : "serve:");
+        }
+        for (int i = 0; i < starts.size(); i++) {
+            int end = i + 1 < starts.size() ? printed.lastIndexOf("@@ ", starts.get(i + 1) - 1) : printed.length();
+            listed.add(kinds.get(i) + printed.substring(starts.get(i), end).strip());
         }
         assertThat(listed).isEqualTo(marked);
         assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains(".ci/readme-blocks.sh");
