@@ -102,7 +102,7 @@ done
 # run finds them): resolved once here, where the classes are built, and pointed at the copy. Resolving them in the copy
 # would recompile every module three times (its compiler keeps no state there): minutes.
 echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
-(cd "$ROOT" && ${MVN:-mvn} -q -B compile dependency:build-classpath -pl job,console,benchmarks -am \
+(cd "$ROOT" && ${MVN:-mvn} -q -B test-compile dependency:build-classpath -pl job,console,benchmarks -am \
   -Dmdep.outputFile=target/readme-blocks.classpath)
 mkdir -p "$COPY/work"
 for module in job console benchmarks; do

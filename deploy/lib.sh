@@ -51,7 +51,11 @@ project_classpath() {
   if [[ $stale == 1 ]]; then
     log "resolving the classpath (cached in work/$module.classpath) ..."
     rm -f "$cache"
-    (cd "$PROJECT_DIR" && $MVN -B -q compile dependency:build-classpath -pl "$module" -am -Dmdep.outputFile="$cache" >&2) \
+    # console and benchmarks test against the job's and udfs' test classes (test-jars): Maven's reactor hands those
+    # out only once test-compile has run, so for them the phase is test-compile (else a clean ~/.m2 fails to resolve)
+    local phase=compile
+    [[ "$module" == console || "$module" == benchmarks ]] && phase=test-compile
+    (cd "$PROJECT_DIR" && $MVN -B -q "$phase" dependency:build-classpath -pl "$module" -am -Dmdep.outputFile="$cache" >&2) \
       || { log "could not resolve the classpath"; return 1; }
   fi
   printf '%s:%s' "$PROJECT_DIR/$module/target/classes" "$(cat "$cache")"
