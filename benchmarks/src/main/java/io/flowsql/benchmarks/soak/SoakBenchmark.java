@@ -2,7 +2,9 @@ package io.flowsql.benchmarks.soak;
 
 import io.flowsql.devstack.FreePorts;
 import io.flowsql.devstack.LocalKafkaCluster;
+import io.flowsql.devstack.TcpFaultProxy;
 import io.flowsql.devstack.TopicSpec;
+import io.flowsql.config.llm.LlmOptions;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
@@ -26,8 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB) through the real job
  * (a MiniCluster of two TaskManagers in this JVM, exactly-once sinks) on a three-node Kafka cluster and the simulated
- * LLM; faults at random moments ({@link SoakFaults}: a broker killed, the model server and PostgreSQL stopped and started,
- * PostgreSQL's connections dropped, a TaskManager terminated); figures of every process and of the checkpoints every few
+ * LLM (behind a {@link TcpFaultProxy}); faults at random moments ({@link SoakFaults}: a broker killed, a rolling restart
+ * of all brokers, the model server and PostgreSQL stopped and started, PostgreSQL's connections dropped, a TaskManager
+ * terminated, the link to the model server stalled and slow); figures of every process and of the checkpoints every few
  * minutes, and one summary line.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
@@ -47,6 +50,11 @@ public final class SoakBenchmark implements Callable<Integer> {
     int llmOutageSeconds = 60;
     @Option(names = "--pg-outage-seconds", description = "how long the stopped PostgreSQL stays down (default ${DEFAULT-VALUE})")
     int pgOutageSeconds = 30;
+    @Option(names = "--stall-seconds", description = "how long the model server's link stalls, and then is slow (default ${DEFAULT-VALUE})")
+    int stallSeconds = 20;
+    @Option(names = "--llm-request-timeout-seconds",
+            description = "the job's llm.request-timeout, so that calls held by a stall give up and retry (default ${DEFAULT-VALUE})")
+    int llmRequestTimeoutSeconds = 10;
     @Option(names = "--seed", description = "seed of the fault schedule (default ${DEFAULT-VALUE})")
     long seed = 42;
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
@@ -62,9 +70,10 @@ public final class SoakBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         long runNanos = TimeUnit.MINUTES.toNanos(minutes);
         System.out.printf("soak: %d min, %.1f questions/s, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
-                        + " (broker down %d s, model server %d s, PostgreSQL %d s), %d cores shared%n", minutes, rate, presets,
+                        + " (broker down %d s, model server %d s, PostgreSQL %d s, model link stalled %d s then slow %d s),"
+                        + " %d cores shared%n", minutes, rate, presets,
                 SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, SoakFaults.KINDS, outageSeconds, llmOutageSeconds,
-                pgOutageSeconds, Runtime.getRuntime().availableProcessors());
+                pgOutageSeconds, stallSeconds, stallSeconds, Runtime.getRuntime().availableProcessors());
         SoakLedger ledger = new SoakLedger();
         Random random = new Random(seed);
         List<String> faults = new ArrayList<>();
@@ -73,15 +82,17 @@ public final class SoakBenchmark implements Callable<Integer> {
         Path work = Files.createTempDirectory("flowsql-soak-");
         try (LocalKafkaCluster kafka = LocalKafkaCluster.start(work.resolve("kafka"));
                 RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
+                TcpFaultProxy llmLink = TcpFaultProxy.start(llm.port());
                 SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
                 SoakFlink flink = SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
-            flink.submit(jobConfig(kafka.bootstrapServers(), llm.baseUrl(), databases.jobOptions(), work.resolve("checkpoints")),
-                    "flowsql-soak");
-            SoakFaults injector = new SoakFaults(kafka, llm, databases, flink,
-                    new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds));
+            flink.submit(jobConfig(kafka.bootstrapServers(), "http://127.0.0.1:" + llmLink.port() + "/v1",
+                    databases.jobOptions(), work.resolve("checkpoints")), "flowsql-soak");
+            SoakFaults injector = new SoakFaults(kafka, llm, llmLink, databases, flink,
+                    new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds, stallSeconds));
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
-            try (SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
+            try (FailoverWatch failovers = new FailoverWatch(flink::lastFailoverMillis, 250);
+                    SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
                 List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(), seed),
                         presets, (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300)));
                 AtomicInteger next = new AtomicInteger();
@@ -103,14 +114,15 @@ public final class SoakBenchmark implements Callable<Integer> {
                 print(first, flink);
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
-                List<long[]> faultTimes = new ArrayList<>();
+                List<FaultRecord> faultTimes = new ArrayList<>();
                 for (FaultSchedule.Planned planned : FaultSchedule.plan(SoakFaults.KINDS, minutes, seed).faults()) {
                     nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
                     phase = planned.kind();
                     long faultStart = System.nanoTime();
+                    long faultStartMillis = System.currentTimeMillis();
                     String what = injector.inject(planned.kind(), random);
                     long faultEnd = System.nanoTime();
-                    faultTimes.add(new long[] {faultStart, faultEnd});
+                    faultTimes.add(new FaultRecord(faultStart, faultEnd, faultStartMillis, System.currentTimeMillis()));
                     faults.add(planned.kind() + " (" + what + ", " + TimeUnit.NANOSECONDS.toMillis(faultEnd - faultStart) + " ms)");
                     System.out.printf("%5.0f s fault %d: %s%n", (faultEnd - start) / 1e9, faults.size(), faults.get(faults.size() - 1));
                     phase = planned.kind() + "-after";
@@ -123,11 +135,17 @@ public final class SoakBenchmark implements Callable<Integer> {
                 traffic.awaitAnswers(ledger.sent(), TimeUnit.MINUTES.toNanos(3));
                 System.out.printf("run took %.1f min from the first answer (faults run to their end), then the drain%n",
                         (System.nanoTime() - start) / 60e9);
-                System.out.println("recovery per fault (fault start → first answer to a question sent after it started):");
+                System.out.println("per fault: detection (fault start → the job's first failover, if it failed over),"
+                        + " recovery (fault start → first answer to a question sent after the start; fault end → first"
+                        + " answer to a question sent after the end):");
                 for (int f = 0; f < faultTimes.size(); f++) {
-                    long firstAnswer = ledger.firstAnswerToQuestionSentAfter(faultTimes.get(f)[0]);
-                    System.out.printf("  %s: %s%n", faults.get(f), firstAnswer == 0 ? "none"
-                            : TimeUnit.NANOSECONDS.toMillis(firstAnswer - faultTimes.get(f)[0]) + " ms");
+                    FaultRecord times = faultTimes.get(f);
+                    long nextStartMillis = f + 1 < faultTimes.size() ? faultTimes.get(f + 1).startMillis() : Long.MAX_VALUE;
+                    System.out.printf("  %s: %s; recovery %s from start, %s from end%n", faults.get(f),
+                            times.detection(failovers.firstIn(times.startMillis(), nextStartMillis),
+                                    failovers.countIn(times.startMillis(), nextStartMillis)),
+                            times.since(times.startNanos(), ledger.firstAnswerToQuestionSentAfter(times.startNanos())),
+                            times.since(times.endNanos(), ledger.firstAnswerToQuestionSentAfter(times.endNanos())));
                 }
                 last = figures(kafka);
                 System.out.printf("dead letters: %d; answer statuses %s%n", traffic.deadLetters(), ledger.statuses());
@@ -150,6 +168,7 @@ public final class SoakBenchmark implements Callable<Integer> {
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_BASE_URL.key(), llmBaseUrl);
+        options.put(LlmOptions.REQUEST_TIMEOUT.key(), llmRequestTimeoutSeconds + "s");
         options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
         options.put(JobOptions.CHECKPOINT_DIR.key(), checkpoints.toUri().toString());
         options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");

@@ -11,6 +11,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.executiongraph.ErrorInfo;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -79,6 +80,19 @@ final class SoakFlink implements AutoCloseable {
         cluster.startTaskManager();
         alive.add(started++);
         return "TaskManager " + victim + " terminated, TaskManager " + (started - 1) + " started";
+    }
+
+    /**
+     * When the job last failed over (a task failure or a global failure that restarted tasks), wall-clock millis; 0 if
+     * it never did or the graph is not available.
+     */
+    long lastFailoverMillis() {
+        try {
+            ErrorInfo failure = cluster.getExecutionGraph(job).get(30, TimeUnit.SECONDS).getFailureInfo();
+            return failure == null ? 0 : failure.getTimestamp();
+        } catch (Exception e) {
+            return 0;
+        }
     }
 
     /**

@@ -24,6 +24,15 @@ class FaultScheduleTest {
     }
 
     @Test
+    void aFiveMinuteSoakInjectsEveryKindTheSoakHas() {
+        assertThat(SoakFaults.KINDS).contains("net-stall", "broker-rolling").doesNotHaveDuplicates();
+        for (long seed = 0; seed < 20; seed++) {
+            assertThat(FaultSchedule.plan(SoakFaults.KINDS, 5, seed).faults()).extracting(FaultSchedule.Planned::kind)
+                    .containsExactlyInAnyOrderElementsOf(SoakFaults.KINDS);
+        }
+    }
+
+    @Test
     void anHourHasOneFaultAMinuteEveryKindEquallyOftenInRounds() {
         List<FaultSchedule.Planned> faults = FaultSchedule.plan(KINDS, 60, 42).faults();
         assertThat(faults).hasSize(60);
