@@ -57,6 +57,10 @@ public final class SoakBenchmark implements Callable<Integer> {
     int llmRequestTimeoutSeconds = 10;
     @Option(names = "--seed", description = "seed of the fault schedule (default ${DEFAULT-VALUE})")
     long seed = 42;
+    @Option(names = "--cluster", description = "where the job runs: mini (a MiniCluster in this JVM) or standalone"
+            + " (deploy/flink-cluster-start.sh with ZooKeeper HA, adds the JobManager kill; needs the shaded job jar)"
+            + " (default ${DEFAULT-VALUE})")
+    String cluster = "mini";
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
@@ -69,10 +73,15 @@ public final class SoakBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long runNanos = TimeUnit.MINUTES.toNanos(minutes);
-        System.out.printf("soak: %d min, %.1f questions/s, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
+        sharedData = sharedData.toAbsolutePath().normalize(); // the standalone cluster's processes have their own working folder
+        if (!List.of("mini", "standalone").contains(cluster)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--cluster is mini or standalone, not " + cluster);
+        }
+        List<String> kinds = SoakFaults.kinds("standalone".equals(cluster));
+        System.out.printf("soak: %d min, %.1f questions/s, %s cluster, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
                         + " (broker down %d s, model server %d s, PostgreSQL %d s, model link stalled %d s then slow %d s),"
-                        + " %d cores shared%n", minutes, rate, presets,
-                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, SoakFaults.KINDS, outageSeconds, llmOutageSeconds,
+                        + " %d cores shared%n", minutes, rate, cluster, presets,
+                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, kinds, outageSeconds, llmOutageSeconds,
                 pgOutageSeconds, stallSeconds, stallSeconds, Runtime.getRuntime().availableProcessors());
         SoakLedger ledger = new SoakLedger();
         Random random = new Random(seed);
@@ -84,7 +93,8 @@ public final class SoakBenchmark implements Callable<Integer> {
                 RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
                 TcpFaultProxy llmLink = TcpFaultProxy.start(llm.port());
                 SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
-                SoakFlink flink = SoakFlink.start()) {
+                SoakCluster flink = "standalone".equals(cluster) ? SoakStandalone.start(projectDir(), work.resolve("flink"))
+                        : SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
             flink.submit(jobConfig(kafka.bootstrapServers(), "http://127.0.0.1:" + llmLink.port() + "/v1",
                     databases.jobOptions(), work.resolve("checkpoints")), "flowsql-soak");
@@ -110,12 +120,12 @@ public final class SoakBenchmark implements Callable<Integer> {
                     Thread.sleep(200);
                 }
                 phase = "steady";
-                first = figures(kafka);
+                first = figures(kafka, flink);
                 print(first, flink);
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
                 List<FaultRecord> faultTimes = new ArrayList<>();
-                for (FaultSchedule.Planned planned : FaultSchedule.plan(SoakFaults.KINDS, minutes, seed).faults()) {
+                for (FaultSchedule.Planned planned : FaultSchedule.plan(kinds, minutes, seed).faults()) {
                     nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
                     phase = planned.kind();
                     long faultStart = System.nanoTime();
@@ -147,7 +157,7 @@ public final class SoakBenchmark implements Callable<Integer> {
                             times.since(times.startNanos(), ledger.firstAnswerToQuestionSentAfter(times.startNanos())),
                             times.since(times.endNanos(), ledger.firstAnswerToQuestionSentAfter(times.endNanos())));
                 }
-                last = figures(kafka);
+                last = figures(kafka, flink);
                 System.out.printf("dead letters: %d; answer statuses %s%n", traffic.deadLetters(), ledger.statuses());
                 ledger.latencyLines().forEach(l -> System.out.println("latency " + l));
                 print(last, flink);
@@ -176,11 +186,11 @@ public final class SoakBenchmark implements Callable<Integer> {
         return JobConfig.of(options);
     }
 
-    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakFlink flink)
+    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakCluster flink)
             throws InterruptedException {
         while (System.nanoTime() < untilNanos) {
             if (System.nanoTime() >= nextSample) {
-                print(figures(kafka), flink);
+                print(figures(kafka, flink), flink);
                 nextSample = System.nanoTime() + TimeUnit.MINUTES.toNanos(sampleMinutes);
             }
             Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime()))));
@@ -188,8 +198,9 @@ public final class SoakBenchmark implements Callable<Integer> {
         return nextSample;
     }
 
-    private static List<ProcessFigures> figures(LocalKafkaCluster kafka) {
+    private static List<ProcessFigures> figures(LocalKafkaCluster kafka, SoakCluster flink) {
         List<ProcessFigures> out = new ArrayList<>(List.of(ProcessFigures.ofThisJvm()));
+        out.addAll(flink.processes());
         for (int n = 1; n <= LocalKafkaCluster.SIZE; n++) {
             if (kafka.isAlive(n)) {
                 out.add(ProcessFigures.ofProcess("broker-" + n, kafka.pid(n)));
@@ -198,10 +209,14 @@ public final class SoakBenchmark implements Callable<Integer> {
         return out;
     }
 
-    private static void print(List<ProcessFigures> figures, SoakFlink flink) {
+    private static void print(List<ProcessFigures> figures, SoakCluster flink) {
         System.out.printf("%tT resources:%n", System.currentTimeMillis());
         figures.forEach(f -> System.out.println("  " + f.line()));
         System.out.println("  " + flink.checkpointLine());
+    }
+
+    private static Path projectDir() {
+        return Path.of(System.getProperty("flowsql.project.dir", ".")).toAbsolutePath().normalize();
     }
 
     private static int total(List<ProcessFigures> figures, boolean threads) {

@@ -13,18 +13,20 @@ import java.util.concurrent.TimeUnit;
  * its ports and data; the simulated model server stopped and started on the same port; PostgreSQL stopped and started on
  * the same port and data; every pooled PostgreSQL connection dropped; a TaskManager terminated and a new one started;
  * the link between job and model server stalled and then slow ({@link TcpFaultProxy}); every broker stopped and
- * started again in turn (a rolling restart).
+ * started again in turn (a rolling restart); on the standalone cluster also the JobManager killed and started again.
  */
 final class SoakFaults {
     static final List<String> KINDS = List.of("broker-kill", "llm-restart", "pg-restart", "pg-drop", "tm-kill",
             "net-stall", "broker-rolling");
+    /** The kind only a cluster whose JobManager is a process of its own (with HA) can have. */
+    static final String JOB_MANAGER_KILL = "jm-kill";
     /** What the slow half of a net-stall adds to every chunk passed on, both ways. */
     static final Duration SLOW_PER_CHUNK = Duration.ofMillis(200);
 
     private final LocalKafkaCluster kafka;
     private final RestartableLlm llm;
     private final SoakDatabases databases;
-    private final SoakFlink flink;
+    private final SoakCluster flink;
     private final TcpFaultProxy llmLink;
     private final Outages outages;
 
@@ -34,7 +36,7 @@ final class SoakFaults {
      */
     record Outages(int broker, int llm, int postgres, int stall) {}
 
-    SoakFaults(LocalKafkaCluster kafka, RestartableLlm llm, TcpFaultProxy llmLink, SoakDatabases databases, SoakFlink flink,
+    SoakFaults(LocalKafkaCluster kafka, RestartableLlm llm, TcpFaultProxy llmLink, SoakDatabases databases, SoakCluster flink,
             Outages outages) {
         this.kafka = kafka;
         this.llm = llm;
@@ -42,6 +44,16 @@ final class SoakFaults {
         this.databases = databases;
         this.flink = flink;
         this.outages = outages;
+    }
+
+    /** The kinds of fault a soak injects, the JobManager kill only where the JobManager can die on its own. */
+    static List<String> kinds(boolean jobManagerCanDie) {
+        if (!jobManagerCanDie) {
+            return KINDS;
+        }
+        List<String> out = new java.util.ArrayList<>(KINDS);
+        out.add(JOB_MANAGER_KILL);
+        return List.copyOf(out);
     }
 
     /** Runs one fault of {@code kind} to its end; returns what it did. */
@@ -64,6 +76,7 @@ final class SoakFaults {
             case "tm-kill" -> flink.killTaskManager(random);
             case "net-stall" -> stallLink();
             case "broker-rolling" -> rollingRestart();
+            case JOB_MANAGER_KILL -> flink.killJobManager();
             default -> throw new IllegalArgumentException("unknown fault " + kind);
         };
     }
