@@ -2,6 +2,7 @@ package io.flowsql.benchmarks.soak;
 
 import io.flowsql.devstack.LocalKafkaCluster;
 import io.flowsql.devstack.TcpFaultProxy;
+import io.flowsql.devstack.TransactionCoordinators;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,9 @@ import java.util.concurrent.TimeUnit;
 final class SoakFaults {
     static final List<String> KINDS = List.of("broker-kill", "llm-restart", "pg-restart", "pg-drop", "tm-kill",
             "net-stall", "broker-rolling");
+    /** The answers sink's transactional ids (kafka.transactional-id-prefix "flowsql" and the sink's name) and topic. */
+    static final String ANSWERS_TRANSACTIONS = "flowsql-answers";
+    static final String ANSWERS_TOPIC = "answers";
     /** The kind only a cluster whose JobManager is a process of its own (with HA) can have. */
     static final String JOB_MANAGER_KILL = "jm-kill";
     /** What the slow half of a net-stall adds to every chunk passed on, both ways. */
@@ -81,11 +85,25 @@ final class SoakFaults {
         };
     }
 
+    /**
+     * kill -9 of the node that coordinates most of the answers sink's transactions (ties: leads most answers
+     * partitions), as the issue names it; a random node if the cluster cannot say.
+     */
     private String killBroker(Random random) throws InterruptedException {
-        int node = 1 + random.nextInt(LocalKafkaCluster.SIZE);
+        int node;
+        String why;
+        try {
+            TransactionCoordinators.Busiest busiest = TransactionCoordinators.busiest(kafka.bootstrapServers(),
+                    ANSWERS_TRANSACTIONS, ANSWERS_TOPIC);
+            node = busiest.node();
+            why = "coordinator of the answers transactions, score " + busiest.score();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            node = 1 + random.nextInt(LocalKafkaCluster.SIZE);
+            why = "random, the coordinator not known: " + e.getMessage();
+        }
         kafka.kill(node);
         sleepSeconds(outages.broker());
-        return "node " + node + " kill -9, down " + outages.broker() + " s, " + restart(node);
+        return "node " + node + " (" + why + ") kill -9, down " + outages.broker() + " s, " + restart(node);
     }
 
     /** Starts a stopped node again, once more if the first start fails; says which. */

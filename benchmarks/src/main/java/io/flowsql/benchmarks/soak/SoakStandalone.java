@@ -46,12 +46,26 @@ final class SoakStandalone implements SoakCluster {
         ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, dir,
                 System.getenv().getOrDefault("MVN", "mvn") + " -B -q", SLOTS, "1536m").zooKeeperHa();
         try {
-            cluster.start(TASK_MANAGERS);
+            // one TaskManager at a time, and once more if the script gave up: under a load average of 50 on two cores a
+            // TaskManager's remoting start (Pekko's own 10 s limit) fails now and then (deploy/flink-cluster-start.sh)
+            for (int n = 1; n <= TASK_MANAGERS; n++) {
+                startOrRetry(cluster, n);
+            }
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
         }
         return new SoakStandalone(cluster, jar);
+    }
+
+    private static void startOrRetry(ScriptedFlinkCluster cluster, int taskManagers) {
+        try {
+            cluster.start(taskManagers);
+        } catch (IllegalStateException e) {
+            System.out.printf("the cluster did not start %d TaskManager(s) (%s); once more%n", taskManagers,
+                    e.getMessage().lines().findFirst().orElse(""));
+            cluster.start(taskManagers);
+        }
     }
 
     @Override
@@ -70,7 +84,7 @@ final class SoakStandalone implements SoakCluster {
         }
         long pid = cluster.taskManagerPid(victim);
         kill(pid);
-        cluster.start(TASK_MANAGERS);
+        startOrRetry(cluster, TASK_MANAGERS);
         return "TaskManager " + victim + " (pid " + pid + ", " + tasks.getOrDefault(victim, 0) + " tasks) kill -9, started"
                 + " again as pid " + cluster.taskManagerPid(victim);
     }
@@ -108,7 +122,7 @@ final class SoakStandalone implements SoakCluster {
         long pid = cluster.jobManagerPid();
         long killedAt = System.nanoTime();
         kill(pid);
-        cluster.start(TASK_MANAGERS);
+        startOrRetry(cluster, TASK_MANAGERS);
         long startedAt = System.nanoTime();
         long runningAt = awaitAllRunning();
         JsonNode restored = cluster.get("/jobs/" + job + "/checkpoints").path("latest").path("restored");
