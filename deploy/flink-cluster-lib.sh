@@ -62,7 +62,9 @@ json_quote() {
 # pinned ones), cached in file $2 and resolved again when the root pom is newer: $1 the folder for the pom, $3 a name
 # for it, $4 the <dependencies> entries (XML), $5 optional <dependencyManagement> entries (XML).
 resolve_classpath() {
-  local dir="$1" cache="$2" name="$3" dependencies="$4" management="${5:-}"
+  local dir="$1" cache="$2" name="$3" dependencies="$4" management="${5:-}" lock
+  # a shared cache: one script resolves it while the others wait for it (the lock goes with this function's subshell)
+  if command -v flock > /dev/null && mkdir -p "$(dirname "$cache")" && exec {lock}>> "$cache.lock"; then flock "$lock"; fi
   if [[ ! -s "$cache" || "$PROJECT_DIR/pom.xml" -nt "$cache" ]]; then
     log "resolving the classpath of $name (cached in $cache) ..."
     mkdir -p "$dir"
@@ -83,9 +85,20 @@ resolve_classpath() {
   </dependencies>
 </project>
 EOF
-    rm -f "$cache"
-    (cd "$dir" && $MVN -B -q dependency:build-classpath -Dmdep.outputFile="$cache" >&2) \
-      || { log "could not resolve the classpath of $name"; return 1; }
+    rm -f "$cache.$$"
+    (cd "$dir" && $MVN -B -q dependency:build-classpath -Dmdep.outputFile="$cache.$$" >&2) \
+      || { rm -f "$cache.$$"; log "could not resolve the classpath of $name"; return 1; }
+    mv -f "$cache.$$" "$cache"   # whole or not at all: other clusters may read a shared cache at any time
   fi
   cat "$cache"
+}
+
+# The file classpath $1 is cached in: under FLINK_CLASSPATH_CACHE_DIR when set (shared by every cluster started with
+# it, e.g. all of a build's cluster tests, so Maven resolves each classpath once per build), else $2.
+classpath_cache() {
+  if [[ -n "${FLINK_CLASSPATH_CACHE_DIR:-}" ]]; then
+    mkdir -p "$FLINK_CLASSPATH_CACHE_DIR" && printf '%s/%s.classpath' "$FLINK_CLASSPATH_CACHE_DIR" "$1"
+  else
+    printf '%s' "$2"
+  fi
 }

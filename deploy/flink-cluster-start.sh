@@ -7,7 +7,9 @@
 #      FLINK_JM_MEMORY (1024m), FLINK_TM_MEMORY (2048m, process size of each TaskManager),
 #      FLINK_START_TIMEOUT (120 s to wait for registration), FLINK_CLUSTER_DIR (work/flink-cluster),
 #      FLINK_HA (none; zookeeper: JobManager high availability, a ZooKeeper server of its own on FLINK_ZK_PORT, 2181,
-#      so a JobManager killed and started again resumes its jobs from their latest checkpoints; docs/FAULTS.md).
+#      so a JobManager killed and started again resumes its jobs from their latest checkpoints; docs/FAULTS.md),
+#      FLINK_CONFIG_ONLY (1: write conf/config.yaml and start nothing, to read the settings the cluster would run with),
+#      FLINK_CLASSPATH_CACHE_DIR (where the resolved classpath is cached; default beside FLINK_CLUSTER_DIR).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -23,7 +25,7 @@ START_TIMEOUT="${FLINK_START_TIMEOUT:-120}"
 HA="${FLINK_HA:-none}"
 ZK_PORT="${FLINK_ZK_PORT:-2181}"
 ZK_PID_FILE="$CLUSTER_PID_DIR/zookeeper.pid"
-CLASSPATH_CACHE="$CLUSTER_DIR.classpath"
+CLASSPATH_CACHE="$(classpath_cache local-flink-cluster "$CLUSTER_DIR.classpath")"
 LOG4J_CONF="$CLUSTER_CONF_DIR/log4j.properties"
 
 # The cluster's classpath: Flink's runtime, client, web UI and DataStream API plus log4j, nothing of the project, so
@@ -103,7 +105,8 @@ pekko:
 # Failure detection (docs/FAULTS.md#jobmanager-and-taskmanagers): a heartbeat every 2 s, and a peer whose heartbeat
 # RPC fails twice in a row (a killed process: connection refused) is lost at once, so a killed TaskManager is found
 # in 2-4 s (Flink's defaults, 10 s and 50 s, took 15.5 s). A peer that is alive but silent (a long GC pause, a
-# frozen VM) is lost after 20 s. Restarts back off from 1 s, doubling to 30 s, and reset after 10 quiet minutes.
+# frozen VM) is lost after 20 s. Restarts back off from 1 s, doubling to 30 s, and reset to 1 s once the job has run
+# a minute without failing since its last restart (docs/FAULTS.md#restart-back-off).
 heartbeat:
   interval: 2 s
   timeout: 20 s
@@ -114,7 +117,7 @@ restart-strategy:
     initial-backoff: 1 s
     max-backoff: 30 s
     backoff-multiplier: 2.0
-    reset-backoff-threshold: 10 min
+    reset-backoff-threshold: 1 min
     jitter-factor: 0.1
 $(ha_config)
 # A job's main() runs inside the JobManager when submitted over REST: a System.exit() there must not end it.
@@ -205,6 +208,11 @@ fail_start() {
   exit 1
 }
 
+if [[ "${FLINK_CONFIG_ONLY:-0}" == 1 ]]; then
+  write_config
+  log "wrote $CLUSTER_CONF_DIR/config.yaml (FLINK_CONFIG_ONLY=1: nothing started)"
+  exit 0
+fi
 mkdir -p "$CLUSTER_PID_DIR"
 if pid_alive "$JM_PID_FILE"; then
   log "JobManager already running (pid $(cat "$JM_PID_FILE")) at $(cluster_rest_url)"

@@ -15,7 +15,7 @@ source "$DEPLOY_DIR/flink-cluster-lib.sh"
 
 JAR="${FLOWSQL_JOB_JAR:-$PROJECT_DIR/job/target/flowsql-job-0.1.0-SNAPSHOT.jar}"
 CLIENT_DIR="$CLUSTER_DIR/sql-client"
-CLIENT_CLASSPATH="$CLUSTER_DIR.sql-client.classpath"
+CLIENT_CLASSPATH="$(classpath_cache flink-sql-client "$CLUSTER_DIR.sql-client.classpath")"
 
 # The client's classpath: the SQL client and gateway, Flink's client and Table API with the planner, log4j. Resolved by
 # Maven from a generated pom whose parent is the project's root pom (pinned versions), cached.

@@ -36,6 +36,7 @@ class DependencyRulesTest {
             Map.entry("io.flowsql.llm.LlmClient", "the HTTP client, the recording/replaying cache around it, scripted clients in agent tests"),
             Map.entry("io.flowsql.journal.StageJournal", "the Kafka journal lives in the job module (udfs needs no Kafka client); NONE; an in-memory one in tests"),
             Map.entry("io.flowsql.journal.StageJournalSource", "opens the job module's Kafka journal where the engine runs; NONE"),
+            Map.entry("io.flowsql.access.Scoped", "the room holds the example library, the repair memory and the embedding retriever (three implementations in agent packages the room may not depend on) and shows each through a door"),
             Map.entry("io.flowsql.sql.ValueIndex", "the trigram index the engine uses and the LCS scan it is checked and benchmarked against"),
             Map.entry("io.flowsql.agents.opensearch.align.AlignmentRule", "four alignment rules"),
             Map.entry("io.flowsql.sql.catalog.SchemaCatalog", "the SQLite catalog, the live JDBC catalog (PostgreSQL, DuckDB) and the routing one over both"),

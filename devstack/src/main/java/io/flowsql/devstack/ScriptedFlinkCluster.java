@@ -75,6 +75,16 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Caches the classpaths the scripts resolve with Maven in {@code folder} (FLINK_CLASSPATH_CACHE_DIR) instead of beside
+     * this cluster's folder, so that clusters sharing the folder (a build's cluster tests) resolve each one once; call
+     * before the first start.
+     */
+    public ScriptedFlinkCluster classpathCache(Path folder) {
+        env.put("FLINK_CLASSPATH_CACHE_DIR", folder.toString());
+        return this;
+    }
+
     /** Starts the JobManager if needed and TaskManagers until {@code taskManagers} run; waits until all registered. */
     public void start(int taskManagers) {
         run(Map.of("FLINK_TASKMANAGERS", Integer.toString(taskManagers)), "flink-cluster-start.sh");

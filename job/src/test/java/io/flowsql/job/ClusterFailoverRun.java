@@ -39,8 +39,7 @@ final class ClusterFailoverRun implements AutoCloseable {
         assertThat(run.jobJar()).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
         this.questions = SpiderQuestions.cycled(run.sharedData(), 3 * BATCH, "mag-sql");
         this.llm = OracleLlm.start(run.sharedData());
-        this.cluster = configure.apply(new ScriptedFlinkCluster(run.projectDir(), run.work().resolve("cluster"),
-                ClusterItRun.mavenCommand(), 2, "1536m"));
+        this.cluster = configure.apply(ClusterItRun.cluster(run.projectDir(), run.work().resolve("cluster"), 2, "1536m"));
         this.answers = new TopicReader(bootstrapServers, JobTopics.ANSWERS);
         this.topics = new JobTopics(bootstrapServers);
         try {
@@ -65,7 +64,16 @@ final class ClusterFailoverRun implements AutoCloseable {
 
     /** Sends the first batch and waits for its answers: the job is known to work before the fault. */
     void answerFirstBatch() {
+        answerFirstBatch(() -> { });
+    }
+
+    /**
+     * Sends the first batch, runs {@code meanwhile} (e.g. starting a spare TaskManager) while the job answers it, then
+     * waits for its answers.
+     */
+    void answerFirstBatch(Runnable meanwhile) {
         sendBatch(0);
+        meanwhile.run();
         assertThat(answers.readAtLeast(BATCH, Duration.ofSeconds(180))).as("answers before the fault")
                 .hasSizeGreaterThanOrEqualTo(BATCH);
     }

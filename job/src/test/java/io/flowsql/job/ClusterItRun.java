@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.devstack.ScriptedFlinkCluster;
 import java.nio.file.Path;
 
 /**
@@ -15,8 +16,17 @@ record ClusterItRun(Path sharedData, Path projectDir, Path jobJar, Path work) {
                 Path.of(System.getProperty("flowsql.test.work"), name));
     }
 
+    /**
+     * A standalone cluster in {@code dir} whose scripts resolve their classpaths with {@link #mavenCommand()} into a cache
+     * all of this build's cluster tests share (one Maven resolution per build instead of one per test).
+     */
+    static ScriptedFlinkCluster cluster(Path projectDir, Path dir, int slotsPerTaskManager, String taskManagerMemory) {
+        return new ScriptedFlinkCluster(projectDir, dir, mavenCommand(), slotsPerTaskManager, taskManagerMemory)
+                .classpathCache(Path.of(System.getProperty("flowsql.test.work"), "classpaths"));
+    }
+
     /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
-    static String mavenCommand() {
+    private static String mavenCommand() {
         return "mvn -B -q -Dmaven.repo.local=" + System.getProperty("flowsql.maven.repo", System.getProperty("user.home") + "/.m2/repository")
                 + (System.getProperty("flowsql.maven.settings", "").contains("offline=true") ? " -o" : "");
     }

@@ -47,7 +47,7 @@ class FlinkSqlOnClusterIT {
         GoldSqlOracle oracle = GoldSqlOracle.load(sharedData.resolve("spider/dev.json"));
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                      .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).oracle(oracle).build());
-             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"), ClusterItRun.mavenCommand(), 2, "1536m")) {
+             ScriptedFlinkCluster cluster = ClusterItRun.cluster(projectDir, work.resolve("cluster"), 2, "1536m")) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.STRATEGY.key(), "opensearch"));
             cluster.start(1);

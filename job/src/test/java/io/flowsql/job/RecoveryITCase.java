@@ -1,5 +1,6 @@
 package io.flowsql.job;
 
+import io.flowsql.devstack.CapturedLogs;
 import io.flowsql.devstack.KafkaBrokerExtension;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
@@ -23,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +52,8 @@ class RecoveryITCase {
         Path sharedData = Path.of(System.getProperty("flowsql.shared.data"));
         List<QuestionEvent> questions = SpiderQuestions.cycled(sharedData, QUESTIONS, "opensearch");
         CrashTwice.reset();
+        CapturedLogs logs = CapturedLogs.start(RESTORES, COMMITTER);
+        String log;
 
         try (OracleLlm llm = OracleLlm.start(sharedData)) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
@@ -77,7 +82,39 @@ class RecoveryITCase {
             assertThat(answers).as("no duplicates").hasSize(QUESTIONS);
             assertThat(answers).filteredOn(a -> "answered".equals(a.status)).as("the oracle answers most of them")
                     .hasSizeGreaterThan(QUESTIONS * 9 / 10);
+        } finally {
+            log = logs.stop();
         }
+        fencedCommitsAreTheRestoredCheckpointsTransactions(log);
+    }
+
+    private static final String RESTORES = "org.apache.flink.runtime.checkpoint.CheckpointCoordinator";
+    private static final String COMMITTER = "org.apache.flink.connector.kafka.sink.internal.KafkaCommitter";
+
+    /**
+     * docs/FAULTS.md#kafka-committer-after-a-restore: the connector's "producer is already fenced" ERROR after a
+     * restore names only transactions of a checkpoint the job was restored from (the committer recommitting what it
+     * had committed before the failure, RecommitAfterRestoreTest), never one of another writer; the answers above
+     * are exactly one per question all the same.
+     */
+    private static void fencedCommitsAreTheRestoredCheckpointsTransactions(String log) {
+        List<Long> restored = new ArrayList<>();
+        Matcher restore = Pattern.compile("Restoring job \\S+ from Checkpoint (\\d+) @").matcher(log);
+        while (restore.find()) {
+            restored.add(Long.parseLong(restore.group(1)));
+        }
+        List<Long> fenced = new ArrayList<>();
+        for (String line : log.split("\\n")) {
+            if (line.contains("already fenced")) {
+                Matcher id = Pattern.compile("transactionalId=\\S+?-\\d+-(\\d+)\\b").matcher(line);
+                assertThat(id.find()).as("a fenced commit names its transaction: " + line).isTrue();
+                fenced.add(Long.parseLong(id.group(1)));
+            }
+        }
+        System.out.printf("restored from checkpoints %s; commits fenced as already committed: %d, of checkpoints %s%n",
+                restored, fenced.size(), fenced);
+        assertThat(restored).as("a restore from a checkpoint (the first crash may come before any completed)").isNotEmpty();
+        assertThat(fenced).as("fenced commits are of the checkpoints restored").isSubsetOf(restored);
     }
 
     /**

@@ -68,8 +68,7 @@ class RescaleOnClusterIT {
 
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                      .latency(LatencyModel.fixed(30)).responders(AgentResponders.all()).oracle(oracle).build());
-             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(projectDir, work.resolve("cluster"),
-                     mavenCommand(), 2, "1536m");
+             ScriptedFlinkCluster cluster = ClusterItRun.cluster(projectDir, work.resolve("cluster"), 2, "1536m");
              TopicReader answersReader = new TopicReader(KAFKA.bootstrapServers(), JobTopics.ANSWERS);
              QuestionStream stream = new QuestionStream(new JobTopics(KAFKA.bootstrapServers()), pool, STREAM_QUESTIONS, STREAM_PAUSE)) {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
@@ -139,11 +138,6 @@ class RescaleOnClusterIT {
                 CosqlDialogues.assertAnsweredInOrderWithHistory(llm.requests(), dialogue, turns);
             }
         }
-    }
-
-    /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */
-    private static String mavenCommand() {
-        return ClusterItRun.mavenCommand();
     }
 
     private static String stagedId(int d) {

@@ -57,8 +57,7 @@ class SessionClusterHygieneIT {
 
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder().port(0)
                      .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).build());
-             ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(run.projectDir(), run.work().resolve("cluster"),
-                     ClusterItRun.mavenCommand(), 2, "1536m")) {
+             ScriptedFlinkCluster cluster = ClusterItRun.cluster(run.projectDir(), run.work().resolve("cluster"), 2, "1536m")) {
             cluster.start(1);
             List<String> args = new JobTopics(KAFKA.bootstrapServers()).jobConfig(run.sharedData(), llm.baseUrl(), Map.of(
                     JobOptions.PARALLELISM.key(), "1", JobOptions.STRATEGY.key(), "mag-sql")).asArguments();

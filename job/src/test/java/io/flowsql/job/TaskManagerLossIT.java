@@ -30,9 +30,9 @@ class TaskManagerLossIT {
         try (ClusterFailoverRun run = new ClusterFailoverRun("taskmanager-loss", KAFKA.bootstrapServers(), c -> c)) {
             ScriptedFlinkCluster cluster = run.cluster;
             String job = run.job();
-            run.answerFirstBatch();
-
-            cluster.start(2); // the spare: the job's tasks all run on TaskManager 1
+            // the spare TaskManager starts while the job answers the first batch (the job's tasks all run on TaskManager 1
+            // already: it was submitted to a cluster of one and runs)
+            run.answerFirstBatch(() -> cluster.start(2));
             long victim = cluster.taskManagerPid(1);
             run.sendBatch(1);
             long killedAt = System.currentTimeMillis();

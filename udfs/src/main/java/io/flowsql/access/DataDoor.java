@@ -21,7 +21,10 @@ import java.util.function.Predicate;
  *   <li>{@link #schema}: the tables the tenant may see, nothing else (no name of a hidden table);</li>
  *   <li>{@link #values}: the stored values a text mentions, of those tables only (no value of a hidden table);</li>
  *   <li>{@link #mayShow}: whether SQL learned elsewhere (a few-shot example, a remembered repair) reads only what the
- *       tenant may read, so a library never shows one tenant another's hidden tables.</li>
+ *       tenant may read, so a library never shows one tenant another's hidden tables;</li>
+ *   <li>{@link #learned}: what the room holds besides the data (the example library, the repair memory, the embedding
+ *       retriever), as this tenant may see it: the room is their only holder, so a stage cannot choose without a
+ *       tenant.</li>
  * </ul>
  */
 public final class DataDoor {
@@ -131,6 +134,23 @@ public final class DataDoor {
             }
         }
         return true;
+    }
+
+    /**
+     * What the room holds of {@code kind} (the example library, the repair memory, the embedding retriever) as this
+     * door's tenant may see it; empty when the room holds none.
+     */
+    public <V> Optional<V> learned(Class<? extends Scoped<V>> kind) {
+        Scoped<V> held = room.held(kind);
+        return held == null ? Optional.empty() : Optional.of(held.through(this));
+    }
+
+    /**
+     * Whether this door's tenant may be shown SQL learned on {@code otherDbId} (an example or repair of another
+     * database): {@link #mayShow} of the same tenant's door of that database.
+     */
+    public boolean mayShowOn(String otherDbId, String... sqls) {
+        return otherDbId.equals(dbId) ? mayShow(sqls) : new DataDoor(room, otherDbId, tenant, access).mayShow(sqls);
     }
 
     /** Under a table-level policy the database's error text keeps no value the statement did not itself contain. */

@@ -11,7 +11,9 @@ import io.flowsql.sql.engine.DatabaseEngine;
 import io.flowsql.sql.exec.SafeExecutor;
 import io.flowsql.sql.index.CachingValueIndexProvider;
 import io.flowsql.sql.retrieve.SchemaSubset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,13 +21,16 @@ import java.util.Objects;
  * {@link DataDoor}s: one per database and tenant ({@link #door}), or the operator's door ({@link #operator}: no policy,
  * for tools that are not serving a question). Outside {@code io.flowsql.access} and the SQL layer nothing calls the
  * executor, the catalog's schemas or the value index ({@code DataDoorRuleTest}); everything else gets data through a
- * door, which knows its tenant.
+ * door, which knows its tenant. The room also holds what was learned over the data ({@link #holding}: the example
+ * library, the repair memory, the embedding retriever), which a stage sees only through a door ({@link Scoped}).
  */
 public final class DataDoors implements AutoCloseable {
     private final SafeExecutor executor;
     private final SchemaCatalog catalog;
     private final CachingValueIndexProvider values;
     private final AccessPolicies access;
+    /** What the room holds besides the data, by kind: seen only through a door ({@link DataDoor#learned}). */
+    private final Map<Class<?>, Scoped<?>> learned;
     /** Per catalog schema (by identity, released with it): the cut schemas by tenant. */
     private final Cache<DatabaseSchema, Cache<String, DatabaseSchema>> cuts = Caffeine.newBuilder().weakKeys().build();
 
@@ -40,10 +45,30 @@ public final class DataDoors implements AutoCloseable {
     /** @param values the databases' value indexes (null: this room looks up no values) */
     public DataDoors(SafeExecutor executor, SchemaCatalog catalog, CachingValueIndexProvider values,
                      AccessPolicies access) {
+        this(executor, catalog, values, access, Map.of());
+    }
+
+    private DataDoors(SafeExecutor executor, SchemaCatalog catalog, CachingValueIndexProvider values,
+                      AccessPolicies access, Map<Class<?>, Scoped<?>> learned) {
         this.executor = executor;
         this.catalog = catalog;
         this.values = values;
         this.access = Objects.requireNonNull(access, "access");
+        this.learned = learned;
+    }
+
+    /**
+     * This room (the same data and policies) also holding {@code parts} (nulls are skipped: not configured), each by its
+     * class: the example library, the repair memory, the embedding retriever. Their doors are then the only way to them.
+     */
+    public DataDoors holding(Scoped<?>... parts) {
+        Map<Class<?>, Scoped<?>> held = new HashMap<>(learned);
+        for (Scoped<?> part : parts) {
+            if (part != null) {
+                held.put(part.getClass(), part);
+            }
+        }
+        return new DataDoors(executor, catalog, values, access, Map.copyOf(held));
     }
 
     /** A room without any policy (tools, replays, tests). */
@@ -64,6 +89,11 @@ public final class DataDoors implements AutoCloseable {
     /** The operator's door: no policy applies (tools and checks not serving any tenant's question). */
     public DataDoor operator(String dbId) {
         return new DataDoor(this, dbId, null, AccessPolicies.allowAll());
+    }
+
+    /** What this room holds of {@code kind} (null: none), for {@link DataDoor#learned}. */
+    <S extends Scoped<?>> S held(Class<S> kind) {
+        return kind.cast(learned.get(kind));
     }
 
     public AccessPolicies access() {

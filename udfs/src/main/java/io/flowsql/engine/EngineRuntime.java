@@ -45,11 +45,11 @@ public final class EngineRuntime implements AutoCloseable {
         this.engine = engine;
         this.pools = pools;
         this.journal = journal;
-        this.runner = new CandidateRunner(engine.sql(), config.voteComparison(), config.agents().previewRows,
-                config.agents().access);
+        this.runner = new CandidateRunner(engine.room(config.agents().access), config.voteComparison(),
+                config.agents().previewRows);
         this.parts = new StageParts(engine, config.agents(), schema, runner, journal, pools.callbacks());
         this.similarKnowledge = config.agents().knowledgeSimilarity <= 0 ? null : new SimilarKnowledge(
-                parts.retriever, config.agents().knowledgeSimilarity, config.agents().knowledgePerQuestion);
+                parts.room, config.agents().knowledgeSimilarity, config.agents().knowledgePerQuestion);
     }
 
     static EngineRuntime build(EngineConfig config) {

@@ -1,5 +1,7 @@
 package io.flowsql.engine;
 
+import io.flowsql.access.DataDoors;
+import io.flowsql.access.Scoped;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
@@ -24,8 +26,9 @@ import java.util.function.Function;
 
 /**
  * What the registry's stage factories build stages from: the engine's shared parts, the agents' settings, the
- * schema context, the journaled model call, the candidate runner, and the few shared agent companions (repair memory,
- * example library). One per engine; every stage of every preset is built from the same parts.
+ * schema context, the journaled model call, the candidate runner, and the room that holds the few shared agent
+ * companions (repair memory, example library, embedding retriever), which stages reach only through a request's door.
+ * One per engine; every stage of every preset is built from the same parts.
  */
 public final class StageParts {
     final Engine engine;
@@ -36,10 +39,12 @@ public final class StageParts {
     /** Where stages run model-written SQL themselves: the engine's executor behind the job's access policies. */
     final StageSql sql;
     final Function<RequestContext, PromptFields> frames;
-    final RepairMemory repairs;
-    final ExampleLibrary examples;
-    /** OpenSearch-SQL's embedding retrieval: the per-database column vectors live as long as the parts. */
-    final EmbeddingRetriever retriever;
+    /**
+     * The room the stages read through: the engine's data under the access policies, holding the repair memory, the
+     * few-shot library and OpenSearch-SQL's embedding retriever (whose per-database column vectors live as long as the
+     * parts); a stage sees each only through a request's door.
+     */
+    final DataDoors room;
 
     /** Parts whose stages check every model call against {@code journal} and record it there (see {@link AgentCall}). */
     public StageParts(Engine engine, AgentSettings settings, SchemaContext schema, CandidateRunner runner,
@@ -56,19 +61,23 @@ public final class StageParts {
                       StageJournal journal, Executor replies) {
         this.engine = engine;
         this.settings = settings;
-        this.schema = schema;
         this.call = new AgentCall(engine.llm(), journal, replies)
                 .withSampling(StageSampling.of(StageRegistry.requestParameters(), settings.stageSampling));
-        this.retriever = new EmbeddingRetriever(engine.llm());
         this.runner = runner;
-        this.sql = new StageSql(engine.room(settings.access));
-        this.frames = schema::promptFields;
+        Scoped<?>[] learned = {repairMemory(settings), fewShotLibrary(settings, engine), new EmbeddingRetriever(engine.llm())};
+        this.room = schema.doors().holding(learned);
+        this.schema = schema.through(room);
+        this.sql = new StageSql(engine.room(settings.access).holding(learned));
+        this.frames = this.schema::promptFields;
+    }
+
+    /** The configured repair memory: its file (learning or frozen) or in memory, seeded when a seed file is named. */
+    private static RepairMemory repairMemory(AgentSettings settings) {
         Path repairFile = settings.repairMemoryPath == null || settings.repairMemoryPath.isBlank()
                 ? null : Path.of(settings.repairMemoryPath);
-        this.examples = fewShotLibrary(settings, engine);
         RepairMemory memory = !settings.repairMemoryLearns ? RepairMemory.frozen(repairFile)
                 : repairFile == null ? RepairMemory.inMemory() : RepairMemory.shared(repairFile);
-        this.repairs = settings.repairMemorySeed == null || settings.repairMemorySeed.isBlank() ? memory
+        return settings.repairMemorySeed == null || settings.repairMemorySeed.isBlank() ? memory
                 : memory.seededWith(Path.of(settings.repairMemorySeed.strip()));
     }
 
@@ -95,8 +104,8 @@ public final class StageParts {
     public static StageParts standard(Engine engine, AgentSettings settings) {
         SchemaContext schema = new SchemaContext(engine.room(settings.access),
                 SchemaViews.over(engine.sql()), new HistoryRenderer());
-        CandidateRunner runner = new CandidateRunner(engine.sql(), ComparisonMode.SPIDER_TEST_SUITE, settings.previewRows,
-                settings.access);
+        CandidateRunner runner = new CandidateRunner(engine.room(settings.access), ComparisonMode.SPIDER_TEST_SUITE,
+                settings.previewRows);
         return new StageParts(engine, settings, schema, runner, StageJournal.NONE);
     }
 

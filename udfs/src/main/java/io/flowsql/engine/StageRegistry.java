@@ -100,21 +100,21 @@ public final class StageRegistry {
                     .in(MAG_SQL).sends(0.1),
             of("mmsql.decompose", LLM, p -> new DecomposeStage(p.call, p.schema))
                     .prompts("mmsql/decompose").in(MMSQL).sends(0.0),
-            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.examples, p.schema.doors(), p.settings.fewShotExamples,
+            of("opensearch.fewshot", LOCAL, p -> new FewShotStage(p.schema.doors(), p.settings.fewShotExamples,
                     p.settings.fewShotOtherDatabasesOnly))
                     .in(OPENSEARCH),
             // OpenSearch-SQL's extraction: the model's entities/columns/values and SELECT order, then embedding retrieval
             of("opensearch.extract", LLM, p -> new ExtractionStage(p.call, p.schema))
                     .prompts("opensearch/extract", "opensearch/extract_order").in(OPENSEARCH)
                     .sends(0.0).sends("opensearch.extract.order", 0.3, null),
-            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.retriever, p.schema,
+            of("opensearch.retrieve", LLM, p -> new RetrievalStage(p.schema,
                     p.settings.retrieveColumnsPerPhrase, p.settings.retrieveColumnMinScore,
                     p.settings.retrieveValueMinScore, p.settings.retrieveValueCandidates))
                     .in(OPENSEARCH),
             // SQLFixAgent repairs the answer of a base generator: one OpenSearch-style generation.
             of("opensearch.generate", LLM, p -> new OpenSearchGenerateStage(
                     new ProgressiveGenerator(p.call, p.settings.candidates, p.settings.temperature), p.schema,
-                    p.settings.valueMatches, p.examples))
+                    p.settings.valueMatches))
                     .prompts("opensearch/generate").in(OPENSEARCH, SQLFIX).sends(0.7),
             of("opensearch.adherence", LLM, p -> new AdherenceStage(p.call, p.schema, p.questionValues(),
                     p.settings.opensearchAdherence))
@@ -122,7 +122,7 @@ public final class StageRegistry {
             // alignment by the model (the authors' three steps), or the four fixed rules as an ablation
             of("opensearch.align", LLM, p -> new OpenSearchAlignStage(
                     AlignmentRules.fromSettings(p.settings, p.sql),
-                    new ModelAligner(p.call, p.retriever), p.engine.catalog(), p.schema, p.questionValues(),
+                    new ModelAligner(p.call), null, p.schema, p.questionValues(),
                     p.settings.opensearchAlignMode))
                     .prompts(ModelAligner.PROMPTS.toArray(String[]::new))
                     .in(OPENSEARCH).sends(0.0).sends("opensearch.align.function", 0.1, null),
@@ -130,7 +130,7 @@ public final class StageRegistry {
                     .in(MAG_SQL, SQLFIX, OPENSEARCH, MMSQL),
             // correction rounds by error class, then (mode regenerate) a fresh generation with opensearch.generate's prompt
             of("opensearch.correct", LLM, p -> new OpenSearchCorrectStage(p.corrector(), p.schema, p.questionValues(),
-                    new FreshGeneration(p.call, p.schema, p.settings.valueMatches, p.examples),
+                    new FreshGeneration(p.call, p.schema, p.settings.valueMatches),
                     p.settings.opensearchCorrectMode))
                     .prompts("opensearch/correct_syntax", "opensearch/correct_schema", "opensearch/correct_failed",
                             "opensearch/correct_empty", "opensearch/correct_nulls", "opensearch/correct_shape")
@@ -148,7 +148,7 @@ public final class StageRegistry {
                     .sends(0.0).sends("sqlfix.craft.paraphrase", 0.7, null),
             of("sqlfix.execute", EXECUTE_CANDIDATES, p -> new ExecuteCandidatesStage(p.runner)).in(SQLFIX),
             of("sqlfix.refine", LLM, p -> new SqlRefinerStage(
-                    new SqlRefiner(p.call, p.sql, p.repairs, p.settings.sqlfixRefineAttempts,
+                    new SqlRefiner(p.call, p.sql, p.settings.sqlfixRefineAttempts,
                             p.settings.repairSeedOtherDatabasesOnly, !p.settings.sqlfixCraftPerAttempt ? null
                             : new AttemptCrafting(new QueryCrafter(p.call), p.runner, p.settings.sqlfixCrafterK)), p.frames))
                     .prompts("sqlfix/refine").in(SQLFIX).sends(0.0),

@@ -4,7 +4,7 @@ import io.flowsql.access.AccessPolicies;
 import io.flowsql.pipeline.StageSql;
 import io.flowsql.sql.ExecutionResult;
 import io.flowsql.sql.StatementBudget;
-import io.flowsql.sql.exec.SafeExecutor;
+import io.flowsql.access.DataDoors;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,13 +20,10 @@ public final class FeedbackChecker {
     private final StageSql sql;
     private final AccessPolicies access;
 
-    public FeedbackChecker(SafeExecutor executor) {
-        this(executor, AccessPolicies.allowAll());
-    }
-
-    public FeedbackChecker(SafeExecutor executor, AccessPolicies access) {
-        this.sql = new StageSql(executor, access);
-        this.access = access;
+    /** @param room the data under the feedback's policies: each check goes through its sender's door */
+    public FeedbackChecker(DataDoors room) {
+        this.sql = new StageSql(room);
+        this.access = room.access();
     }
 
     /** A budget for one check (the executor's limits); cancelling it stops the running statement. */

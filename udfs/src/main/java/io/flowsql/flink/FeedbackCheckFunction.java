@@ -54,7 +54,7 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
     @Override
     public void open(OpenContext openContext) {
         lease = EngineFactory.shared(engine);
-        checker = new FeedbackChecker(lease.engine().sql(), engine.access());
+        checker = new FeedbackChecker(lease.engine().room(engine.access()));
         pool = checkPool();
         inFlight = Collections.synchronizedMap(new IdentityHashMap<>());
     }

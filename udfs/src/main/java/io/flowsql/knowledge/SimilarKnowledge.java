@@ -1,5 +1,6 @@
 package io.flowsql.knowledge;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.retrieval.EmbeddingRetriever;
@@ -24,7 +25,7 @@ public final class SimilarKnowledge {
     public static final String USE = "knowledge.similar";
     static final int CACHED = 4096;
 
-    private final EmbeddingRetriever embeddings;
+    private final DataDoors doors;
     private final double minSimilarity;
     private final int perQuestion;
     private final Map<String, float[]> vectors = new LinkedHashMap<>(64, 0.75f, true) {
@@ -34,8 +35,9 @@ public final class SimilarKnowledge {
         }
     };
 
-    public SimilarKnowledge(EmbeddingRetriever embeddings, double minSimilarity, int perQuestion) {
-        this.embeddings = embeddings;
+    /** @param doors the room whose embedding retriever embeds (through the question's door; none held: skipped) */
+    public SimilarKnowledge(DataDoors doors, double minSimilarity, int perQuestion) {
+        this.doors = doors;
         this.minSimilarity = minSimilarity;
         this.perQuestion = perQuestion;
     }
@@ -63,7 +65,9 @@ public final class SimilarKnowledge {
         unseen.forEach(e -> texts.add(text(e)));
         CompletableFuture<List<float[]>> embedded;
         try {
-            embedded = embeddings.embed(USE, texts, trace);
+            embedded = doors.door(ctx.dbId, ctx.tenant).learned(EmbeddingRetriever.class)
+                    .map(embeddings -> embeddings.embed(USE, texts, trace))
+                    .orElseGet(() -> CompletableFuture.failedFuture(new IllegalStateException("no embedding retriever")));
         } catch (RuntimeException e) {
             embedded = CompletableFuture.failedFuture(e);
         }

@@ -6,10 +6,9 @@ import io.flowsql.sql.StatementBudget;
 import io.flowsql.sql.compare.ComparisonBudgetExceeded;
 import io.flowsql.sql.compare.ComparisonMode;
 import io.flowsql.sql.compare.ResultFingerprint;
-import io.flowsql.sql.exec.SafeExecutor;
 import java.util.ArrayList;
 import java.util.List;
-import io.flowsql.access.AccessPolicies;
+import io.flowsql.access.DataDoors;
 import java.util.Objects;
 
 /**
@@ -25,21 +24,20 @@ public final class CandidateRunner {
     private final int previewRows;
 
     /** Groups results as Spider's test-suite evaluator compares them (row bag, any column order). */
-    public CandidateRunner(SafeExecutor executor) {
-        this(executor, ComparisonMode.SPIDER_TEST_SUITE, DEFAULT_PREVIEW_ROWS);
+    public CandidateRunner(DataDoors room) {
+        this(room, ComparisonMode.SPIDER_TEST_SUITE, DEFAULT_PREVIEW_ROWS);
     }
 
     /**
      * @param comparison which results the vote treats as the same answer: their {@link ResultFingerprint} under this
      *                   mode is equal (the evaluator compares with the same mode)
      */
-    public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows) {
-        this(executor, comparison, previewRows, AccessPolicies.allowAll());
-    }
-
-    /** @param access whose table lists a candidate's SQL is checked against before it runs ({@link #run(String, String, Candidate, Cancellation)}) */
-    public CandidateRunner(SafeExecutor executor, ComparisonMode comparison, int previewRows, AccessPolicies access) {
-        this.sql = new StageSql(executor, access);
+    /**
+     * @param room whose doors run a candidate's SQL: under the room's policies a candidate is checked against its
+     *             tenant's table list before it runs ({@link #run(String, String, Candidate, Cancellation)})
+     */
+    public CandidateRunner(DataDoors room, ComparisonMode comparison, int previewRows) {
+        this.sql = new StageSql(room);
         this.comparison = Objects.requireNonNull(comparison, "comparison");
         this.previewRows = previewRows;
     }

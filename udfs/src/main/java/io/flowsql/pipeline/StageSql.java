@@ -1,6 +1,5 @@
 package io.flowsql.pipeline;
 
-import io.flowsql.access.AccessPolicies;
 import io.flowsql.access.DataDoor;
 import io.flowsql.access.DataDoors;
 import io.flowsql.sql.engine.DatabaseEngine;
@@ -41,17 +40,13 @@ import java.util.function.Supplier;
 public final class StageSql {
     private final DataDoors doors;
 
-    public StageSql(SafeExecutor executor, AccessPolicies access) {
-        this(new DataDoors(Objects.requireNonNull(executor, "executor"), null, access));
-    }
-
     public StageSql(DataDoors doors) {
         this.doors = Objects.requireNonNull(doors, "doors");
     }
 
     /** Without any access policy (tools, replays, tests): only the budget and the cancellation apply. */
     public static StageSql open(SafeExecutor executor) {
-        return new StageSql(executor, AccessPolicies.allowAll());
+        return new StageSql(DataDoors.open(Objects.requireNonNull(executor, "executor"), null));
     }
 
     /** Whose question a statement serves: its database, its tenant (null: none) and the stage's cancellation (null: none). */

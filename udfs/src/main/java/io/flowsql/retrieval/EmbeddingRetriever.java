@@ -1,5 +1,7 @@
 package io.flowsql.retrieval;
 
+import io.flowsql.access.DataDoor;
+import io.flowsql.access.Scoped;
 import io.flowsql.llm.EmbeddingRequest;
 import io.flowsql.llm.EmbeddingResponse;
 import io.flowsql.llm.LlmClient;
@@ -18,9 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Embedding retrieval as OpenSearch-SQL's extraction does it: a database's columns embedded once (as their readable
  * names, {@code table column} plus the description when there is one) into a {@link VectorIndex} kept per database,
  * and any texts embedded per question. Every embedding call is counted into the stage's trace (calls, prompt tokens,
- * latency, model, simulated). One per engine; the column indexes are shared by every request on a database.
+ * latency, model, simulated). One per engine, held by the data room; stages reach it through a request's door
+ * ({@link Shown}), so a column index is only ever of the tables the door's tenant may see.
  */
-public final class EmbeddingRetriever {
+public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown> {
     /** The embedding use (model option {@code llm.embedding-model.<use>}) for columns and for values. */
     public static final String COLUMNS_USE = "opensearch.retrieve.columns";
     public static final String VALUES_USE = "opensearch.retrieve.values";
@@ -30,6 +33,32 @@ public final class EmbeddingRetriever {
 
     public EmbeddingRetriever(LlmClient llm) {
         this.llm = llm;
+    }
+
+    @Override
+    public Shown through(DataDoor door) {
+        return new Shown(this, door);
+    }
+
+    /** The retriever as one door sees it: the column index of the tables the door's tenant may see. */
+    public static final class Shown {
+        private final EmbeddingRetriever retriever;
+        private final DataDoor door;
+
+        private Shown(EmbeddingRetriever retriever, DataDoor door) {
+            this.retriever = retriever;
+            this.door = door;
+        }
+
+        /** The column index of the tables the door's tenant may see ({@link DataDoor#schema}). */
+        public CompletableFuture<VectorIndex<ColumnRef>> columns(StageTrace trace) {
+            return retriever.columns(door.schema(), trace);
+        }
+
+        /** The vectors of {@code texts} for {@code use}, in order; counted into {@code trace}. */
+        public CompletableFuture<List<float[]>> embed(String use, List<String> texts, StageTrace trace) {
+            return retriever.embed(use, texts, trace);
+        }
     }
 
     /** The column index of a database, built on the first request for it (a failed build is tried again next time). */

@@ -77,7 +77,8 @@ class AccessPoliciesTest {
 
     @Test
     void theSchemaAStageSeesHoldsOnlyTheTenantsTables() {
-        SchemaContext schemas = new SchemaContext(SpiderAgentParts.CATALOG, SpiderAgentParts.VIEWS, new HistoryRenderer(), policies);
+        SchemaContext schemas = new SchemaContext(new io.flowsql.access.DataDoors(null, SpiderAgentParts.CATALOG, policies),
+                SpiderAgentParts.VIEWS, new HistoryRenderer());
         RequestContext ctx = new RequestContext();
         ctx.dbId = "concert_singer";
         ctx.tenant = "team-a";

@@ -161,7 +161,7 @@ class HostileTenantTest {
         Map<String, String> options = new java.util.TreeMap<>();
         options.put("team.databases", String.join(",", DATABASES));
         DATABASES.forEach(db -> options.put("team.tables." + db, "singer"));
-        gated = new StageSql(executor, AccessPolicies.fromOptions(options, ""));
+        gated = new StageSql(new DataDoors(executor, null, AccessPolicies.fromOptions(options, "")));
     }
 
     private static void addValue(Set<String> into, Object value) {

@@ -25,5 +25,10 @@ public final class SpiderAgentParts {
     public static final StageSql SQL = new StageSql(ROOM);
     public static final SchemaContext SCHEMAS = new SchemaContext(ROOM, VIEWS, new HistoryRenderer());
 
+    /** The agents' schemas over the room also holding {@code learned} (an example library, a repair memory, embeddings). */
+    public static SchemaContext schemasHolding(io.flowsql.access.Scoped<?>... learned) {
+        return SCHEMAS.through(ROOM.holding(learned));
+    }
+
     private SpiderAgentParts() {}
 }

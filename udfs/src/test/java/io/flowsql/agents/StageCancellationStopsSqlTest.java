@@ -75,7 +75,7 @@ class StageCancellationStopsSqlTest {
 
     @Test
     void theRefineStagesCandidateRunStopsWhenTheStageIsCancelled() throws Exception {
-        CandidateRunner runner = new CandidateRunner(oneConnection(SpiderData.locator()));
+        CandidateRunner runner = new CandidateRunner(DataDoors.open(oneConnection(SpiderData.locator()), null));
         AgentCall call = new AgentCall(ScriptedLlmClient.alwaysResponds("```sql\nSELECT count(*) FROM airlines\n```"));
         RefineStage refine = new RefineStage(call, SpiderAgentParts.SCHEMAS, runner, new ExecutionCorrector(call, runner, 1));
         RequestContext ctx = new RequestContext();
@@ -98,7 +98,7 @@ class StageCancellationStopsSqlTest {
 
     @Test
     void theCorrectorsRunOfARevisedQueryStopsWhenTheStageIsCancelled() throws Exception {
-        CandidateRunner runner = new CandidateRunner(oneConnection(SpiderData.locator()));
+        CandidateRunner runner = new CandidateRunner(DataDoors.open(oneConnection(SpiderData.locator()), null));
         ExecutionCorrector corrector = new ExecutionCorrector(
                 new AgentCall(ScriptedLlmClient.alwaysResponds("```sql\n" + ENDLESS + "\n```")), runner, 1);
         RequestContext ctx = new RequestContext();

@@ -15,7 +15,6 @@ import io.flowsql.agents.opensearch.align.AlignmentRules;
 import io.flowsql.agents.opensearch.align.ConsistencyAligner;
 import io.flowsql.agents.sqlfix.FailureMemory;
 import io.flowsql.agents.sqlfix.Refinement;
-import io.flowsql.agents.sqlfix.RepairMemory;
 import io.flowsql.agents.sqlfix.SqlRefiner;
 import io.flowsql.agents.sqlfix.SqlReviewStage;
 import io.flowsql.agents.sqlfix.SqlReviewer;
@@ -127,7 +126,7 @@ class StageSqlGateTest {
                 "#choice: repair\n```sql\n" + ALLOWED + "\n```");
         RequestContext ctx = request(TEAM, "Names?");
         FailureMemory failures = FailureMemory.empty();
-        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), GATED, RepairMemory.inMemory(), 3)
+        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), GATED, 3)
                 .refine(SpiderAgentParts.SCHEMAS.promptFields(ctx), TEAM, "SELECT 1", List.of("wrong"), List.of(),
                         failures, new StageTrace("sqlfix.refine")).join();
         assertThat(refined).isPresent();
@@ -186,7 +185,8 @@ class StageSqlGateTest {
 
     @Test
     void aCandidateOnAHiddenTableFailsWithTheSameFeedback() {
-        CandidateRunner runner = new CandidateRunner(SpiderAgentParts.EXECUTOR, ComparisonMode.SPIDER_TEST_SUITE, 5, POLICIES);
+        CandidateRunner runner = new CandidateRunner(new io.flowsql.access.DataDoors(SpiderAgentParts.EXECUTOR, null, POLICIES),
+                ComparisonMode.SPIDER_TEST_SUITE, 5);
         Candidate c = runner.run(DB, TEAM, new Candidate("gen", HIDDEN), null);
         assertThat(c.error).isEqualTo("INVALID_SQL: " + UNAVAILABLE);
         assertThat(c.preview).isEmpty();

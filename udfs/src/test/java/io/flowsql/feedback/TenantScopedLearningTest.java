@@ -1,5 +1,6 @@
 package io.flowsql.feedback;
 
+import io.flowsql.access.DataDoors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.access.AccessPolicies;
@@ -77,13 +78,13 @@ class TenantScopedLearningTest {
 
     @Test
     void feedbackSqlIsCheckedForItsSendersTenant() {
-        FeedbackChecker checker = new FeedbackChecker(SpiderAgentParts.EXECUTOR, POLICIES);
+        FeedbackChecker checker = new FeedbackChecker(new DataDoors(SpiderAgentParts.EXECUTOR, null, POLICIES));
         assertThat(checker.refusal(DB, "team", "SELECT count(*) FROM stadium")).get().asString()
                 .contains("table stadium is not available");
         assertThat(checker.refusal(DB, "team", "SELECT name FROM sqlite_master")).isPresent();
         assertThat(checker.refusal(DB, "team", "SELECT count(*) FROM singer")).isEmpty();
         assertThat(checker.refusal(DB, "admin", "SELECT count(*) FROM stadium")).isEmpty();
         assertThat(checker.refusal(DB, null, "SELECT count(*) FROM singer")).as("no tenant under a policy").isPresent();
-        assertThat(new FeedbackChecker(SpiderAgentParts.EXECUTOR).refusal(DB, "SELECT count(*) FROM stadium")).isEmpty();
+        assertThat(new FeedbackChecker(DataDoors.open(SpiderAgentParts.EXECUTOR, null)).refusal(DB, "SELECT count(*) FROM stadium")).isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.knowledge;
 
+import io.flowsql.access.DataDoors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.llm.ChatRequest;
@@ -80,7 +81,7 @@ class SimilarKnowledgeTest {
     @Test
     void aNearDefinitionJoinsTheTermMatchesAndItsVectorIsCached() {
         Embeddings llm = new Embeddings();
-        SimilarKnowledge similar = new SimilarKnowledge(new EmbeddingRetriever(llm), 0.3, 2);
+        SimilarKnowledge similar = new SimilarKnowledge(DataDoors.open(null, null).holding(new EmbeddingRetriever(llm)), 0.3, 2);
         KnowledgeBook book = book();
         // "recently" is not the term "recent concert" (no term match); the trigram vectors are near (0.39)
         RequestContext ctx = question("How many veteran singers sang in concerts held recently?", book, 32);
@@ -110,7 +111,7 @@ class SimilarKnowledgeTest {
     @Test
     void theBoundHoldsAndAFailedCallLeavesTheTermMatches() {
         Embeddings llm = new Embeddings();
-        SimilarKnowledge similar = new SimilarKnowledge(new EmbeddingRetriever(llm), 0.3, 1);
+        SimilarKnowledge similar = new SimilarKnowledge(DataDoors.open(null, null).holding(new EmbeddingRetriever(llm)), 0.3, 1);
         KnowledgeBook book = book();
         RequestContext full = question("How many veteran singers sang in concerts held recently?", book, 32);
         similar.resolve(full, new StageTrace("s")).join();
@@ -118,7 +119,7 @@ class SimilarKnowledgeTest {
         assertThat(KnowledgeEvidence.used(full)).containsExactly("k-veteran");
 
         llm.down = true;
-        SimilarKnowledge wide = new SimilarKnowledge(new EmbeddingRetriever(llm), 0.3, 3);
+        SimilarKnowledge wide = new SimilarKnowledge(DataDoors.open(null, null).holding(new EmbeddingRetriever(llm)), 0.3, 3);
         RequestContext ctx = question("How many veteran singers sang in concerts held recently?", book, 32);
         String evidence = ctx.evidence;
         StageTrace trace = new StageTrace("s");
@@ -131,7 +132,7 @@ class SimilarKnowledgeTest {
     @Test
     void theFirstStageResolvesAndItsPromptsAreMatchedAgainstTheNewLines() {
         Embeddings llm = new Embeddings();
-        SimilarKnowledge similar = new SimilarKnowledge(new EmbeddingRetriever(llm), 0.3, 3);
+        SimilarKnowledge similar = new SimilarKnowledge(DataDoors.open(null, null).holding(new EmbeddingRetriever(llm)), 0.3, 3);
         RequestContext ctx = question("Which concerts were held recently?", book(), 32);
         List<String> evidenceSeen = new ArrayList<>();
         NamedStage first = new NamedStage("schema.retrieve", new KnowledgeFirst((c, trace) -> {

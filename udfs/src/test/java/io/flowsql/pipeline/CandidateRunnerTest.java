@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /** Candidate execution and finalization on a real Spider database. */
 class CandidateRunnerTest {
-    private final CandidateRunner runner = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+    private final CandidateRunner runner = new CandidateRunner(SpiderAgentParts.ROOM);
 
     @Test
     void fillsResultFieldsAndAPreviewOfTenRows() {

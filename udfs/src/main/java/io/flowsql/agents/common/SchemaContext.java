@@ -6,7 +6,6 @@ import io.flowsql.access.AccessPolicies;
 import io.flowsql.access.DataDoors;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.sql.DatabaseSchema;
-import io.flowsql.sql.catalog.SchemaCatalog;
 import io.flowsql.sql.retrieve.SchemaSubset;
 import java.util.List;
 import java.util.Objects;
@@ -27,19 +26,16 @@ public final class SchemaContext {
     /** Per visible schema (by identity, released with it): the schemas cut to the kept tables. */
     private final Cache<DatabaseSchema, Cache<String, DatabaseSchema>> cuts = Caffeine.newBuilder().weakKeys().build();
 
-    public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history) {
-        this(catalog, views, history, AccessPolicies.allowAll());
-    }
-
-    public SchemaContext(SchemaCatalog catalog, SchemaViews views, HistoryRenderer history, AccessPolicies access) {
-        this(new DataDoors(null, Objects.requireNonNull(catalog, "catalog"), access), views, history);
-    }
-
     /** Schemas read through {@code doors}: each request's door (its database, its tenant) shows only what it may see. */
     public SchemaContext(DataDoors doors, SchemaViews views, HistoryRenderer history) {
         this.doors = Objects.requireNonNull(doors, "doors");
         this.views = Objects.requireNonNull(views, "views");
         this.history = Objects.requireNonNull(history, "history");
+    }
+
+    /** The same context over {@code doors} (the room that also holds what stages learn from: {@link DataDoors#holding}). */
+    public SchemaContext through(DataDoors doors) {
+        return new SchemaContext(doors, views, history);
     }
 
     /** The schema this request's prompts show: the visible schema, cut to the retrieved tables when retrieval cut it. */

@@ -2,7 +2,6 @@ package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.SchemaContext;
-import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
 import java.util.Optional;
@@ -21,20 +20,17 @@ public final class FreshGeneration {
     private final ProgressiveGenerator generator;
     private final SchemaContext schemas;
     private final QuestionValues values;
-    private final ExampleLibrary library;
 
-    /** @param library the few-shot library the generator's prompt shows examples from (null: none) */
-    public FreshGeneration(AgentCall call, SchemaContext schemas, int valueMatches,
-                           ExampleLibrary library) {
+    /** @param schemas the schemas and, through each request's door, the few-shot library the prompt shows examples from */
+    public FreshGeneration(AgentCall call, SchemaContext schemas, int valueMatches) {
         this.generator = new ProgressiveGenerator(call, 1, TEMPERATURE);
         this.schemas = schemas;
         this.values = new QuestionValues(schemas, valueMatches);
-        this.library = library;
     }
 
     /** The regeneration for {@code ctx}'s question, asked (and metered into {@code trace}) only when called. */
     public Supplier<CompletableFuture<Optional<String>>> forRequest(RequestContext ctx, StageTrace trace) {
-        return () -> generator.generate(OpenSearchGenerateStage.promptFields(ctx, schemas, values, library), trace)
+        return () -> generator.generate(OpenSearchGenerateStage.promptFields(ctx, schemas, values), trace)
                 .thenApply(answers -> answers.stream().findFirst().map(ProgressiveAnswer::sql));
     }
 }

@@ -15,7 +15,6 @@ import io.flowsql.pipeline.StageTrace;
 import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.TableSchema;
 import io.flowsql.access.DataDoors;
-import io.flowsql.sql.catalog.SchemaCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,16 +48,17 @@ public final class OpenSearchAlignStage implements Stage {
     private final String defaultMode;
 
     /** Rules only (no model), as before the model alignment: for tests and replays of the rules. */
-    public OpenSearchAlignStage(ConsistencyAligner rules, SchemaCatalog catalog) {
-        this(rules, null, catalog, null, null, RULES);
+    public OpenSearchAlignStage(ConsistencyAligner rules, DataDoors room) {
+        this(rules, null, room, null, null, RULES);
     }
 
-    public OpenSearchAlignStage(ConsistencyAligner rules, ModelAligner model, SchemaCatalog catalog, SchemaContext schemas,
+    /** @param room the data (null: {@code schemas}' room), whose request's door shows the schema its tenant may see */
+    public OpenSearchAlignStage(ConsistencyAligner rules, ModelAligner model, DataDoors room, SchemaContext schemas,
                                 QuestionValues values, String defaultMode) {
         this.rules = rules;
         this.dialect = rules == null ? null : rules.only(Set.of(DialectAlignment.NAME));
         this.model = model;
-        this.doors = schemas != null ? schemas.doors() : DataDoors.open(null, catalog);
+        this.doors = room != null ? room : schemas.doors();
         this.schemas = schemas;
         this.values = values;
         this.defaultMode = defaultMode;
@@ -121,7 +121,7 @@ public final class OpenSearchAlignStage implements Stage {
         }
         List<CompletableFuture<Boolean>> work = new ArrayList<>();
         for (Map.Entry<String, List<Candidate>> same : bySql.entrySet()) {
-            work.add(model.align(fields, same.getKey(), tables, known, trace).thenApply(aligned -> {
+            work.add(model.align(doors.door(ctx.dbId, ctx.tenant), fields, same.getKey(), tables, known, trace).thenApply(aligned -> {
                 if (!aligned.changed()) {
                     return false;
                 }

@@ -4,7 +4,6 @@ import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
 import io.flowsql.agents.opensearch.extract.Extraction;
 import io.flowsql.agents.opensearch.extract.ExtractionStage;
-import io.flowsql.agents.opensearch.fewshot.ExampleLibrary;
 import io.flowsql.agents.opensearch.fewshot.FewShotStage;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.RequestContext;
@@ -27,16 +26,12 @@ public final class OpenSearchGenerateStage implements Stage {
     private final ProgressiveGenerator generator;
     private final SchemaContext schemas;
     private final QuestionValues values;
-    private final ExampleLibrary library;
 
+    /**
+     * @param schemas the schemas and, through each request's door, the few-shot library {@code opensearch.fewshot}
+     *                retrieved from (the room holds none: no examples)
+     */
     public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, int valueMatches) {
-        this(generator, schemas, valueMatches, null);
-    }
-
-    /** @param library the few-shot library {@code opensearch.fewshot} retrieved from (null: none) */
-    public OpenSearchGenerateStage(ProgressiveGenerator generator, SchemaContext schemas, int valueMatches,
-                                   ExampleLibrary library) {
-        this.library = library;
         this.generator = generator;
         this.schemas = schemas;
         this.values = new QuestionValues(schemas, valueMatches);
@@ -47,12 +42,12 @@ public final class OpenSearchGenerateStage implements Stage {
      * after {@code opensearch.extract}, the schema shows the extracted and retrieved columns (plus the keys that join
      * their tables) as the authors' generation does; without it (sqlfix, or the stage switched off) the whole schema.
      */
-    static PromptFields promptFields(RequestContext ctx, SchemaContext schemas, QuestionValues values, ExampleLibrary library) {
+    static PromptFields promptFields(RequestContext ctx, SchemaContext schemas, QuestionValues values) {
         PromptFields shared = schemas.promptFields(ctx);
         String selected = selectedSchema(ctx, schemas);
         return (selected == null ? shared : shared.with("schema", selected))
                 .with("values", values.text(ctx))
-                .with("examples", FewShotStage.promptText(ctx, library))
+                .with("examples", FewShotStage.promptText(ctx, schemas.doors()))
                 .with("extraction", Extraction.promptText(ctx));
     }
 
@@ -78,7 +73,7 @@ public final class OpenSearchGenerateStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        return generator.generate(promptFields(ctx, schemas, values, library), trace).thenAccept(answers -> {
+        return generator.generate(promptFields(ctx, schemas, values), trace).thenAccept(answers -> {
             for (int i = 0; i < answers.size(); i++) {
                 ProgressiveAnswer answer = answers.get(i);
                 ctx.candidates.add(new Candidate(SOURCE_PREFIX + i, answer.sql()));

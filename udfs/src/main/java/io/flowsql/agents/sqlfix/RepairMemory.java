@@ -1,5 +1,7 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.access.DataDoor;
+import io.flowsql.access.Scoped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * once, appended on every successful repair, searched for the repairs whose question and SQL look most
  * like the current ones. Safe to share between threads.
  */
-public final class RepairMemory {
+public final class RepairMemory implements Scoped<RepairMemory.Shown> {
     private static final Logger LOG = LoggerFactory.getLogger(RepairMemory.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Path, RepairMemory> BY_PATH = new ConcurrentHashMap<>();
@@ -185,5 +187,44 @@ public final class RepairMemory {
 
     public synchronized int size() {
         return records.size();
+    }
+
+    @Override
+    public Shown through(DataDoor door) {
+        return new Shown(this, door);
+    }
+
+    /**
+     * The memory as one door's tenant may see it: only repairs whose wrong and fixed SQL that tenant may be shown on the
+     * repair's database ({@link DataDoor#mayShowOn}), filtered before the best are taken.
+     */
+    public static final class Shown {
+        private final RepairMemory memory;
+        private final DataDoor door;
+
+        private Shown(RepairMemory memory, DataDoor door) {
+            this.memory = memory;
+            this.door = door;
+        }
+
+        /** A door's view of no memory at all: only the extra (live) repairs are ranked, nothing is remembered. */
+        public static Shown none(DataDoor door) {
+            return new Shown(new RepairMemory(Optional.empty(), false), door);
+        }
+
+        /**
+         * The repairs (remembered and {@code extra}) most similar to this question and wrong SQL that the tenant may be
+         * shown; with {@code seedsOfOtherDatabasesOnly} no seeded repair of the door's database.
+         */
+        public List<RepairRecord> similar(String question, String wrongSql, int limit, List<RepairRecord> extra,
+                                          boolean seedsOfOtherDatabasesOnly) {
+            return memory.similar(seedsOfOtherDatabasesOnly ? door.dbId() : null, question, wrongSql, limit, extra,
+                    r -> door.mayShowOn(r.dbId(), r.wrongSql(), r.fixedSql()));
+        }
+
+        /** Remembers a repair (shown to others only through their own doors). */
+        public void add(RepairRecord record) {
+            memory.add(record);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.access.DataDoor;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
@@ -32,37 +33,38 @@ public final class SqlRefiner {
 
     private final AgentCall call;
     private final StageSql database;
-    private final RepairMemory repairs;
     private final int maxAttempts;
     private final PromptPair prompt;
     private final boolean seedsOfOtherDatabasesOnly;
     private final AttemptCrafting perAttempt;
 
-    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts) {
-        this(call, database, repairs, maxAttempts, false);
+    /**
+     * @param database the stage's SQL and, through each question's door, the repair memory its room holds (none held:
+     *                 only a request's live repairs are shown and nothing is remembered)
+     */
+    public SqlRefiner(AgentCall call, StageSql database, int maxAttempts) {
+        this(call, database, maxAttempts, false);
     }
 
     /**
      * @param seedsOfOtherDatabasesOnly the memory's seeded repairs of the question's own database are never shown (seeds
      *                                  built from an evaluation set's predictions hold its gold SQL)
      */
-    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts,
-                      boolean seedsOfOtherDatabasesOnly) {
-        this(call, database, repairs, maxAttempts, seedsOfOtherDatabasesOnly, null);
+    public SqlRefiner(AgentCall call, StageSql database, int maxAttempts, boolean seedsOfOtherDatabasesOnly) {
+        this(call, database, maxAttempts, seedsOfOtherDatabasesOnly, null);
     }
 
     /**
      * @param perAttempt fresh paraphrases and their SQL before every attempt after the first (the paper); null: the
      *                   first round's candidates only, for every attempt
      */
-    public SqlRefiner(AgentCall call, StageSql database, RepairMemory repairs, int maxAttempts,
-                      boolean seedsOfOtherDatabasesOnly, AttemptCrafting perAttempt) {
+    public SqlRefiner(AgentCall call, StageSql database, int maxAttempts, boolean seedsOfOtherDatabasesOnly,
+                      AttemptCrafting perAttempt) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("the refiner needs at least one attempt, got " + maxAttempts);
         }
         this.call = call;
         this.database = database;
-        this.repairs = repairs;
         this.maxAttempts = maxAttempts;
         this.prompt = PromptPair.load("sqlfix/refine");
         this.seedsOfOtherDatabasesOnly = seedsOfOtherDatabasesOnly;
@@ -94,9 +96,8 @@ public final class SqlRefiner {
             liveRecords.add(record);
             liveIds.put(record, r.feedbackId());
         }
-        List<RepairRecord> shown = repairs.similar(seedsOfOtherDatabasesOnly ? frame.dbId() : null,
-                frame.question(), flaggedSql, SIMILAR_REPAIRS, liveRecords,
-                r -> database.door(new StageSql.Scope(r.dbId(), tenant, null)).mayShow(r.wrongSql(), r.fixedSql()));
+        List<RepairRecord> shown = repairs(frame, tenant).similar(frame.question(), flaggedSql, SIMILAR_REPAIRS,
+                liveRecords, seedsOfOtherDatabasesOnly);
         LiveFeedback.used(trace, shown.stream().filter(liveIds::containsKey).map(liveIds::get).toList());
         String similar = renderRepairs(shown);
         return attempt(1, new Attempts(frame, tenant, flaggedSql, reasons, new java.util.ArrayList<>(candidates), similar,
@@ -132,7 +133,7 @@ public final class SqlRefiner {
             ExecutionResult result = database.execute(StageSql.Scope.of(a.frame().dbId(), a.tenant(), trace), answer.sql());
             if (result.ok() && !result.isEmpty()) {
                 Refinement done = new Refinement(answer.sql(), answer.choice(), answer.wrong(), number);
-                remember(a.frame(), a.flaggedSql(), done);
+                remember(a.frame(), a.tenant(), a.flaggedSql(), done);
                 return CompletableFuture.completedFuture(Optional.of(done));
             }
             String why = result.ok() ? "no rows" : result.error().toString();
@@ -144,9 +145,15 @@ public final class SqlRefiner {
         }));
     }
 
-    private void remember(PromptFields frame, String flaggedSql, Refinement done) {
+    /** The repair memory as the question's tenant may see it, through its door. */
+    private RepairMemory.Shown repairs(PromptFields frame, String tenant) {
+        DataDoor door = database.door(new StageSql.Scope(frame.dbId(), tenant, null));
+        return door.learned(RepairMemory.class).orElseGet(() -> RepairMemory.Shown.none(door));
+    }
+
+    private void remember(PromptFields frame, String tenant, String flaggedSql, Refinement done) {
         if (flaggedSql != null && !normalized(flaggedSql).equals(normalized(done.sql()))) {
-            repairs.add(new RepairRecord(frame.dbId(), frame.question(), flaggedSql, done.sql(), done.whatWasWrong()));
+            repairs(frame, tenant).add(new RepairRecord(frame.dbId(), frame.question(), flaggedSql, done.sql(), done.whatWasWrong()));
         }
     }
 

@@ -111,7 +111,8 @@ class SummarizeStageTest {
     void aHostileTenantsSummaryPromptHoldsNoValueOfATableOutsideItsPolicy() {
         AccessPolicies policies = AccessPolicies.fromOptions(Map.of(
                 "team-a.databases", "concert_singer", "team-a.tables.concert_singer", "singer,concert"), "");
-        SchemaContext schemas = new SchemaContext(SpiderAgentParts.CATALOG, SpiderAgentParts.VIEWS, new HistoryRenderer(), policies);
+        SchemaContext schemas = new SchemaContext(new io.flowsql.access.DataDoors(null, SpiderAgentParts.CATALOG, policies),
+                SpiderAgentParts.VIEWS, new HistoryRenderer());
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(REPLY);
         SummarizeStage stage = new SummarizeStage(new AgentCall(llm), schemas::promptFields, Set.of(), SummarizeStage.ResultSlice.DEFAULT);
 

@@ -89,7 +89,7 @@ class MmsqlAsAuthorsTest {
 
     private static void readings(ScriptedLlmClient llm, RequestContext ctx) {
         AgentCall call = new AgentCall(llm);
-        CandidateRunner runner = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+        CandidateRunner runner = new CandidateRunner(SpiderAgentParts.ROOM);
         ReadingSolver solver = new ReadingSolver(call, SpiderAgentParts.SCHEMAS, runner, new ExecutionCorrector(call, runner, 2),
                 "mmsql.decompose", "mmsql.refine");
         new ReadingsStage(new ReadingSqlGenerator(call), solver, StageSql.open(SpiderAgentParts.EXECUTOR),

@@ -82,7 +82,7 @@ class AlignmentTest {
         ctx.dbId = "concert_singer";
         ctx.candidates.add(new Candidate("opensearch#0", "SELECT Name FROM singer WHERE Country = 'france'"));
         ctx.candidates.add(new Candidate("opensearch#1", "SELECT Name FROM singer WHERE Country = 'France'"));
-        new OpenSearchAlignStage(all, SpiderAgentParts.CATALOG).applyAs("opensearch.align", ctx).join();
+        new OpenSearchAlignStage(all, SpiderAgentParts.ROOM).applyAs("opensearch.align", ctx).join();
         assertThat(ctx.candidates.get(0).sql).isEqualTo(ctx.candidates.get(1).sql);
         assertThat(ctx.notes).containsEntry("align.opensearch#0", "value").doesNotContainKey("align.opensearch#1");
     }

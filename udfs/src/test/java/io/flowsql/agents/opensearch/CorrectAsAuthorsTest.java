@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** OpenSearch-SQL's correction as its authors' code triggers it: errors and empty results only, at 0.2 + round/5. */
 class CorrectAsAuthorsTest {
-    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.ROOM);
     private static final String FRENCH = "What are the names of the singers from France?";
 
     private static Candidate ran(String sql) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * executions on Spider's concert_singer.
  */
 class CorrectionAndAdherenceTest {
-    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.ROOM);
     private static final QuestionValues VALUES = new QuestionValues(SpiderAgentParts.SCHEMAS, 6);
     private static final String FRENCH = "What are the names of the singers from France?";
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * question. Scripted model answers, real executions on Spider's concert_singer.
  */
 class CorrectionRegenerationTest {
-    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.EXECUTOR);
+    private static final CandidateRunner RUNNER = new CandidateRunner(SpiderAgentParts.ROOM);
     private static final String FRENCH = "What are the names of the singers from France?";
     private static final String RIGHT = "SELECT Name FROM singer WHERE Country = 'France'";
 
@@ -43,7 +43,7 @@ class CorrectionRegenerationTest {
         AgentCall call = new AgentCall(llm);
         return new OpenSearchCorrectStage(new ExecutionCorrector(call, RUNNER, 3), SpiderAgentParts.SCHEMAS,
                 new QuestionValues(SpiderAgentParts.SCHEMAS, 6),
-                new FreshGeneration(call, SpiderAgentParts.SCHEMAS, 6, null),
+                new FreshGeneration(call, SpiderAgentParts.SCHEMAS, 6),
                 OpenSearchCorrectStage.REGENERATE);
     }
 

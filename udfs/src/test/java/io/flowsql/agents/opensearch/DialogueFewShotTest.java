@@ -65,7 +65,7 @@ class DialogueFewShotTest {
             RequestContext ctx = new RequestContext();
             ctx.dbId = db;
             ctx.question = q.path("question").asText();
-            new FewShotStage(library, SpiderAgentParts.CATALOG, 3, true).applyAs("opensearch.fewshot", ctx).join();
+            new FewShotStage(SpiderAgentParts.ROOM.holding(library), 3, true).applyAs("opensearch.fewshot", ctx).join();
             String[] chosen = ctx.notes.get(FewShotStage.NOTE).split(",");
             assertThat(chosen).hasSize(3);
             for (String entry : chosen) {

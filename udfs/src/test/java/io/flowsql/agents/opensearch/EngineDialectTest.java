@@ -56,7 +56,7 @@ class EngineDialectTest {
         parts = DatabaseParts.build(ServerDatabases.get().registry(), SqlExecutorConfig.defaults().withTimeoutMillis(5_000), 8);
         schemas = new SchemaContext(io.flowsql.access.DataDoors.open(parts.sql(), parts.catalog(), parts.values()),
                 SchemaViews.over(parts.sql()), new HistoryRenderer());
-        runner = new CandidateRunner(parts.sql());
+        runner = new CandidateRunner(schemas.doors());
     }
 
     @AfterAll
@@ -168,7 +168,7 @@ class EngineDialectTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#reason: unused\n#SQL:\n```sql\nSELECT 1\n```");
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
                 AlignmentRules.fromSettings(AgentSettings.defaults(), new StageSql(schemas.doors())),
-                new ModelAligner(new AgentCall(llm), null), parts.catalog(), schemas,
+                new ModelAligner(new AgentCall(llm)), null, schemas,
                 new QuestionValues(schemas, 6), OpenSearchAlignStage.MODEL);
         for (String db : List.of(PG, DUCK)) {
             RequestContext ctx = request(db, FRENCH, new Candidate("opensearch#0", "SELECT Name FROM singer WHERE Country = \"France\""));

@@ -112,13 +112,13 @@ class FewShotTest {
         RequestContext ctx = new RequestContext();
         ctx.dbId = q[1];
         ctx.question = q[2];
-        new FewShotStage(library, SpiderAgentParts.CATALOG, 2).applyAs("opensearch.fewshot", ctx).join();
+        new FewShotStage(SpiderAgentParts.ROOM.holding(library), 2, false).applyAs("opensearch.fewshot", ctx).join();
         assertThat(ctx.notes.get(FewShotStage.NOTE)).matches("spider-dev#\\d+=\\d\\.\\d\\d,spider-dev#\\d+=\\d\\.\\d\\d");
         assertThat(ctx.trace.get(0).stage).isEqualTo("opensearch.fewshot");
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL:\n```sql\nSELECT 1\n```");
-        new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0), SpiderAgentParts.SCHEMAS,
-                6, library).applyAs("opensearch.generate", ctx).join();
+        new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0),
+                SpiderAgentParts.schemasHolding(library), 6).applyAs("opensearch.generate", ctx).join();
         String prompt = llm.requests().get(0).messages().get(1).content();
         FewShotExample top = library.byId(ctx.notes.get(FewShotStage.NOTE).split("=")[0]).orElseThrow();
         assertThat(prompt).contains("Example question: " + top.question(), "Example SQL: " + top.sql().replaceAll("\\s+", " "));
@@ -127,9 +127,9 @@ class FewShotTest {
         RequestContext none = new RequestContext();
         none.dbId = q[1];
         none.question = q[2];
-        new FewShotStage(null, SpiderAgentParts.CATALOG, 2).applyAs("opensearch.fewshot", none).join();
+        new FewShotStage(SpiderAgentParts.ROOM, 2, false).applyAs("opensearch.fewshot", none).join();
         assertThat(none.notes).doesNotContainKey(FewShotStage.NOTE);
-        assertThat(FewShotStage.promptText(none, library)).isEqualTo("(none)");
+        assertThat(FewShotStage.promptText(none, SpiderAgentParts.ROOM.holding(library))).isEqualTo("(none)");
     }
 
     /** An example with a reasoning step shows question, reasoning and SQL in that order (OpenSearch-SQL's question → CoT → SQL). */
@@ -142,7 +142,7 @@ class FewShotTest {
         ExampleLibrary library = new ExampleLibrary(List.of(example));
         RequestContext ctx = new RequestContext();
         ctx.notes.put(FewShotStage.NOTE, "lib#1=0.91");
-        String text = FewShotStage.promptText(ctx, library);
+        String text = FewShotStage.promptText(ctx, SpiderAgentParts.ROOM.holding(library));
         assertThat(text).containsSubsequence("Example question: How many singers are from France?",
                 "Example reasoning: #reason: one number;", "#SQL-like: Show count(*)",
                 "Example SQL: SELECT count(*) FROM singer WHERE Country = 'France'");

@@ -35,15 +35,15 @@ class LiveFewShotTest {
         ExampleLibrary file = new ExampleLibrary(ExampleLibrary.build(List.<String[]>of(
                 new String[] {"spider-dev#1", "pets_1", "What is the average age of pets?", "SELECT avg(pet_age) FROM pets"}),
                 SpiderAgentParts.CATALOG));
-        new FewShotStage(file, SpiderAgentParts.CATALOG, 2).applyAs("opensearch.fewshot", ctx).join();
+        new FewShotStage(SpiderAgentParts.ROOM.holding(file), 2, false).applyAs("opensearch.fewshot", ctx).join();
 
         assertThat(ctx.notes.get(FewShotStage.NOTE)).startsWith("feedback:fb-1=");
         assertThat(ctx.trace.get(0).feedbackUsed).as("the trace names live examples by feedback id").startsWith("fb-1");
         assertThat(ctx.trace.get(0).feedbackUsed).as("another database's example is never used").doesNotContain("fb-9");
 
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#SQL:\n```sql\nSELECT 1\n```");
-        new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0), SpiderAgentParts.SCHEMAS,
-                6, file).applyAs("opensearch.generate", ctx).join();
+        new OpenSearchGenerateStage(new ProgressiveGenerator(new AgentCall(llm), 1, 0.0),
+                SpiderAgentParts.schemasHolding(file), 6).applyAs("opensearch.generate", ctx).join();
         String prompt = llm.requests().get(0).messages().get(1).content();
         assertThat(prompt).contains("Example question: How many singers are there?", "Example SQL: SELECT count(*) FROM singer")
                 .doesNotContain("FROM pets");
@@ -55,9 +55,9 @@ class LiveFewShotTest {
         LiveFeedback.attach(ctx, List.of(
                 new LiveFeedback.Example("fb-3", "concert_singer", "How many concerts are there?", null, "SELECT count(*) FROM concert")),
                 List.of());
-        new FewShotStage(null, SpiderAgentParts.CATALOG, 3).applyAs("opensearch.fewshot", ctx).join();
+        new FewShotStage(SpiderAgentParts.ROOM, 3, false).applyAs("opensearch.fewshot", ctx).join();
         assertThat(ctx.notes.get(FewShotStage.NOTE)).startsWith("feedback:fb-3=");
-        assertThat(FewShotStage.promptText(ctx, null)).contains("SELECT count(*) FROM concert");
+        assertThat(FewShotStage.promptText(ctx, SpiderAgentParts.ROOM)).contains("SELECT count(*) FROM concert");
     }
 
     @Test

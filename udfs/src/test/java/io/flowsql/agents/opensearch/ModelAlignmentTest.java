@@ -39,6 +39,9 @@ import org.junit.jupiter.api.Test;
  * and the stage's two modes chosen per question.
  */
 class ModelAlignmentTest {
+    /** The question's door (a room holding no embeddings: literals are compared by text). */
+    private static final io.flowsql.access.DataDoor CONCERT_DOOR = SpiderAgentParts.ROOM.door("concert_singer", null);
+
     private static final Set<String> CONCERT = Set.of("singer", "concert", "stadium", "singer_in_concert");
     private static final String FIXED = "#reason: resolved.\n#SQL:\n```sql\nSELECT Name FROM singer WHERE Age IS NOT NULL ORDER BY Age LIMIT 1\n```";
 
@@ -95,15 +98,15 @@ class ModelAlignmentTest {
     @Test
     void aStepAsksTheModelOnlyWhenItsChecksFireAndAdoptsTheAnswer() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(FIXED);
-        ModelAligner aligner = new ModelAligner(new AgentCall(llm), null);
+        ModelAligner aligner = new ModelAligner(new AgentCall(llm));
         PromptFields fields = fields();
 
-        var clean = aligner.align(fields, "SELECT Name FROM singer WHERE Age > 30", CONCERT, List.of(), trace()).join();
+        var clean = aligner.align(CONCERT_DOOR, fields, "SELECT Name FROM singer WHERE Age > 30", CONCERT, List.of(), trace()).join();
         assertThat(clean.changed()).isFalse();
         assertThat(llm.requests()).isEmpty();
 
         StageTrace trace = trace();
-        var aligned = aligner.align(fields, "SELECT Name FROM singer ORDER BY Age LIMIT 1", CONCERT, List.of(), trace).join();
+        var aligned = aligner.align(CONCERT_DOOR, fields, "SELECT Name FROM singer ORDER BY Age LIMIT 1", CONCERT, List.of(), trace).join();
         assertThat(aligned.sql()).isEqualTo("SELECT Name FROM singer WHERE Age IS NOT NULL ORDER BY Age LIMIT 1");
         assertThat(aligned.appliedRules()).containsExactly("style:model");
         assertThat(llm.requests()).singleElement().satisfies(r -> {
@@ -121,16 +124,16 @@ class ModelAlignmentTest {
         ScriptedLlmClient llm = ScriptedLlmClient.responds(r -> List.of("#reason: kept\n#SQL:\n```sql\n"
                 + r.messages().get(r.messages().size() - 1).content().lines().filter(l -> l.startsWith("SQL: "))
                         .findFirst().orElseThrow().substring(5) + "\n```"));
-        ModelAligner aligner = new ModelAligner(new AgentCall(llm), null);
+        ModelAligner aligner = new ModelAligner(new AgentCall(llm));
         String sql = "SELECT T1.Name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.Singer_ID = T2.Singer_ID "
                 + "OR T1.Singer_ID = T2.concert_ID WHERE T1.Name = 'France' ORDER BY T1.Age LIMIT 1";
         List<KnownValue> known = List.of(KnownValue.parse("singer.Country = 'France'"));
-        aligner.align(fields(), sql, CONCERT, known, trace()).join();
+        aligner.align(CONCERT_DOOR, fields(), sql, CONCERT, known, trace()).join();
         assertThat(llm.requests()).extracting(ChatRequest::stage)
                 .containsExactly("opensearch.align.style", "opensearch.align.function", "opensearch.align.agent");
 
-        ModelAligner failing = new ModelAligner(new AgentCall(ScriptedLlmClient.alwaysFails(LlmErrorKind.SERVER_ERROR)), null);
-        var kept = failing.align(fields(), "SELECT Name FROM singer ORDER BY Age LIMIT 1", CONCERT, List.of(), trace()).join();
+        ModelAligner failing = new ModelAligner(new AgentCall(ScriptedLlmClient.alwaysFails(LlmErrorKind.SERVER_ERROR)));
+        var kept = failing.align(CONCERT_DOOR, fields(), "SELECT Name FROM singer ORDER BY Age LIMIT 1", CONCERT, List.of(), trace()).join();
         assertThat(kept.sql()).isEqualTo("SELECT Name FROM singer ORDER BY Age LIMIT 1");
         assertThat(kept.changed()).isFalse();
     }
@@ -156,9 +159,9 @@ class ModelAlignmentTest {
                         false, 0, 0, false));
             }
         };
-        ModelAligner aligner = new ModelAligner(new AgentCall(llm), new EmbeddingRetriever(llm));
+        ModelAligner aligner = new ModelAligner(new AgentCall(llm));
         StageTrace trace = trace();
-        var aligned = aligner.align(fields(), "SELECT Name FROM singer WHERE Country = 'france'", CONCERT,
+        var aligned = aligner.align(SpiderAgentParts.ROOM.holding(new EmbeddingRetriever(llm)).door("concert_singer", null), fields(), "SELECT Name FROM singer WHERE Country = 'france'", CONCERT,
                 List.of(KnownValue.parse("singer.Country = 'France'")), trace).join();
         assertThat(aligned.sql()).isEqualTo("SELECT Name FROM singer WHERE Country = 'France'");
         assertThat(aligned.appliedRules()).containsExactly("agent:value 'france' -> 'France'");
@@ -172,7 +175,7 @@ class ModelAlignmentTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(FIXED);
         OpenSearchAlignStage stage = new OpenSearchAlignStage(
                 AlignmentRules.fromSettings(AgentSettings.defaults(), SpiderAgentParts.SQL),
-                new ModelAligner(new AgentCall(llm), null), SpiderAgentParts.CATALOG, SpiderAgentParts.SCHEMAS,
+                new ModelAligner(new AgentCall(llm)), null, SpiderAgentParts.SCHEMAS,
                 new QuestionValues(SpiderAgentParts.SCHEMAS, 6), OpenSearchAlignStage.MODEL);
 
         RequestContext byModel = stage.applyAs("opensearch.align", question()).join();

@@ -75,8 +75,9 @@ class RetrievalScopeTest {
     void retrievalSeesOnlyTheTenantsTables() {
         RecordingEmbeddings llm = new RecordingEmbeddings();
         SchemaContext schemas = new SchemaContext(new DataDoors(SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG,
-                SpiderAgentParts.VALUES, POLICIES), SpiderAgentParts.VIEWS, new HistoryRenderer());
-        RetrievalStage stage = new RetrievalStage(new EmbeddingRetriever(llm), schemas, 4, 0.3, 0.3, 8);
+                SpiderAgentParts.VALUES, POLICIES).holding(new EmbeddingRetriever(llm)), SpiderAgentParts.VIEWS,
+                new HistoryRenderer());
+        RetrievalStage stage = new RetrievalStage(schemas, 4, 0.3, 0.3, 8);
         RequestContext admin = ask("admin");
         stage.run(admin, new StageTrace("opensearch.retrieve")).join();
         assertThat(String.join("\n", llm.sent).toLowerCase(Locale.ROOT)).as("the admin's retrieval embeds the stadium table").contains("stadium capacity");

@@ -40,7 +40,7 @@ class ScopedLibrariesTest {
         ctx.dbId = DB;
         ctx.tenant = tenant;
         ctx.question = "How many singers are there in all?";
-        new FewShotStage(LIBRARY, ROOM, 4, false).applyAs("opensearch.fewshot", ctx).join();
+        new FewShotStage(ROOM.holding(LIBRARY), 4, false).applyAs("opensearch.fewshot", ctx).join();
         String note = ctx.notes.getOrDefault(FewShotStage.NOTE, "");
         return note.isEmpty() ? List.of() : Arrays.stream(note.split(",")).map(e -> e.substring(0, e.indexOf('='))).sorted().toList();
     }
@@ -53,6 +53,22 @@ class ScopedLibrariesTest {
         assertThat(chosen("stranger")).as("a tenant not allowed the database").isEmpty();
     }
 
+    /**
+     * The library is reached only through a door: a room that does not hold it gives none, and the view a door gives
+     * hands out by id (as the generator's prompt asks) only what that door's tenant may be shown.
+     */
+    @Test
+    void theLibraryIsReachedOnlyThroughADoorCutToItsTenant() {
+        assertThat(ROOM.door(DB, "all").learned(ExampleLibrary.class)).as("a room that holds no library").isEmpty();
+        DataDoors holding = ROOM.holding(LIBRARY);
+        ExampleLibrary.Shown narrow = holding.door(DB, "narrow").learned(ExampleLibrary.class).orElseThrow();
+        assertThat(narrow.byId("singers")).isPresent();
+        assertThat(narrow.byId("stadiums")).as("an example over a hidden table").isEmpty();
+        assertThat(narrow.byId("pets")).as("an example of a database the tenant may not ask").isEmpty();
+        assertThat(holding.door(DB, "all").learned(ExampleLibrary.class).orElseThrow().byId("pets")).isPresent();
+        assertThat(holding.door(DB, "stranger").learned(ExampleLibrary.class).orElseThrow().byId("singers")).isEmpty();
+    }
+
     @Test
     void aRepairIsShownOnlyWhenBothItsStatementsReadWhatTheAskerMayRead() {
         RepairMemory memory = RepairMemory.inMemory();
@@ -63,8 +79,8 @@ class ScopedLibrariesTest {
         memory.add(new RepairRecord(DB, "How many singers are there, capacity?", "SELECT capacity FROM stadium",
                 "SELECT count(*) FROM singer", "wrong table"));
         for (String tenant : List.of("narrow", "wide")) {
-            List<RepairRecord> shown = memory.similar(null, "How many singers are there?", "SELECT count(*) FROM singer",
-                    5, List.of(), r -> ROOM.door(r.dbId(), tenant).mayShow(r.wrongSql(), r.fixedSql()));
+            List<RepairRecord> shown = ROOM.holding(memory).door(DB, tenant).learned(RepairMemory.class).orElseThrow()
+                    .similar("How many singers are there?", "SELECT count(*) FROM singer", 5, List.of(), false);
             assertThat(shown).as(tenant).hasSize(tenant.equals("narrow") ? 1 : 3);
             if (tenant.equals("narrow")) {
                 assertThat(shown.get(0).fixedSql()).isEqualTo("SELECT count(*) FROM singer");

@@ -20,7 +20,7 @@ class VoteTest {
         for (int i = 0; i < sqls.length; i++) {
             ctx.candidates.add(new Candidate("opensearch#" + i, sqls[i]));
         }
-        new ExecuteCandidatesStage(new CandidateRunner(SpiderAgentParts.EXECUTOR)).applyAs("candidates.execute", ctx).join();
+        new ExecuteCandidatesStage(new CandidateRunner(SpiderAgentParts.ROOM)).applyAs("candidates.execute", ctx).join();
         return ctx;
     }
 

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.access.DataDoors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.agents.common.AgentCall;
@@ -47,7 +48,7 @@ class SeededRepairsTest {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds(
                 "#choice: repair\n#wrong: reversed\n```sql\nSELECT count(*) FROM singer WHERE age > 40\n```");
         try (SqliteSafeExecutor executor = new SqliteSafeExecutor(SpiderData.locator(), SqlExecutorConfig.defaults())) {
-            new SqlRefiner(new AgentCall(llm), StageSql.open(executor), memory, 3, true)
+            new SqlRefiner(new AgentCall(llm), new StageSql(DataDoors.open(executor, null).holding(memory)), 3, true)
                     .refine(SpiderFrames.frame("concert_singer", QUESTION, "(no earlier turns)"), null, flagged,
                             List.of("reversed"), List.of(), FailureMemory.empty(), new StageTrace("t")).join();
         }

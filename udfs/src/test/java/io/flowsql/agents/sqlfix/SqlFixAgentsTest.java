@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.access.DataDoors;
 import io.flowsql.pipeline.StageSql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -112,7 +113,7 @@ class SqlFixAgentsTest {
         crafted.rowCount = 1;
         FailureMemory failures = FailureMemory.empty();
         String flagged = "SELECT count(*) FROM singer WHERE age < 40";
-        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), StageSql.open(executor), memory, 3)
+        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), new StageSql(DataDoors.open(executor, null).holding(memory)), 3)
                 .refine(frame(), null, flagged, List.of("reversed"), List.of(crafted), failures, new StageTrace("t")).join();
         assertThat(refined).isPresent();
         assertThat(refined.get().sql()).isEqualTo("SELECT count(*) FROM singer WHERE age > 40");
@@ -137,8 +138,9 @@ class SqlFixAgentsTest {
                 "```sql\nSELECT count(*) FROM singer WHERE age > 40\n```",
                 "#choice: sqlfix.craft@2#1\n#wrong: reversed\n```sql\nSELECT count(*) FROM singer WHERE age > 40\n```");
         AgentCall call = new AgentCall(llm);
-        AttemptCrafting perAttempt = new AttemptCrafting(new QueryCrafter(call), new io.flowsql.pipeline.CandidateRunner(executor), 1);
-        Optional<Refinement> refined = new SqlRefiner(call, StageSql.open(executor), RepairMemory.inMemory(), 3, false, perAttempt)
+        AttemptCrafting perAttempt = new AttemptCrafting(new QueryCrafter(call), new io.flowsql.pipeline.CandidateRunner(DataDoors.open(executor, null)), 1);
+        Optional<Refinement> refined = new SqlRefiner(call, new StageSql(DataDoors.open(executor, null).holding(RepairMemory.inMemory())), 3, false,
+                perAttempt)
                 .refine(frame(), null, "SELECT count(*) FROM singer WHERE age < 40", List.of("reversed comparison"),
                         List.of(), FailureMemory.empty(), new StageTrace("t")).join();
         assertThat(refined).isPresent();
@@ -156,7 +158,7 @@ class SqlFixAgentsTest {
     @Test
     void refinerGivesUpAfterItsAttempts() {
         ScriptedLlmClient llm = ScriptedLlmClient.alwaysResponds("#choice: repair\n```sql\nSELECT nope FROM singer\n```");
-        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), StageSql.open(executor), RepairMemory.inMemory(), 2)
+        Optional<Refinement> refined = new SqlRefiner(new AgentCall(llm), new StageSql(DataDoors.open(executor, null).holding(RepairMemory.inMemory())), 2)
                 .refine(frame(), null, "SELECT 1", List.of("r"), List.of(), FailureMemory.empty(), new StageTrace("t")).join();
         assertThat(refined).isEmpty();
         assertThat(llm.requests()).hasSize(2);

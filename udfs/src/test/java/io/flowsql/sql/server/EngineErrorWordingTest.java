@@ -90,7 +90,8 @@ class EngineErrorWordingTest {
      */
     @Test
     void aCandidateKeepsTheSqlState() {
-        io.flowsql.pipeline.CandidateRunner runner = new io.flowsql.pipeline.CandidateRunner(parts.sql());
+        io.flowsql.pipeline.CandidateRunner runner = new io.flowsql.pipeline.CandidateRunner(
+                io.flowsql.access.DataDoors.open(parts.sql(), null));
         io.flowsql.pipeline.Candidate failed = runner.run("pg_concert_singer",
                 new io.flowsql.pipeline.Candidate("t", "SELECT Nme FROM singer"));
         assertThat(failed.error).contains("nme");

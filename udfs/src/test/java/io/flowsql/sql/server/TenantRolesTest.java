@@ -1,5 +1,6 @@
 package io.flowsql.sql.server;
 
+import io.flowsql.access.DataDoors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -91,7 +92,7 @@ class TenantRolesTest {
         for (int i = 0; i < sqls.length; i++) {
             ctx.candidates.add(new Candidate("gen#" + i, sqls[i]));
         }
-        new ExecuteCandidatesStage(new CandidateRunner(executor, ComparisonMode.SPIDER_TEST_SUITE, 10, POLICIES))
+        new ExecuteCandidatesStage(new CandidateRunner(new DataDoors(executor, null, POLICIES), ComparisonMode.SPIDER_TEST_SUITE, 10))
                 .applyAs("candidates.execute", ctx).join();
         return ctx.candidates;
     }
@@ -122,7 +123,7 @@ class TenantRolesTest {
 
     @Test
     void theRoleLastsOneStatementEvenWhenItFails() {
-        StageSql sql = new StageSql(executor, POLICIES);
+        StageSql sql = new StageSql(new DataDoors(executor, null, POLICIES));
         assertThat(sql.execute(new StageSql.Scope(DB, "team-north", null), "SELECT amount FROM salaries").ok()).isFalse();
         assertThat(sql.execute(new StageSql.Scope(DB, "team-north", null), "SELECT * FROM pg_sleep(10)").ok()).isFalse();
         assertThat(currentUser()).isEqualTo(ServerDatabases.READER);
@@ -132,7 +133,7 @@ class TenantRolesTest {
     @Test
     void aRoleThatCannotBeSetFailsTheStatementWithoutNamingIt() {
         AccessPolicies unknown = AccessPolicies.fromOptions(Map.of("x.databases", DB, "x.roles." + DB, "no_such_role"), "");
-        ExecutionResult r = new StageSql(executor, unknown).execute(new StageSql.Scope(DB, "x", null), "SELECT 1");
+        ExecutionResult r = new StageSql(new DataDoors(executor, null, unknown)).execute(new StageSql.Scope(DB, "x", null), "SELECT 1");
         assertThat(r.ok()).isFalse();
         assertThat(r.error().message()).doesNotContain("no_such_role");
         assertThat(currentUser()).isEqualTo(ServerDatabases.READER);
@@ -145,7 +146,7 @@ class TenantRolesTest {
         assertThatThrownBy(() -> AccessPolicies.fromOptions(Map.of("x.roles." + DB, ROLE), ""))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no tenants.x.databases");
         AccessPolicies onSqlite = AccessPolicies.fromOptions(Map.of("x.databases", "*", "x.roles.concert_singer", ROLE), "");
-        ExecutionResult r = new StageSql(executor, onSqlite).execute(new StageSql.Scope("concert_singer", "x", null),
+        ExecutionResult r = new StageSql(new DataDoors(executor, null, onSqlite)).execute(new StageSql.Scope("concert_singer", "x", null),
                 "SELECT count(*) FROM singer");
         assertThat(r.ok()).as("a role is never silently dropped").isFalse();
         assertThat(r.error().kind()).isEqualTo(SqlError.Kind.REFUSED);

@@ -7,7 +7,6 @@ import io.flowsql.pipeline.StageTrace;
 import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.retrieval.VectorIndex;
 import io.flowsql.sql.ColumnRef;
-import io.flowsql.sql.DatabaseSchema;
 import io.flowsql.sql.ValueMatch;
 import io.flowsql.access.DataDoor;
 import io.flowsql.agents.common.SchemaContext;
@@ -17,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -48,15 +48,13 @@ public final class RetrievalStage implements Stage {
             "where", List.of("country", "city", "location", "place"));
     private static final int MAX_PHRASES = 160;
 
-    private final EmbeddingRetriever retriever;
     private final SchemaContext schemas;
     private final int perPhrase;
     private final double columnMinScore;
     private final double valueMinScore;
     private final int valueCandidates;
 
-    public RetrievalStage(EmbeddingRetriever retriever, SchemaContext schemas, int perPhrase, double columnMinScore, double valueMinScore, int valueCandidates) {
-        this.retriever = retriever;
+    public RetrievalStage(SchemaContext schemas, int perPhrase, double columnMinScore, double valueMinScore, int valueCandidates) {
         this.schemas = schemas;
         this.perPhrase = perPhrase;
         this.columnMinScore = columnMinScore;
@@ -66,9 +64,15 @@ public final class RetrievalStage implements Stage {
 
     @Override
     public CompletableFuture<?> run(RequestContext ctx, StageTrace trace) {
-        DatabaseSchema schema = schemas.visibleSchema(ctx);
+        DataDoor door = schemas.doors().door(ctx.dbId, ctx.tenant);
+        Optional<EmbeddingRetriever.Shown> held = door.learned(EmbeddingRetriever.class);
+        if (held.isEmpty()) {
+            trace.note = "no embedding retriever: retrieval skipped";
+            return CompletableFuture.completedFuture(null);
+        }
+        EmbeddingRetriever.Shown retriever = held.get();
         List<String> phrases = phrases(ctx.question);
-        CompletableFuture<List<String>> columns = retriever.columns(schema, trace).thenCompose(index ->
+        CompletableFuture<List<String>> columns = retriever.columns(trace).thenCompose(index ->
                 retriever.embed(EmbeddingRetriever.COLUMNS_USE, phrases, trace).thenApply(vectors -> {
                     Set<String> found = new LinkedHashSet<>();
                     for (float[] phrase : vectors) {
@@ -78,7 +82,7 @@ public final class RetrievalStage implements Stage {
                     }
                     return new ArrayList<>(found);
                 }));
-        CompletableFuture<List<String>> matched = values(ctx, trace);
+        CompletableFuture<List<String>> matched = values(ctx, door, retriever, trace);
         // retrieval only adds hints: an endpoint without embeddings (llama-server started without --embeddings) or a
         // failed call leaves them out and the request goes on, noted in the trace
         java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
@@ -106,14 +110,14 @@ public final class RetrievalStage implements Stage {
     }
 
     /** What values are looked up for: the extraction's values and entities, else the question itself. */
-    private CompletableFuture<List<String>> values(RequestContext ctx, StageTrace trace) {
+    private CompletableFuture<List<String>> values(RequestContext ctx, DataDoor door, EmbeddingRetriever.Shown retriever,
+                                                   StageTrace trace) {
         Set<String> asked = new LinkedHashSet<>(Extraction.list(ctx, Extraction.VALUES));
         asked.addAll(Extraction.list(ctx, Extraction.ENTITIES));
         asked.removeIf(v -> v.isBlank() || NUMBER.matcher(v.strip()).matches());
         if (asked.isEmpty() && !ctx.notes.containsKey(Extraction.COLUMNS)) {
             asked.add(ctx.question);
         }
-        DataDoor door = schemas.doors().door(ctx.dbId, ctx.tenant);
         Map<String, List<ValueMatch>> candidates = new LinkedHashMap<>();
         List<String> texts = new ArrayList<>();
         for (String value : asked) {

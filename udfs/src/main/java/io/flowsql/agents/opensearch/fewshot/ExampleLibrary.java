@@ -1,6 +1,8 @@
 package io.flowsql.agents.opensearch.fewshot;
 
+import io.flowsql.access.DataDoor;
 import io.flowsql.access.DataDoors;
+import io.flowsql.access.Scoped;
 import io.flowsql.sql.catalog.SchemaCatalog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
@@ -20,9 +22,10 @@ import org.apache.commons.text.similarity.CosineSimilarity;
 /**
  * OpenSearch-SQL's few-shot library: examples in a JSON Lines file, retrieved for a question by the cosine
  * similarity (Apache Commons Text) of the masked questions' word and word-pair counts. Immutable once loaded;
- * {@link #shared(Path)} gives one instance per file per JVM.
+ * {@link #shared(Path)} gives one instance per file per JVM. The engine's library is held by the data room
+ * ({@link DataDoors#holding}); stages see it only through a request's door ({@link Shown}).
  */
-public final class ExampleLibrary {
+public final class ExampleLibrary implements Scoped<ExampleLibrary.Shown> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Path, ExampleLibrary> SHARED = new ConcurrentHashMap<>();
     private static final CosineSimilarity COSINE = new CosineSimilarity();
@@ -39,6 +42,48 @@ public final class ExampleLibrary {
 
     /** A scored retrieval. */
     public record Hit(FewShotExample example, double similarity) {}
+
+    @Override
+    public Shown through(DataDoor door) {
+        return new Shown(this, door);
+    }
+
+    /**
+     * The library as one door's tenant may see it: only examples whose SQL that tenant may be shown on the example's
+     * database ({@link DataDoor#mayShowOn}), chosen for a question of the door's database.
+     */
+    public static final class Shown {
+        private final ExampleLibrary library;
+        private final DataDoor door;
+
+        private Shown(ExampleLibrary library, DataDoor door) {
+            this.library = library;
+            this.door = door;
+        }
+
+        /** {@code examples} (such as a request's live examples) as {@code door}'s tenant may see them. */
+        public static Shown of(List<FewShotExample> examples, DataDoor door) {
+            return new Shown(new ExampleLibrary(examples), door);
+        }
+
+        /**
+         * The k most similar examples the tenant may be shown to a masked question of the door's database, the filter
+         * applied before the top k is taken (see {@link ExampleLibrary#similar(String, String, String, int, boolean,
+         * java.util.function.Predicate)}).
+         */
+        public List<Hit> similar(String maskedQuestion, String question, int k, boolean otherDatabasesOnly) {
+            return library.similar(maskedQuestion, door.dbId(), question, k, otherDatabasesOnly, this::mayShow);
+        }
+
+        /** The example of this id, when the tenant may be shown it. */
+        public java.util.Optional<FewShotExample> byId(String id) {
+            return library.byId(id).filter(this::mayShow);
+        }
+
+        private boolean mayShow(FewShotExample e) {
+            return door.mayShowOn(e.dbId(), e.sql());
+        }
+    }
 
     public static ExampleLibrary load(Path file) {
         List<FewShotExample> out = new ArrayList<>();

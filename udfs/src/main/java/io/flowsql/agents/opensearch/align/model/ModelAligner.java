@@ -1,5 +1,7 @@
 package io.flowsql.agents.opensearch.align.model;
 
+import io.flowsql.access.DataDoor;
+import java.util.Optional;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
@@ -35,28 +37,29 @@ public final class ModelAligner {
             "opensearch/align_agent");
 
     private final AgentCall call;
-    private final EmbeddingRetriever embeddings;
     private final PromptPair style = PromptPair.load(PROMPTS.get(0));
     private final PromptPair function = PromptPair.load(PROMPTS.get(1));
     private final PromptPair agent = PromptPair.load(PROMPTS.get(2));
 
-    /** @param embeddings the agent step's value embeddings; null compares literals with the values by text only */
-    public ModelAligner(AgentCall call, EmbeddingRetriever embeddings) {
+    public ModelAligner(AgentCall call) {
         this.call = call;
-        this.embeddings = embeddings;
     }
 
     /**
+     * @param door   the question's door: the agent step's value embeddings are those its room holds (none: literals
+     *               are compared with the values by text only)
      * @param fields the shared prompt fields plus {@code values} (the retrieved values as text)
      * @param tables the database's table names
      * @param known  the retrieved values
      */
-    public CompletableFuture<ConsistencyAligner.Aligned> align(PromptFields fields, String sql, Set<String> tables,
-                                                               List<KnownValue> known, StageTrace trace) {
+    public CompletableFuture<ConsistencyAligner.Aligned> align(DataDoor door, PromptFields fields, String sql,
+                                                               Set<String> tables, List<KnownValue> known,
+                                                               StageTrace trace) {
+        Optional<EmbeddingRetriever.Shown> embeddings = door.learned(EmbeddingRetriever.class);
         List<String> applied = new ArrayList<>();
         return step("style", style, StyleChecks.check(sql), fields, applied, trace)
                 .thenCompose(afterStyle -> step("function", function, FunctionChecks.check(afterStyle), fields, applied, trace))
-                .thenCompose(afterFunction -> nearest(afterFunction, tables, known, trace).thenCompose(near ->
+                .thenCompose(afterFunction -> nearest(embeddings, afterFunction, tables, known, trace).thenCompose(near ->
                         step("agent", agent, AgentChecks.check(afterFunction, tables, known, near), fields, applied, trace)))
                 .thenApply(done -> new ConsistencyAligner.Aligned(done, applied));
     }
@@ -80,16 +83,16 @@ public final class ModelAligner {
     }
 
     /** For each literal not among {@code known}, the known value whose embedding is within {@link AgentChecks#SAME_VALUE}. */
-    private CompletableFuture<Map<String, String>> nearest(String sql, Set<String> tables, List<KnownValue> known,
+    private static CompletableFuture<Map<String, String>> nearest(Optional<EmbeddingRetriever.Shown> embeddings, String sql, Set<String> tables, List<KnownValue> known,
                                                            StageTrace trace) {
         List<String> unknown = AgentChecks.unknownLiterals(sql, tables, known);
         List<String> values = known.stream().map(KnownValue::value).distinct().toList();
-        if (embeddings == null || unknown.isEmpty() || values.isEmpty()) {
+        if (embeddings.isEmpty() || unknown.isEmpty() || values.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
         List<String> texts = new ArrayList<>(unknown);
         texts.addAll(values);
-        return embeddings.embed(VALUES_USE, texts, trace).thenApply(vectors -> {
+        return embeddings.get().embed(VALUES_USE, texts, trace).thenApply(vectors -> {
             Map<String, String> out = new HashMap<>();
             for (int i = 0; i < unknown.size(); i++) {
                 double best = AgentChecks.SAME_VALUE;
