@@ -103,8 +103,11 @@ public final class SoakBenchmark implements Callable<Integer> {
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
             try (FailoverWatch failovers = new FailoverWatch(flink::lastFailoverMillis, 250);
                     SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
+                // enough for a run twice its length plus start-up: faults run to their end, so a short run under load
+                // lasts longer than planned (a 5-minute one on the standalone cluster took 12), and questions must
+                // still flow through the last faults; the sender stops at the run's end anyway
                 List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(), seed),
-                        presets, (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300)));
+                        presets, (int) Math.ceil(rate * (2 * TimeUnit.NANOSECONDS.toSeconds(runNanos) + 900)));
                 AtomicInteger next = new AtomicInteger();
                 sender.scheduleAtFixedRate(() -> {
                     int i = next.getAndIncrement();
