@@ -14,7 +14,7 @@
 #   deploy/bench.sh sql-path [--preset opensearch --slots 8 --latency-ms 200 --questions 200]   (README, Flink SQL)
 #   deploy/bench.sh idle-cluster [--taskmanagers 2 --slots 2 --seconds 30 -D key=value]    (docs/MEASUREMENTS.md, idle cost)
 #   deploy/bench.sh journal-startup [entries]                                              (docs/MEASUREMENTS.md)
-#   deploy/bench.sh soak [--minutes 5 --rate 2 --presets ... --outage-seconds 10 --llm-outage-seconds 60 --pg-outage-seconds 30 --sample-minutes 1]  (docs/FAULTS.md)
+#   deploy/bench.sh soak [--minutes 5 --rate 2 --presets ... --outage-seconds 10 --llm-outage-seconds 60 --pg-outage-seconds 30 --stall-seconds 20 --cluster mini|standalone --sample-minutes 1]  (docs/FAULTS.md)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in

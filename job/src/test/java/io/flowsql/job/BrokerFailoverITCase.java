@@ -1,14 +1,10 @@
 package io.flowsql.job;
 
 import io.flowsql.devstack.LocalKafkaCluster;
+import io.flowsql.devstack.TransactionCoordinators;
 import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.QuestionEvent;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,10 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -116,23 +110,11 @@ class BrokerFailoverITCase {
      * partitions it leads (the coordinator of the answers sink's transactional ids is the fault the issue names).
      */
     private static int coordinatorAndLeader() throws Exception {
-        Properties p = new Properties();
-        p.setProperty(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        try (Admin admin = Admin.create(p)) {
-            List<String> jobTransactions = admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
-                    .map(TransactionListing::transactionalId).filter(id -> id.startsWith("flowsql-answers")).toList();
-            Map<Integer, Integer> score = new HashMap<>();
-            for (TransactionDescription d : admin.describeTransactions(jobTransactions).all().get(30, TimeUnit.SECONDS).values()) {
-                score.merge(d.coordinatorId(), 10, Integer::sum);
-            }
-            for (TopicPartitionInfo partition : admin.describeTopics(List.of(JobTopics.ANSWERS)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(JobTopics.ANSWERS).partitions()) {
-                score.merge(partition.leader().id(), 1, Integer::sum);
-            }
-            System.out.printf("broker fault: answers transactions %s; score per node (10 per transaction coordinated,"
-                    + " 1 per answers partition led) %s%n", jobTransactions, score);
-            assertThat(jobTransactions).as("the answers sink writes in transactions").isNotEmpty();
-            return score.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        }
+        TransactionCoordinators.Busiest busiest = TransactionCoordinators.busiest(kafka.bootstrapServers(), "flowsql-answers",
+                JobTopics.ANSWERS);
+        System.out.printf("broker fault: answers transactions %s; score per node (10 per transaction coordinated,"
+                + " 1 per answers partition led) %s%n", busiest.transactions(), busiest.score());
+        assertThat(busiest.transactions()).as("the answers sink writes in transactions").isNotEmpty();
+        return busiest.node();
     }
 }

@@ -26,8 +26,8 @@ final class RestartableLlm implements AutoCloseable {
                 .oracle(GoldSqlOracle.load(sharedData.resolve("spider/dev.json"))).build(), port);
     }
 
-    String baseUrl() {
-        return "http://127.0.0.1:" + port + "/v1";
+    int port() {
+        return port;
     }
 
     synchronized void stop() {

@@ -2,7 +2,9 @@ package io.flowsql.benchmarks.soak;
 
 import io.flowsql.devstack.FreePorts;
 import io.flowsql.devstack.LocalKafkaCluster;
+import io.flowsql.devstack.TcpFaultProxy;
 import io.flowsql.devstack.TopicSpec;
+import io.flowsql.config.llm.LlmOptions;
 import io.flowsql.events.QuestionEvent;
 import io.flowsql.job.JobConfig;
 import io.flowsql.job.JobOptions;
@@ -26,8 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB) through the real job
  * (a MiniCluster of two TaskManagers in this JVM, exactly-once sinks) on a three-node Kafka cluster and the simulated
- * LLM; faults at random moments ({@link SoakFaults}: a broker killed, the model server and PostgreSQL stopped and started,
- * PostgreSQL's connections dropped, a TaskManager terminated); figures of every process and of the checkpoints every few
+ * LLM (behind a {@link TcpFaultProxy}); faults at random moments ({@link SoakFaults}: a broker killed, a rolling restart
+ * of all brokers, the model server and PostgreSQL stopped and started, PostgreSQL's connections dropped, a TaskManager
+ * terminated, the link to the model server stalled and slow); figures of every process and of the checkpoints every few
  * minutes, and one summary line.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
@@ -47,8 +50,17 @@ public final class SoakBenchmark implements Callable<Integer> {
     int llmOutageSeconds = 60;
     @Option(names = "--pg-outage-seconds", description = "how long the stopped PostgreSQL stays down (default ${DEFAULT-VALUE})")
     int pgOutageSeconds = 30;
+    @Option(names = "--stall-seconds", description = "how long the model server's link stalls, and then is slow (default ${DEFAULT-VALUE})")
+    int stallSeconds = 20;
+    @Option(names = "--llm-request-timeout-seconds",
+            description = "the job's llm.request-timeout, so that calls held by a stall give up and retry (default ${DEFAULT-VALUE})")
+    int llmRequestTimeoutSeconds = 10;
     @Option(names = "--seed", description = "seed of the fault schedule (default ${DEFAULT-VALUE})")
     long seed = 42;
+    @Option(names = "--cluster", description = "where the job runs: mini (a MiniCluster in this JVM) or standalone"
+            + " (deploy/flink-cluster-start.sh with ZooKeeper HA, adds the JobManager kill; needs the shaded job jar)"
+            + " (default ${DEFAULT-VALUE})")
+    String cluster = "mini";
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
@@ -61,10 +73,16 @@ public final class SoakBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long runNanos = TimeUnit.MINUTES.toNanos(minutes);
-        System.out.printf("soak: %d min, %.1f questions/s, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
-                        + " (broker down %d s, model server %d s, PostgreSQL %d s), %d cores shared%n", minutes, rate, presets,
-                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, SoakFaults.KINDS, outageSeconds, llmOutageSeconds,
-                pgOutageSeconds, Runtime.getRuntime().availableProcessors());
+        sharedData = sharedData.toAbsolutePath().normalize(); // the standalone cluster's processes have their own working folder
+        if (!List.of("mini", "standalone").contains(cluster)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--cluster is mini or standalone, not " + cluster);
+        }
+        List<String> kinds = SoakFaults.kinds("standalone".equals(cluster));
+        System.out.printf("soak: %d min, %.1f questions/s, %s cluster, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
+                        + " (broker down %d s, model server %d s, PostgreSQL %d s, model link stalled %d s then slow %d s),"
+                        + " %d cores shared%n", minutes, rate, cluster, presets,
+                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, kinds, outageSeconds, llmOutageSeconds,
+                pgOutageSeconds, stallSeconds, stallSeconds, Runtime.getRuntime().availableProcessors());
         SoakLedger ledger = new SoakLedger();
         Random random = new Random(seed);
         List<String> faults = new ArrayList<>();
@@ -73,17 +91,23 @@ public final class SoakBenchmark implements Callable<Integer> {
         Path work = Files.createTempDirectory("flowsql-soak-");
         try (LocalKafkaCluster kafka = LocalKafkaCluster.start(work.resolve("kafka"));
                 RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
+                TcpFaultProxy llmLink = TcpFaultProxy.start(llm.port());
                 SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
-                SoakFlink flink = SoakFlink.start()) {
+                SoakCluster flink = "standalone".equals(cluster) ? SoakStandalone.start(projectDir(), work.resolve("flink"))
+                        : SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
-            flink.submit(jobConfig(kafka.bootstrapServers(), llm.baseUrl(), databases.jobOptions(), work.resolve("checkpoints")),
-                    "flowsql-soak");
-            SoakFaults injector = new SoakFaults(kafka, llm, databases, flink,
-                    new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds));
+            flink.submit(jobConfig(kafka.bootstrapServers(), "http://127.0.0.1:" + llmLink.port() + "/v1",
+                    databases.jobOptions(), work.resolve("checkpoints")), "flowsql-soak");
+            SoakFaults injector = new SoakFaults(kafka, llm, llmLink, databases, flink,
+                    new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds, stallSeconds));
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
-            try (SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
+            try (FailoverWatch failovers = new FailoverWatch(flink::lastFailoverMillis, 250);
+                    SoakTraffic traffic = new SoakTraffic(kafka.bootstrapServers(), ledger)) {
+                // enough for a run twice its length plus start-up: faults run to their end, so a short run under load
+                // lasts longer than planned (a 5-minute one on the standalone cluster took 12), and questions must
+                // still flow through the last faults; the sender stops at the run's end anyway
                 List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(), seed),
-                        presets, (int) Math.ceil(rate * (TimeUnit.NANOSECONDS.toSeconds(runNanos) + 300)));
+                        presets, (int) Math.ceil(rate * (2 * TimeUnit.NANOSECONDS.toSeconds(runNanos) + 900)));
                 AtomicInteger next = new AtomicInteger();
                 sender.scheduleAtFixedRate(() -> {
                     int i = next.getAndIncrement();
@@ -99,18 +123,19 @@ public final class SoakBenchmark implements Callable<Integer> {
                     Thread.sleep(200);
                 }
                 phase = "steady";
-                first = figures(kafka);
+                first = figures(kafka, flink);
                 print(first, flink);
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
-                List<long[]> faultTimes = new ArrayList<>();
-                for (FaultSchedule.Planned planned : FaultSchedule.plan(SoakFaults.KINDS, minutes, seed).faults()) {
+                List<FaultRecord> faultTimes = new ArrayList<>();
+                for (FaultSchedule.Planned planned : FaultSchedule.plan(kinds, minutes, seed).faults()) {
                     nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
                     phase = planned.kind();
                     long faultStart = System.nanoTime();
+                    long faultStartMillis = System.currentTimeMillis();
                     String what = injector.inject(planned.kind(), random);
                     long faultEnd = System.nanoTime();
-                    faultTimes.add(new long[] {faultStart, faultEnd});
+                    faultTimes.add(new FaultRecord(faultStart, faultEnd, faultStartMillis, System.currentTimeMillis()));
                     faults.add(planned.kind() + " (" + what + ", " + TimeUnit.NANOSECONDS.toMillis(faultEnd - faultStart) + " ms)");
                     System.out.printf("%5.0f s fault %d: %s%n", (faultEnd - start) / 1e9, faults.size(), faults.get(faults.size() - 1));
                     phase = planned.kind() + "-after";
@@ -123,13 +148,19 @@ public final class SoakBenchmark implements Callable<Integer> {
                 traffic.awaitAnswers(ledger.sent(), TimeUnit.MINUTES.toNanos(3));
                 System.out.printf("run took %.1f min from the first answer (faults run to their end), then the drain%n",
                         (System.nanoTime() - start) / 60e9);
-                System.out.println("recovery per fault (fault start → first answer to a question sent after it started):");
+                System.out.println("per fault: detection (fault start → the job's first failover, if it failed over),"
+                        + " recovery (fault start → first answer to a question sent after the start; fault end → first"
+                        + " answer to a question sent after the end):");
                 for (int f = 0; f < faultTimes.size(); f++) {
-                    long firstAnswer = ledger.firstAnswerToQuestionSentAfter(faultTimes.get(f)[0]);
-                    System.out.printf("  %s: %s%n", faults.get(f), firstAnswer == 0 ? "none"
-                            : TimeUnit.NANOSECONDS.toMillis(firstAnswer - faultTimes.get(f)[0]) + " ms");
+                    FaultRecord times = faultTimes.get(f);
+                    long nextStartMillis = f + 1 < faultTimes.size() ? faultTimes.get(f + 1).startMillis() : Long.MAX_VALUE;
+                    System.out.printf("  %s: %s; recovery %s from start, %s from end%n", faults.get(f),
+                            times.detection(failovers.firstIn(times.startMillis(), nextStartMillis),
+                                    failovers.countIn(times.startMillis(), nextStartMillis)),
+                            times.since(times.startNanos(), ledger.firstAnswerToQuestionSentAfter(times.startNanos())),
+                            times.since(times.endNanos(), ledger.firstAnswerToQuestionSentAfter(times.endNanos())));
                 }
-                last = figures(kafka);
+                last = figures(kafka, flink);
                 System.out.printf("dead letters: %d; answer statuses %s%n", traffic.deadLetters(), ledger.statuses());
                 ledger.latencyLines().forEach(l -> System.out.println("latency " + l));
                 print(last, flink);
@@ -150,6 +181,7 @@ public final class SoakBenchmark implements Callable<Integer> {
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_BASE_URL.key(), llmBaseUrl);
+        options.put(LlmOptions.REQUEST_TIMEOUT.key(), llmRequestTimeoutSeconds + "s");
         options.put(JobOptions.CHECKPOINT_INTERVAL.key(), "1s");
         options.put(JobOptions.CHECKPOINT_DIR.key(), checkpoints.toUri().toString());
         options.put(JobOptions.TRANSACTION_TIMEOUT.key(), "60s");
@@ -157,11 +189,11 @@ public final class SoakBenchmark implements Callable<Integer> {
         return JobConfig.of(options);
     }
 
-    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakFlink flink)
+    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakCluster flink)
             throws InterruptedException {
         while (System.nanoTime() < untilNanos) {
             if (System.nanoTime() >= nextSample) {
-                print(figures(kafka), flink);
+                print(figures(kafka, flink), flink);
                 nextSample = System.nanoTime() + TimeUnit.MINUTES.toNanos(sampleMinutes);
             }
             Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime()))));
@@ -169,8 +201,9 @@ public final class SoakBenchmark implements Callable<Integer> {
         return nextSample;
     }
 
-    private static List<ProcessFigures> figures(LocalKafkaCluster kafka) {
+    private static List<ProcessFigures> figures(LocalKafkaCluster kafka, SoakCluster flink) {
         List<ProcessFigures> out = new ArrayList<>(List.of(ProcessFigures.ofThisJvm()));
+        out.addAll(flink.processes());
         for (int n = 1; n <= LocalKafkaCluster.SIZE; n++) {
             if (kafka.isAlive(n)) {
                 out.add(ProcessFigures.ofProcess("broker-" + n, kafka.pid(n)));
@@ -179,10 +212,14 @@ public final class SoakBenchmark implements Callable<Integer> {
         return out;
     }
 
-    private static void print(List<ProcessFigures> figures, SoakFlink flink) {
+    private static void print(List<ProcessFigures> figures, SoakCluster flink) {
         System.out.printf("%tT resources:%n", System.currentTimeMillis());
         figures.forEach(f -> System.out.println("  " + f.line()));
         System.out.println("  " + flink.checkpointLine());
+    }
+
+    private static Path projectDir() {
+        return Path.of(System.getProperty("flowsql.project.dir", ".")).toAbsolutePath().normalize();
     }
 
     private static int total(List<ProcessFigures> figures, boolean threads) {

@@ -24,6 +24,20 @@ class FaultScheduleTest {
     }
 
     @Test
+    void aFiveMinuteSoakInjectsEveryKindTheSoakHas() {
+        assertThat(SoakFaults.kinds(false)).isEqualTo(SoakFaults.KINDS).contains("net-stall", "broker-rolling")
+                .doesNotContain(SoakFaults.JOB_MANAGER_KILL).doesNotHaveDuplicates();
+        assertThat(SoakFaults.kinds(true)).containsAll(SoakFaults.KINDS).contains(SoakFaults.JOB_MANAGER_KILL)
+                .hasSize(SoakFaults.KINDS.size() + 1);
+        for (boolean standalone : new boolean[] {false, true}) {
+            for (long seed = 0; seed < 20; seed++) {
+                assertThat(FaultSchedule.plan(SoakFaults.kinds(standalone), 5, seed).faults())
+                        .extracting(FaultSchedule.Planned::kind).containsExactlyInAnyOrderElementsOf(SoakFaults.kinds(standalone));
+            }
+        }
+    }
+
+    @Test
     void anHourHasOneFaultAMinuteEveryKindEquallyOftenInRounds() {
         List<FaultSchedule.Planned> faults = FaultSchedule.plan(KINDS, 60, 42).faults();
         assertThat(faults).hasSize(60);
