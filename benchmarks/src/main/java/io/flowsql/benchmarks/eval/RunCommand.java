@@ -43,7 +43,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--limit", defaultValue = "0", description = "Only the first N runnable questions (0 = all)")
     int limit;
 
-    @Option(names = "--answers", defaultValue = "eval-report/answers.jsonl", description = "Answers JSONL (appended; resumes)")
+    @Option(names = "--answers", description = "Answers JSONL (appended; resumes); default <--out>/answers.jsonl, so runs "
+            + "with different --out folders never share (or refuse) one answers file")
     Path answers;
 
     @Option(names = "--local", description = "Start the broker, the job on a local MiniCluster and (without LLM_BASE_URL) the simulator")
@@ -109,7 +110,13 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The answers file: {@code --answers}, else {@code answers.jsonl} in the report's folder. */
+    Path answersFile() {
+        return answers != null ? answers : report.out.resolve("answers.jsonl");
+    }
+
     private int runAndScore(Benchmark bench, GoldHistory gold, TargetDatabases copies) throws Exception {
+        Path answers = answersFile();
         String run = EvalRunId.choose(runId, answers);
         System.out.printf("run id: %s (resume with --run-id %s --answers %s)%n", run, run, answers);
         if (copies != null) {
@@ -149,6 +156,7 @@ public final class RunCommand implements Callable<Integer> {
      * figures: on the target engine's copies the job was asked on, else on SQLite.
      */
     int scoreAnswers(Benchmark bench, TargetDatabases copies) {
+        Path answers = answersFile();
         if (copies != null) {
             return ScoreCommand.onTarget(bench, PredictionFormat.ANSWERS_JSONL.read(answers), answers.toString(),
                     report.semanticsFor(choice.benchmark), copies, 30_000, 64L << 20, ScoreCommand.defaultParallelism(), report,
