@@ -15,7 +15,9 @@
 # with its README line.
 # The quickstart's broker listens on 127.0.0.1:9092 and the console on 127.0.0.1:8088 as the README says, so run this
 # where nothing else uses those ports (CI runs it after the tests).
-#   .ci/readme-blocks.sh [--list]     (--list prints the blocks that would run, and runs nothing)
+#   .ci/readme-blocks.sh [--list | --prepare | --prepared]
+#     --list prints the blocks that would run, and runs nothing; --prepare only resolves the classpaths (a Maven run in
+#     this checkout: before tests start beside it); --prepared uses the classpaths --prepare resolved.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LIMIT="${README_BLOCK_TIMEOUT:-300}"
@@ -35,6 +37,23 @@ blocks() {
 }
 
 if [[ "${1:-}" == --list ]]; then blocks; exit 0; fi
+# The classpaths of the modules the blocks run (deploy/lib.sh caches each in work/<module>.classpath, as a user's second
+# run finds them): resolved here, where the classes are built, and pointed at the copy below. Resolving them in the copy
+# would recompile every module three times (its compiler keeps no state there): minutes.
+resolve_classpaths() {
+  echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
+  (cd "$ROOT" && ${MVN:-mvn} -q -B test-compile dependency:build-classpath -pl job,console,benchmarks -am \
+    -Dmdep.outputFile=target/readme-blocks.classpath)
+}
+case "${1:-}" in
+  --prepare) resolve_classpaths; exit $? ;;
+  --prepared) for module in job console benchmarks; do
+                [[ -s "$ROOT/$module/target/readme-blocks.classpath" ]] \
+                  || { echo "[readme] --prepared, but $module/target/readme-blocks.classpath is missing: run --prepare" >&2; exit 1; }
+              done ;;
+  "") resolve_classpaths || exit 1 ;;
+  *) echo "usage: .ci/readme-blocks.sh [--list | --prepare | --prepared]" >&2; exit 2 ;;
+esac
 
 # The copy sits where a clone sits: beside shared/data (the README's ../shared/data)
 BASE="$(mktemp -d "${TMPDIR:-/tmp}/flowsql-readme.XXXXXX")"
@@ -98,12 +117,6 @@ for classes in "$ROOT"/*/target/classes; do
   module="$(basename "$(dirname "$(dirname "$classes")")")"
   mkdir -p "$COPY/$module/target" && cp -a "$classes" "$COPY/$module/target/"
 done
-# The classpaths of the modules the blocks run (deploy/lib.sh caches each in work/<module>.classpath, as a user's second
-# run finds them): resolved once here, where the classes are built, and pointed at the copy. Resolving them in the copy
-# would recompile every module three times (its compiler keeps no state there): minutes.
-echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
-(cd "$ROOT" && ${MVN:-mvn} -q -B test-compile dependency:build-classpath -pl job,console,benchmarks -am \
-  -Dmdep.outputFile=target/readme-blocks.classpath)
 mkdir -p "$COPY/work"
 for module in job console benchmarks; do
   sed "s|$ROOT/|$COPY/|g" "$ROOT/$module/target/readme-blocks.classpath" > "$COPY/work/$module.classpath"
