@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.throughput;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.QuestionEvent;
@@ -90,6 +91,19 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (SmallInputs.on()) {
+            presets = SmallInputs.first(presets);
+            slots = SmallInputs.first(slots);
+            questions = SmallInputs.cap(questions, 24);
+            warmupMax = SmallInputs.cap(warmupMax, 24);
+            oneAtATime = SmallInputs.cap(oneAtATime, 3);
+            pacedSeconds = SmallInputs.cap(pacedSeconds, 3);
+            sustainedSeconds = SmallInputs.cap(sustainedSeconds, 3);
+            idleSeconds = SmallInputs.cap(idleSeconds, 2);
+            SmallInputs.announce("presets " + presets + ", slots " + slots + ", " + questions + " questions, warm-up at most "
+                    + warmupMax + ", " + oneAtATime + " one at a time, paced " + pacedSeconds + " s, sustained "
+                    + sustainedSeconds + " s, idle " + idleSeconds + " s");
+        }
         CpuAccount cpu = new CpuAccount();
         List<Summary> summaries = new ArrayList<>();
         try (LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-throughput-kafka"))) {
