@@ -94,15 +94,17 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         if (SmallInputs.on()) {
             presets = SmallInputs.first(presets);
             slots = SmallInputs.first(slots);
-            questions = SmallInputs.cap(questions, 24);
-            warmupMax = SmallInputs.cap(warmupMax, 24);
+            questions = SmallInputs.cap(questions, 16);
+            warmupMax = SmallInputs.cap(warmupMax, 8);
+            overrides.putIfAbsent(JobOptions.IDLE_AFTER.key(), "2s");
             oneAtATime = SmallInputs.cap(oneAtATime, 3);
             pacedSeconds = SmallInputs.cap(pacedSeconds, 3);
             sustainedSeconds = SmallInputs.cap(sustainedSeconds, 3);
             idleSeconds = SmallInputs.cap(idleSeconds, 2);
             SmallInputs.announce("presets " + presets + ", slots " + slots + ", " + questions + " questions, warm-up at most "
                     + warmupMax + ", " + oneAtATime + " one at a time, paced " + pacedSeconds + " s, sustained "
-                    + sustainedSeconds + " s, idle " + idleSeconds + " s");
+                    + sustainedSeconds + " s, idle " + idleSeconds + " s, " + JobOptions.IDLE_AFTER.key() + " "
+                    + overrides.get(JobOptions.IDLE_AFTER.key()));
         }
         CpuAccount cpu = new CpuAccount();
         List<Summary> summaries = new ArrayList<>();
