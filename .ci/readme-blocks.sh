@@ -141,6 +141,8 @@ while IFS= read -r -d $'\x1e' block; do
   printf '%s\n' "$body" | sed -E 's|^\.ci/run( .*)?$|: # .ci/run: not run here (it is CI itself)|' > "$COPY/.readme-block-$n.sh"
   echo "[readme] block $n (README.md:$line, $kind):" >&2
   sed 's/^/[readme]   /' "$COPY/.readme-block-$n.sh" >&2
+  # each command logged with the block's second it starts at (bash takes no PS4 from the environment when root)
+  sed -i "1i PS4='[readme] +\${SECONDS}s '; set -x" "$COPY/.readme-block-$n.sh"
   start=$SECONDS
   if [[ $kind == serve ]]; then
     stop_serving || exit 1
@@ -166,7 +168,7 @@ while IFS= read -r -d $'\x1e' block; do
     start_model || exit 1
     echo "[readme] the simulated LLM stands in for the model at http://127.0.0.1:8000/v1" >&2
   fi
-  if ! (cd "$COPY" && PS4='[readme] +${SECONDS}s ' timeout -k 20 "$LIMIT" bash -e -x ".readme-block-$n.sh"); then
+  if ! (cd "$COPY" && timeout -k 20 "$LIMIT" bash -e ".readme-block-$n.sh"); then
     echo "[readme] block $n (README.md:$line) FAILED after $((SECONDS - start)) s" >&2
     exit 1
   fi
