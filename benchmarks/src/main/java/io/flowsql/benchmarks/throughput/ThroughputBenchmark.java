@@ -178,7 +178,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
     private Summary runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
                               CpuAccount cpu) throws Exception {
-        warmUp(run, llm, preset, s);
+        warmUp(run, llm, preset, s, cpu);
         long warmedUp = System.nanoTime();
         Idle idle = idle(cpu);
         // a job that waits most of the day: measured again once job.idle-after has passed (idle pacing, if on)
@@ -423,24 +423,25 @@ public final class ThroughputBenchmark implements Callable<Integer> {
      * Batches through the job until three batches' rates agree within 10 % and the JIT was quiet in the last one
      * ({@link WarmUpRule}), or warmupMax questions went through.
      */
-    private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s) throws java.io.IOException {
+    private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s, CpuAccount cpu)
+            throws java.io.IOException {
         int batch = Math.max(50, 2 * s);
         List<Double> rates = new ArrayList<>();
         List<Double> jitShares = new ArrayList<>();
         int done = 0;
         while (done < warmupMax) {
             int size = Math.min(batch, warmupMax - done);
-            JvmTimes before = JvmTimes.now();
+            CpuAccount.Snapshot before = cpu.snapshot();
             RunFigures f = run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, size, preset + "-s" + s + "-warm" + done + "-"),
                     llm::requestCount, Duration.ofMinutes(10));
             done += size;
             rates.add(f.questionsPerSecond());
-            jitShares.add(JvmTimes.now().since(before).compilationMillis() / (double) Math.max(1, f.wallMillis()));
+            jitShares.add((cpu.snapshot().jitNanos() - before.jitNanos()) / 1e6 / Math.max(1, f.wallMillis()));
             if (WarmUpRule.settled(rates, jitShares)) {
                 break;
             }
         }
-        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s, JIT compilation %s ms/s (ends on stable rates "
+        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s, JIT compiler threads' CPU %s ms/s (ends on stable rates "
                         + "and JIT <= %.0f ms/s; %s)%n", preset, done,
                 rates.stream().map(r -> String.format("%.1f", r)).toList(),
                 jitShares.stream().map(j -> String.format("%.0f", 1000 * j)).toList(), 1000 * WarmUpRule.MAX_JIT_SHARE,
