@@ -220,7 +220,9 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     @Override
     public void close() {
         try {
-            System.out.printf("[flink-cluster] its running processes used %.1f s CPU%n", cpuTime().toMillis() / 1000.0);
+            System.out.printf("[flink-cluster] its running processes used %.1f s CPU (the JVM that started it: %.1f s)%n",
+                    cpuTime().toMillis() / 1000.0, ProcessHandle.current().info().totalCpuDuration()
+                            .orElse(Duration.ZERO).toMillis() / 1000.0);
             run(Map.of(), "flink-cluster-stop.sh");
         } finally {
             try {
