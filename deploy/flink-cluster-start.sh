@@ -9,8 +9,7 @@
 #      FLINK_HA (none; zookeeper: JobManager high availability, a ZooKeeper server of its own on FLINK_ZK_PORT, 2181,
 #      so a JobManager killed and started again resumes its jobs from their latest checkpoints; docs/FAULTS.md),
 #      FLINK_CONFIG_ONLY (1: write conf/config.yaml and start nothing, to read the settings the cluster would run with),
-#      FLINK_CLASSPATH_CACHE_DIR (where the resolved classpath is cached; default beside FLINK_CLUSTER_DIR),
-#      FLINK_EXTRA_JAVA_OPTS (more JVM flags for the JobManager and TaskManagers, space-separated).
+#      FLINK_CLASSPATH_CACHE_DIR (where the resolved classpath is cached; default beside FLINK_CLUSTER_DIR).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -192,7 +191,7 @@ start_process() {
     [[ -f "$file" ]] && mv "$file" "$file.1"   # the previous run's log is kept once
   done
   # shellcheck disable=SC2086  # the flags and options are space-separated words, as BashJavaUtils prints them
-  (cd "$PROJECT_DIR" && exec nohup java $jvm_flags "${FLINK_JAVA_OPTS[@]}" ${FLINK_EXTRA_JAVA_OPTS:-} \
+  (cd "$PROJECT_DIR" && exec nohup java $jvm_flags "${FLINK_JAVA_OPTS[@]}" \
       -Dlog.file="$CLUSTER_LOG_DIR/$name.log" -Dlog4j.configurationFile="file:$LOG4J_CONF" \
       -cp "$CP" "$main" --configDir "$CLUSTER_CONF_DIR" $dynamic \
       > "$CLUSTER_LOG_DIR/$name.out" 2>&1 < /dev/null) &

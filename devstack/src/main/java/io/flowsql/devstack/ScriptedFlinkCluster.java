@@ -86,11 +86,11 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * Extra JVM flags for the cluster's JobManager and TaskManagers (FLINK_EXTRA_JAVA_OPTS, space-separated), e.g. a
-     * test's cheaper JIT and collector; call before the first start.
+     * More JVM flags for every JVM the scripts start, the cluster's JobManager and TaskManagers among them
+     * (FLOWSQL_JVM_OPTS, space-separated; deploy/lib.sh), e.g. a test's cheaper JIT and collector; call before the first start.
      */
     public ScriptedFlinkCluster javaOptions(String flags) {
-        env.put("FLINK_EXTRA_JAVA_OPTS", flags);
+        env.put("FLOWSQL_JVM_OPTS", flags);
         return this;
     }
 
