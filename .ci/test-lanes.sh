@@ -15,6 +15,12 @@ cd "$(dirname "$0")/.."
 LOGS=target/ci-lanes
 mkdir -p "$LOGS"
 MVN="${MVN:-mvn}"
+# CPU, not waiting, limits lanes side by side on 2 cores: every JVM of the lanes runs C1 only with the serial GC (the
+# test JVMs get them from the poms' flowsql.test.jvm; Maven itself from MAVEN_OPTS; the JVMs the deploy/ scripts start
+# for cluster tests and README blocks from FLOWSQL_JVM_OPTS).
+JVM_FLAGS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+export MAVEN_OPTS="${MAVEN_OPTS:-$JVM_FLAGS}"
+export FLOWSQL_JVM_OPTS="${FLOWSQL_JVM_OPTS-$JVM_FLAGS}"
 lanes=("$@")
 (( ${#lanes[@]} )) || lanes=(job cluster modules readme)
 
