@@ -27,10 +27,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB) through the real job
+ * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB, MariaDB where mariadbd
+ * is installed) through the real job
  * (a MiniCluster of two TaskManagers in this JVM, exactly-once sinks) on a three-node Kafka cluster and the simulated
  * LLM (behind a {@link TcpFaultProxy}); faults at random moments ({@link SoakFaults}: a broker killed, a rolling restart
- * of all brokers, the model server and PostgreSQL stopped and started, PostgreSQL's connections dropped, a TaskManager
+ * of all brokers, the model server, PostgreSQL and MariaDB stopped and started, PostgreSQL's connections dropped, a TaskManager
  * terminated, the link to the model server stalled and slow); figures of every process and of the checkpoints every few
  * minutes, and one summary line.
  */
@@ -62,6 +63,9 @@ public final class SoakBenchmark implements Callable<Integer> {
             + " (deploy/flink-cluster-start.sh with ZooKeeper HA, adds the JobManager kill; needs the shaded job jar)"
             + " (default ${DEFAULT-VALUE})")
     String cluster = "mini";
+    @Option(names = "--mariadb", description = "MariaDB as a fourth engine with its restart fault: auto (if mariadbd is"
+            + " installed), on (fail without it) or off (default ${DEFAULT-VALUE})")
+    String mariadb = "auto";
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
@@ -92,12 +96,14 @@ public final class SoakBenchmark implements Callable<Integer> {
         if (!List.of("mini", "standalone").contains(cluster)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--cluster is mini or standalone, not " + cluster);
         }
-        List<String> kinds = SoakFaults.kinds("standalone".equals(cluster));
-        System.out.printf("soak: %d min, %.1f questions/s, %s cluster, presets %s on sqlite, postgresql (%s) and duckdb (%s), faults %s"
-                        + " (broker down %d s, model server %d s, PostgreSQL %d s, model link stalled %d s then slow %d s),"
-                        + " %d cores shared%n", minutes, rate, cluster, presets,
-                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, kinds, outageSeconds, llmOutageSeconds,
-                pgOutageSeconds, stallSeconds, stallSeconds, Runtime.getRuntime().availableProcessors());
+        boolean withMaria = withMaria();
+        List<String> kinds = SoakFaults.kinds("standalone".equals(cluster), withMaria);
+        System.out.printf("soak: %d min, %.1f questions/s, %s cluster, presets %s on sqlite, postgresql (%s), duckdb (%s)"
+                        + " and mariadb (%s), faults %s (broker down %d s, model server %d s, PostgreSQL and MariaDB %d s,"
+                        + " model link stalled %d s then slow %d s), %d cores shared%n", minutes, rate, cluster, presets,
+                SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, withMaria ? SoakDatabases.MARIADB_DB : "none",
+                kinds, outageSeconds, llmOutageSeconds, pgOutageSeconds, stallSeconds, stallSeconds,
+                Runtime.getRuntime().availableProcessors());
         SoakLedger ledger = new SoakLedger();
         Random random = new Random(seed);
         List<String> faults = new ArrayList<>();
@@ -107,7 +113,7 @@ public final class SoakBenchmark implements Callable<Integer> {
         try (LocalKafkaCluster kafka = LocalKafkaCluster.start(work.resolve("kafka"));
                 RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
                 TcpFaultProxy llmLink = TcpFaultProxy.start(llm.port());
-                SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next());
+                SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next(), withMaria);
                 SoakCluster flink = "standalone".equals(cluster) ? SoakStandalone.start(projectDir(), work.resolve("flink"))
                         : SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
@@ -121,7 +127,7 @@ public final class SoakBenchmark implements Callable<Integer> {
                 // enough for a run twice its length plus start-up: faults run to their end, so a short run under load
                 // lasts longer than planned (a 5-minute one on the standalone cluster took 12), and questions must
                 // still flow through the last faults; the sender stops at the run's end anyway
-                List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(), seed),
+                List<QuestionEvent> questions = SoakQuestions.mix(SoakQuestions.pools(sharedData, SoakDatabases.byEngine(withMaria), seed),
                         presets, (int) Math.ceil(rate * (2 * TimeUnit.NANOSECONDS.toSeconds(runNanos) + 900)));
                 AtomicInteger next = new AtomicInteger();
                 sender.scheduleAtFixedRate(() -> {
@@ -190,6 +196,27 @@ public final class SoakBenchmark implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Whether the soak has MariaDB: {@code --mariadb} auto, on or off; auto says so when it runs without. */
+    private boolean withMaria() {
+        String unavailable = SoakDatabases.mariaUnavailable();
+        switch (mariadb) {
+            case "off":
+                return false;
+            case "on":
+                if (unavailable != null) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), "--mariadb on, but " + unavailable);
+                }
+                return true;
+            case "auto":
+                if (unavailable != null) {
+                    System.out.println("soak: running without MariaDB: " + unavailable);
+                }
+                return unavailable == null;
+            default:
+                throw new CommandLine.ParameterException(new CommandLine(this), "--mariadb is auto, on or off, not " + mariadb);
+        }
     }
 
     private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> databases, Path checkpoints) {

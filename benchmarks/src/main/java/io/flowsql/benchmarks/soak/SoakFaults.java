@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * its ports and data; the simulated model server stopped and started on the same port; PostgreSQL stopped and started on
  * the same port and data; every pooled PostgreSQL connection dropped; a TaskManager terminated and a new one started;
  * the link between job and model server stalled and then slow ({@link TcpFaultProxy}); every broker stopped and
- * started again in turn (a rolling restart); on the standalone cluster also the JobManager killed and started again.
+ * started again in turn (a rolling restart); on the standalone cluster also the JobManager killed and started again;
+ * where the soak has MariaDB, it stopped and started again on the same port and data (as long as PostgreSQL).
  */
 final class SoakFaults {
     static final List<String> KINDS = List.of("broker-kill", "llm-restart", "pg-restart", "pg-drop", "tm-kill",
@@ -24,6 +25,8 @@ final class SoakFaults {
     static final String ANSWERS_TOPIC = "answers";
     /** The kind only a cluster whose JobManager is a process of its own (with HA) can have. */
     static final String JOB_MANAGER_KILL = "jm-kill";
+    /** The kind only a soak with a MariaDB server has. */
+    static final String MARIADB_RESTART = "mariadb-restart";
     /** What the slow half of a net-stall adds to every chunk passed on, both ways. */
     static final Duration SLOW_PER_CHUNK = Duration.ofMillis(200);
 
@@ -50,13 +53,18 @@ final class SoakFaults {
         this.outages = outages;
     }
 
-    /** The kinds of fault a soak injects, the JobManager kill only where the JobManager can die on its own. */
-    static List<String> kinds(boolean jobManagerCanDie) {
-        if (!jobManagerCanDie) {
-            return KINDS;
-        }
+    /**
+     * The kinds of fault a soak injects, the JobManager kill only where the JobManager can die on its own, the MariaDB
+     * restart only where the soak has MariaDB.
+     */
+    static List<String> kinds(boolean jobManagerCanDie, boolean withMaria) {
         List<String> out = new java.util.ArrayList<>(KINDS);
-        out.add(JOB_MANAGER_KILL);
+        if (withMaria) {
+            out.add(MARIADB_RESTART);
+        }
+        if (jobManagerCanDie) {
+            out.add(JOB_MANAGER_KILL);
+        }
         return List.copyOf(out);
     }
 
@@ -75,6 +83,12 @@ final class SoakFaults {
                 sleepSeconds(outages.postgres());
                 databases.startPostgres();
                 yield "PostgreSQL stopped " + outages.postgres() + " s and started on the same port and data";
+            }
+            case MARIADB_RESTART -> {
+                databases.stopMaria();
+                sleepSeconds(outages.postgres());
+                databases.startMaria();
+                yield "MariaDB stopped " + outages.postgres() + " s and started on the same port and data";
             }
             case "pg-drop" -> "PostgreSQL dropped " + databases.dropConnections() + " connections";
             case "tm-kill" -> flink.killTaskManager(random);

@@ -25,14 +25,23 @@ class FaultScheduleTest {
 
     @Test
     void aFiveMinuteSoakInjectsEveryKindTheSoakHas() {
-        assertThat(SoakFaults.kinds(false)).isEqualTo(SoakFaults.KINDS).contains("net-stall", "broker-rolling")
-                .doesNotContain(SoakFaults.JOB_MANAGER_KILL).doesNotHaveDuplicates();
-        assertThat(SoakFaults.kinds(true)).containsAll(SoakFaults.KINDS).contains(SoakFaults.JOB_MANAGER_KILL)
-                .hasSize(SoakFaults.KINDS.size() + 1);
+        assertThat(SoakFaults.kinds(false, false)).isEqualTo(SoakFaults.KINDS).contains("net-stall", "broker-rolling")
+                .doesNotContain(SoakFaults.JOB_MANAGER_KILL, SoakFaults.MARIADB_RESTART).doesNotHaveDuplicates();
+        assertThat(SoakFaults.kinds(true, false)).containsAll(SoakFaults.KINDS).contains(SoakFaults.JOB_MANAGER_KILL)
+                .doesNotContain(SoakFaults.MARIADB_RESTART).hasSize(SoakFaults.KINDS.size() + 1);
+        assertThat(SoakFaults.kinds(false, true)).containsAll(SoakFaults.KINDS).contains(SoakFaults.MARIADB_RESTART)
+                .doesNotContain(SoakFaults.JOB_MANAGER_KILL).hasSize(SoakFaults.KINDS.size() + 1);
+        assertThat(SoakFaults.kinds(true, true)).containsAll(SoakFaults.KINDS)
+                .contains(SoakFaults.MARIADB_RESTART, SoakFaults.JOB_MANAGER_KILL).hasSize(SoakFaults.KINDS.size() + 2);
         for (boolean standalone : new boolean[] {false, true}) {
-            for (long seed = 0; seed < 20; seed++) {
-                assertThat(FaultSchedule.plan(SoakFaults.kinds(standalone), 5, seed).faults())
-                        .extracting(FaultSchedule.Planned::kind).containsExactlyInAnyOrderElementsOf(SoakFaults.kinds(standalone));
+            for (boolean maria : new boolean[] {false, true}) {
+                List<String> kinds = SoakFaults.kinds(standalone, maria);
+                for (long seed = 0; seed < 20; seed++) {
+                    List<FaultSchedule.Planned> faults = FaultSchedule.plan(kinds, 5, seed).faults();
+                    assertThat(faults).extracting(FaultSchedule.Planned::kind).containsExactlyInAnyOrderElementsOf(kinds);
+                    assertThat(faults).allSatisfy(f -> assertThat(f.atSeconds()).isBetween(
+                            (double) FaultSchedule.QUIET_START_SECONDS, 5 * 60.0 - FaultSchedule.QUIET_END_SECONDS));
+                }
             }
         }
     }

@@ -25,7 +25,7 @@ public final class MariaDbTarget implements TargetEngine {
     }
 
     @Override
-    public AutoCloseable load(Map<String, Path> files, Path work, Map<String, String> options) throws SQLException {
+    public LocalMariaDb load(Map<String, Path> files, Path work, Map<String, String> options) throws SQLException {
         LocalMariaDb maria = LocalMariaDb.start(work.resolve("mariadb"));
         SqliteToServerLoader loader = new SqliteToServerLoader(DatabaseEngine.MARIADB);
         try (Connection admin = maria.admin(); Statement s = admin.createStatement()) {
