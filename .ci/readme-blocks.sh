@@ -9,7 +9,10 @@
 # on Spider dev) while it runs, so port 8000 must be free too.
 # Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
 # (README_QUICKSTART_COUNT -> QUICKSTART_COUNT); every `deploy/eval.sh score|run` takes the first 5 questions
-# (README_EVAL_LIMIT -> FLOWSQL_EVAL_LIMIT, which deploy/eval.sh reads). What is not run: a line whose command is
+# (README_EVAL_LIMIT -> FLOWSQL_EVAL_LIMIT, which deploy/eval.sh reads); every `deploy/bench.sh` runs on tiny inputs
+# (FLOWSQL_BENCH_SMALL=1: a few questions, one preset, short phases, a one-minute soak with one fault; each benchmark
+# prints a "small inputs (FLOWSQL_BENCH_SMALL): ..." line first). Each command of a block is logged with the second of
+# the block it started at ("[readme] +12s deploy/bench.sh tokens"). What is not run: a line whose command is
 # `.ci/run` (that is CI itself); the blocks marked check (ReadmeCommandsTest checks those without running them).
 # Each block has a time limit (README_BLOCK_TIMEOUT, 300 s); the first block that fails or overruns fails the script
 # with its README line.
@@ -26,6 +29,8 @@ unset LLM_BASE_URL LLM_MODEL LLM_API_KEY
 export QUICKSTART_COUNT="${README_QUICKSTART_COUNT:-1}"
 # every evaluation's first 5 questions (README_EVAL_LIMIT)
 export FLOWSQL_EVAL_LIMIT="${README_EVAL_LIMIT:-5}"
+# every benchmark on tiny inputs (deploy/bench.sh's subcommands read it)
+export FLOWSQL_BENCH_SMALL=1
 
 # Prints each run- or serve-marked block as: a line "@@ <line of its fence>" (" serve" after it for a serve block),
 # then its lines.
@@ -117,6 +122,8 @@ for classes in "$ROOT"/*/target/classes; do
   module="$(basename "$(dirname "$(dirname "$classes")")")"
   mkdir -p "$COPY/$module/target" && cp -a "$classes" "$COPY/$module/target/"
 done
+# the job's shaded jar, which a standalone cluster runs (deploy/bench.sh idle-cluster)
+cp -a "$ROOT"/job/target/flowsql-job-*.jar "$COPY/job/target/" 2>/dev/null || true
 mkdir -p "$COPY/work"
 for module in job console benchmarks; do
   sed "s|$ROOT/|$COPY/|g" "$ROOT/$module/target/readme-blocks.classpath" > "$COPY/work/$module.classpath"
@@ -134,6 +141,8 @@ while IFS= read -r -d $'\x1e' block; do
   printf '%s\n' "$body" | sed -E 's|^\.ci/run( .*)?$|: # .ci/run: not run here (it is CI itself)|' > "$COPY/.readme-block-$n.sh"
   echo "[readme] block $n (README.md:$line, $kind):" >&2
   sed 's/^/[readme]   /' "$COPY/.readme-block-$n.sh" >&2
+  # each command logged with the block's second it starts at (bash takes no PS4 from the environment when root)
+  sed -i "1i PS4='[readme] +\${SECONDS}s '; set -x" "$COPY/.readme-block-$n.sh"
   start=$SECONDS
   if [[ $kind == serve ]]; then
     stop_serving || exit 1

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.llm;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.llm.ChatMessage;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.llm.LlmClientConfig;
@@ -31,7 +32,9 @@ public final class LlmClientOverheadBenchmark {
     private LlmClientOverheadBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
+        int calls = SmallInputs.cap(args.length > 0 ? Integer.parseInt(args[0]) : 5_000, 200);
+        int warmupCalls = SmallInputs.cap(WARMUP_CALLS, 100);
+        SmallInputs.announce(calls + " calls per level, " + warmupCalls + " warm-up calls");
         int[] levels = {1, 4, 16, 64};
         try (SimulatedLlmServer server = SimulatedLlmServer.start(
                         SimulatorConfig.builder().recordRequests(false).slots(256).build());
@@ -50,8 +53,8 @@ public final class LlmClientOverheadBenchmark {
             Supplier<CompletableFuture<?>> viaClient = () -> client.chat(request);
             Supplier<CompletableFuture<?>> viaBare = () -> bare.preparePost(url)
                     .setHeader("Content-Type", "application/json").setBody(body).execute().toCompletableFuture();
-            run(viaClient, WARMUP_CALLS, 8);
-            run(viaBare, WARMUP_CALLS, 8);
+            run(viaClient, warmupCalls, 8);
+            run(viaBare, warmupCalls, 8);
             System.out.printf("LLM client overhead vs bare async-http-client, zero-latency simulator, %d calls per level%n",
                     calls);
             System.out.printf("%-11s | %-38s | %-38s | %-30s%n", "concurrency", "client p50/p99 us  calls/s  cpu us/call",

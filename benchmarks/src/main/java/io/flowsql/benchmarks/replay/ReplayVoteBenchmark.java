@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.replay;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.access.DataDoors;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.opensearch.OpenSearchAlignStage;
@@ -55,6 +56,8 @@ import java.util.stream.IntStream;
  * Usage: ReplayVoteBenchmark [shared-data-dir (default ../shared/data)] [prediction files... (default the three)]
  */
 public final class ReplayVoteBenchmark {
+    /** Questions under FLOWSQL_BENCH_SMALL. */
+    private static final int SMALL_QUESTIONS = 20;
     private static final List<String> DEFAULT_FILES = List.of("DAIL-SQL+GPT-4.txt", "C3-ChatGPT.txt", "DIN-SQL-GPT-4.csv");
 
     public static void main(String[] args) throws Exception {
@@ -88,6 +91,10 @@ public final class ReplayVoteBenchmark {
 
     List<Row> run(Path data, List<Path> files) throws Exception {
         Benchmark bench = new BenchmarkLoaders(data).load("spider-dev", null);
+        if (SmallInputs.on()) {
+            bench = bench.withItems(bench.runnableItems().stream().limit(SMALL_QUESTIONS).toList());
+            SmallInputs.announce("the first " + SMALL_QUESTIONS + " runnable Spider dev questions");
+        }
         DatabaseLocator locator = DatabaseLocator.forSharedData(data);
         List<Row> rows = new ArrayList<>();
         try (SafeExecutor executor = new SqliteSafeExecutor(locator, SqlExecutorConfig.defaults())) {

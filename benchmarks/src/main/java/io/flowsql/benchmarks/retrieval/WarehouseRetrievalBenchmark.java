@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.retrieval;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.benchmarks.engine.postgresql.PostgresWarehouse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -98,7 +99,12 @@ public final class WarehouseRetrievalBenchmark {
         } else if ("memory".equals(System.getProperty("flowsql.retrieval.world"))) {
             run(data, !"false".equals(System.getProperty("flowsql.retrieval.full")), budget);
         } else {
-            WarehouseOnPostgres.run(data, !"false".equals(System.getProperty("flowsql.retrieval.full")), work, budget);
+            boolean full = !"false".equals(System.getProperty("flowsql.retrieval.full")) && !SmallInputs.on();
+            if (SmallInputs.on() && System.getProperty("flowsql.retrieval.sweep") == null) {
+                System.setProperty("flowsql.retrieval.sweep", "false");
+            }
+            SmallInputs.announce("every tenth Spider question (flowsql.retrieval.full=false), no budget sweep");
+            WarehouseOnPostgres.run(data, full, work, budget);
         }
     }
 

@@ -18,6 +18,11 @@ record FaultSchedule(List<Planned> faults) {
     /** One fault: its kind and its second from the run's start. */
     record Planned(String kind, double atSeconds) {}
 
+    /** One fault of {@code kind} after the quiet start: the smoke run's schedule (FLOWSQL_BENCH_SMALL). */
+    static FaultSchedule one(String kind) {
+        return new FaultSchedule(List.of(new Planned(kind, QUIET_START_SECONDS)));
+    }
+
     static FaultSchedule plan(List<String> kinds, int minutes, long seed) {
         if (kinds.isEmpty() || minutes <= 0) {
             throw new IllegalArgumentException("a soak needs kinds of fault and a positive length: " + kinds + ", " + minutes);

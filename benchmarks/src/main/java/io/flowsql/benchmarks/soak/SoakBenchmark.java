@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.soak;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.devstack.FreePorts;
 import io.flowsql.devstack.LocalKafkaCluster;
 import io.flowsql.devstack.TcpFaultProxy;
@@ -68,6 +69,9 @@ public final class SoakBenchmark implements Callable<Integer> {
     @Option(names = "--shared-data", description = "benchmark data folder (default ${DEFAULT-VALUE})")
     Path sharedData = Path.of("../shared/data");
 
+    /** The one fault of a run on small inputs (FLOWSQL_BENCH_SMALL). */
+    private static final String SMALL_FAULT = "broker-kill";
+
     private volatile String phase = "start";
 
     public static void main(String[] args) {
@@ -76,6 +80,17 @@ public final class SoakBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        boolean small = SmallInputs.on();
+        if (small) {
+            minutes = SmallInputs.cap(minutes, 1);
+            presets = SmallInputs.first(presets);
+            outageSeconds = SmallInputs.cap(outageSeconds, 3);
+            llmOutageSeconds = SmallInputs.cap(llmOutageSeconds, 5);
+            pgOutageSeconds = SmallInputs.cap(pgOutageSeconds, 5);
+            stallSeconds = SmallInputs.cap(stallSeconds, 3);
+            SmallInputs.announce(minutes + " min, presets " + presets + ", one fault (" + SMALL_FAULT + " at "
+                    + FaultSchedule.QUIET_START_SECONDS + " s), outages of a few seconds");
+        }
         long runNanos = TimeUnit.MINUTES.toNanos(minutes);
         sharedData = sharedData.toAbsolutePath().normalize(); // the standalone cluster's processes have their own working folder
         if (!List.of("mini", "standalone").contains(cluster)) {
@@ -134,7 +149,8 @@ public final class SoakBenchmark implements Callable<Integer> {
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
                 List<FaultRecord> faultTimes = new ArrayList<>();
-                for (FaultSchedule.Planned planned : FaultSchedule.plan(kinds, minutes, seed).faults()) {
+                FaultSchedule schedule = small ? FaultSchedule.one(SMALL_FAULT) : FaultSchedule.plan(kinds, minutes, seed);
+                for (FaultSchedule.Planned planned : schedule.faults()) {
                     nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
                     phase = planned.kind();
                     long faultStart = System.nanoTime();

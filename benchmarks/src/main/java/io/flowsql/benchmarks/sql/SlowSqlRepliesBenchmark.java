@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.sql;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.AgentSettings;
 import io.flowsql.agents.common.HistoryRenderer;
@@ -68,8 +69,9 @@ public final class SlowSqlRepliesBenchmark {
     private SlowSqlRepliesBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int questions = args.length > 0 ? Integer.parseInt(args[0]) : 16;
-        long sqlMillis = args.length > 1 ? Long.parseLong(args[1]) : 1000;
+        int questions = SmallInputs.cap(args.length > 0 ? Integer.parseInt(args[0]) : 16, 4);
+        long sqlMillis = SmallInputs.cap(args.length > 1 ? Integer.parseInt(args[1]) : 1000, 300);
+        SmallInputs.announce(questions + " questions, statements of " + sqlMillis + " ms");
         Path sharedData = Path.of(args.length > 2 ? args[2] : "../shared/data").toAbsolutePath();
         DatabaseLocator databases = DatabaseLocator.forSharedData(sharedData);
         String slowSql = calibrate(databases, sqlMillis);

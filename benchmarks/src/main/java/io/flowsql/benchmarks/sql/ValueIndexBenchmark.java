@@ -2,6 +2,7 @@ package io.flowsql.benchmarks.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.sql.ValueIndex;
 import io.flowsql.sql.ValueMatch;
 import io.flowsql.sql.catalog.DatabaseLocator;
@@ -30,12 +31,16 @@ import java.util.Set;
 public final class ValueIndexBenchmark {
 
     private static final int TOP_K = 10;
+    /** Spider dev databases under FLOWSQL_BENCH_SMALL. */
+    private static final int SMALL_DATABASES = 3;
 
     public static void main(String[] args) throws Exception {
         Path data = Paths.get(args.length > 0 ? args[0] : "../shared/data");
         Path work = Paths.get(args.length > 1 ? args[1] : "target/value-index-bench");
+        int values = SmallInputs.cap(1_000_000, 20_000);
+        SmallInputs.announce("Spider dev's first " + SMALL_DATABASES + " databases, " + values + " values instead of 1M");
         spiderDev(data);
-        million(work.resolve("million.sqlite"), 1_000_000);
+        million(work.resolve("million.sqlite"), values);
     }
 
     /** One dev question with the literals the index should find. */
@@ -51,7 +56,8 @@ public final class ValueIndexBenchmark {
         int questionsWithDb = 0;
         for (JsonNode q : dev) {
             String db = q.get("db_id").asText();
-            if (locator.sqliteFile(db).isEmpty()) {
+            if (locator.sqliteFile(db).isEmpty()
+                    || SmallInputs.on() && !allValues.containsKey(db) && allValues.size() >= SMALL_DATABASES) {
                 continue;
             }
             questionsWithDb++;

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.throughput;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.ScriptedFlinkCluster;
 import io.flowsql.devstack.TopicSpec;
@@ -60,6 +61,17 @@ public final class IdleClusterBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (SmallInputs.on()) {
+            taskManagers = SmallInputs.cap(taskManagers, 1);
+            slots = SmallInputs.cap(slots, 1);
+            questions = SmallInputs.cap(questions, 2);
+            seconds = SmallInputs.cap(seconds, 3);
+            settleSeconds = SmallInputs.cap(settleSeconds, 0);
+            overrides.putIfAbsent(JobOptions.IDLE_AFTER.key(), "2s");
+            SmallInputs.announce(taskManagers + " TaskManager × " + slots + " slot, " + questions + " questions, "
+                    + seconds + " s window, " + settleSeconds + " s settle, " + JobOptions.IDLE_AFTER.key() + " "
+                    + overrides.get(JobOptions.IDLE_AFTER.key()));
+        }
         Path data = sharedData.toAbsolutePath().normalize();
         Path projectDir = Path.of(System.getProperty("flowsql.project.dir", ".")).toAbsolutePath().normalize();
         Path jar = projectDir.resolve("job/target/flowsql-job-0.1.0-SNAPSHOT.jar");

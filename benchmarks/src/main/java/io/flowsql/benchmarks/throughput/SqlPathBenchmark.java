@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.throughput;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.QuestionEvent;
@@ -60,6 +61,9 @@ public final class SqlPathBenchmark implements java.util.concurrent.Callable<Int
 
     @Override
     public Integer call() throws Exception {
+        questions = SmallInputs.cap(questions, 12);
+        warmup = SmallInputs.cap(warmup, 4);
+        SmallInputs.announce(questions + " questions, warm-up " + warmup);
         System.out.printf("sql-path: preset=%s S=%d L=%d ms questions=%d warm-up=%d, %d cores (shared machine: rates are "
                         + "depressed by other load)%s%n", preset, slots, latencyMillis, questions, warmup,
                 Runtime.getRuntime().availableProcessors(), overrides.isEmpty() ? "" : ", -D " + overrides);

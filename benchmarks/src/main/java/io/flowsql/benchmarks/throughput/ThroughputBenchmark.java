@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.throughput;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.QuestionEvent;
@@ -58,8 +59,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     long latencyMillis = 200;
     @Option(names = "--questions", description = "questions of the measured run, all sent at once (default ${DEFAULT-VALUE})")
     int questions = 400;
-    @Option(names = "--warmup-max", description = "warm-up stops when three batches' rates agree within 10 %, or after this many questions (default ${DEFAULT-VALUE})")
-    int warmupMax = 1000;
+    @Option(names = "--warmup-max", description = "warm-up stops when three batches' rates agree within 10 % and the JIT compiled <= 100 ms/s in the last batch, or after this many questions (default ${DEFAULT-VALUE})")
+    int warmupMax = 2000;
     @Option(names = "--one-at-a-time", description = "questions of the one-at-a-time run (default ${DEFAULT-VALUE})")
     int oneAtATime = 40;
     @Option(names = "--paced", description = "paced run at this share of the measured maximum rate (the sustained run's, or the burst's); 0 = none (default ${DEFAULT-VALUE})")
@@ -90,6 +91,21 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (SmallInputs.on()) {
+            presets = SmallInputs.first(presets);
+            slots = SmallInputs.first(slots);
+            questions = SmallInputs.cap(questions, 16);
+            warmupMax = SmallInputs.cap(warmupMax, 8);
+            overrides.putIfAbsent(JobOptions.IDLE_AFTER.key(), "2s");
+            oneAtATime = SmallInputs.cap(oneAtATime, 3);
+            pacedSeconds = SmallInputs.cap(pacedSeconds, 3);
+            sustainedSeconds = SmallInputs.cap(sustainedSeconds, 3);
+            idleSeconds = SmallInputs.cap(idleSeconds, 2);
+            SmallInputs.announce("presets " + presets + ", slots " + slots + ", " + questions + " questions, warm-up at most "
+                    + warmupMax + ", " + oneAtATime + " one at a time, paced " + pacedSeconds + " s, sustained "
+                    + sustainedSeconds + " s, idle " + idleSeconds + " s, " + JobOptions.IDLE_AFTER.key() + " "
+                    + overrides.get(JobOptions.IDLE_AFTER.key()));
+        }
         CpuAccount cpu = new CpuAccount();
         List<Summary> summaries = new ArrayList<>();
         try (LocalKafkaBroker broker = LocalKafkaBroker.start(Files.createTempDirectory("flowsql-throughput-kafka"))) {
@@ -178,7 +194,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
     private Summary runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
                               CpuAccount cpu) throws Exception {
-        warmUp(run, llm, preset, s);
+        warmUp(run, llm, preset, s, cpu);
         long warmedUp = System.nanoTime();
         Idle idle = idle(cpu);
         // a job that waits most of the day: measured again once job.idle-after has passed (idle pacing, if on)
@@ -419,33 +435,32 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         }
     }
 
-    /** The last three batches' rates all within 10 % of their mean. */
-    static boolean stable(List<Double> rates) {
-        int n = rates.size();
-        if (n < 3) {
-            return false;
-        }
-        List<Double> last = rates.subList(n - 3, n);
-        double mean = last.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        return last.stream().allMatch(r -> Math.abs(r - mean) <= 0.1 * mean);
-    }
-
-    /** Batches through the job until three batches' rates agree within 10 % or warmupMax questions went through. */
-    private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s) throws java.io.IOException {
+    /**
+     * Batches through the job until three batches' rates agree within 10 % and the JIT was quiet in the last one
+     * ({@link WarmUpRule}), or warmupMax questions went through.
+     */
+    private void warmUp(StreamingRun run, SimulatedLlmServer llm, String preset, int s, CpuAccount cpu)
+            throws java.io.IOException {
         int batch = Math.max(50, 2 * s);
         List<Double> rates = new ArrayList<>();
+        List<Double> jitShares = new ArrayList<>();
         int done = 0;
         while (done < warmupMax) {
             int size = Math.min(batch, warmupMax - done);
+            CpuAccount.Snapshot before = cpu.snapshot();
             RunFigures f = run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, size, preset + "-s" + s + "-warm" + done + "-"),
                     llm::requestCount, Duration.ofMinutes(10));
             done += size;
             rates.add(f.questionsPerSecond());
-            if (stable(rates)) {
+            jitShares.add((cpu.snapshot().jitNanos() - before.jitNanos()) / 1e6 / Math.max(1, f.wallMillis()));
+            if (WarmUpRule.settled(rates, jitShares)) {
                 break;
             }
         }
-        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s%n", preset, done,
-                rates.stream().map(r -> String.format("%.1f", r)).toList());
+        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s, JIT compiler threads' CPU %s ms/s (ends on stable rates "
+                        + "and JIT <= %.0f ms/s; %s)%n", preset, done,
+                rates.stream().map(r -> String.format("%.1f", r)).toList(),
+                jitShares.stream().map(j -> String.format("%.0f", 1000 * j)).toList(), 1000 * WarmUpRule.MAX_JIT_SHARE,
+                WarmUpRule.settled(rates, jitShares) ? "settled" : "NOT settled: --warmup-max reached");
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.throughput;
 
+import io.flowsql.benchmarks.SmallInputs;
 import io.flowsql.engine.EngineConfig;
 import io.flowsql.job.EngineWiring;
 import io.flowsql.job.JobConfig;
@@ -49,6 +50,11 @@ public final class TokenBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (SmallInputs.on()) {
+            presets = SmallInputs.first(presets);
+            questions = SmallInputs.cap(questions, 4);
+            SmallInputs.announce("presets " + presets + ", " + questions + " questions");
+        }
         System.out.printf("tokens: %d Spider dev questions per preset (seeded order %d, all databases mixed), one at a time; "
                         + "simulator prefix cache %d tokens (OpenAI usage: prompt_tokens_details.cached_tokens); "
                         + "job defaults%s; tokens ≈ 4 characters%n", questions, seed, prefixCacheTokens,

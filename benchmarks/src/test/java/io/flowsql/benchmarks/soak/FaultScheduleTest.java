@@ -76,4 +76,11 @@ class FaultScheduleTest {
                 .containsExactlyInAnyOrderElementsOf(KINDS);
         assertThatThrownBy(() -> FaultSchedule.plan(KINDS, 0, 1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theSmokeRunHasOneFaultAfterTheQuietStartAndBeforeTheQuietEndOfAMinute() {
+        assertThat(FaultSchedule.one("broker-kill").faults())
+                .containsExactly(new FaultSchedule.Planned("broker-kill", FaultSchedule.QUIET_START_SECONDS));
+        assertThat(FaultSchedule.QUIET_START_SECONDS + FaultSchedule.QUIET_END_SECONDS).isLessThan(60);
+    }
 }

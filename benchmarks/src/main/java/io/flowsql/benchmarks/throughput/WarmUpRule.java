@@ -1,0 +1,34 @@
+package io.flowsql.benchmarks.throughput;
+
+import java.util.List;
+
+/**
+ * When a warm-up may end: the last three batches' rates agree within 10 % AND the JIT's compiler threads used
+ * at most {@link #MAX_JIT_SHARE} of a core in the last batch (their CPU, what {@code jit_ms} reports; the management
+ * bean's compilation time counts waiting for a core too: 1.8-2.5 s per second on a loaded machine). Rates alone
+ * settle while C2 still compiles (a run at 13:00 on stop 50: 720 ms/s of JIT CPU in the idle window after the
+ * sustained run), so the measured window would pay for compilation.
+ */
+final class WarmUpRule {
+    /** The compiler threads' CPU per second of wall time, at most 10 % of one core. */
+    static final double MAX_JIT_SHARE = 0.10;
+
+    private WarmUpRule() {
+    }
+
+    /** The last three batches' rates all within 10 % of their mean. */
+    static boolean stableRates(List<Double> rates) {
+        int n = rates.size();
+        if (n < 3) {
+            return false;
+        }
+        List<Double> last = rates.subList(n - 3, n);
+        double mean = last.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        return last.stream().allMatch(r -> Math.abs(r - mean) <= 0.1 * mean);
+    }
+
+    /** Stable rates and a quiet JIT in the last batch ({@code jitShares}: compiler threads' CPU ms / wall ms per batch). */
+    static boolean settled(List<Double> rates, List<Double> jitShares) {
+        return stableRates(rates) && !jitShares.isEmpty() && jitShares.get(jitShares.size() - 1) <= MAX_JIT_SHARE;
+    }
+}
