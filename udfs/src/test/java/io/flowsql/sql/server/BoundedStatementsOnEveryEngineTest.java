@@ -100,9 +100,21 @@ class BoundedStatementsOnEveryEngineTest {
             List.of("concert_singer", "SELECT count(*) FROM singer a, singer b, singer c, singer d, singer e, singer f, singer g,"
                     + " singer h, singer i, singer j, singer k, singer l"));
 
+    /**
+     * 1.2x the budget; 1.5x when other processes overload the machine (load average above its cores: the stop itself
+     * then waits for a core). Either is far below what an unbounded statement takes (minutes, or 6x the budget before).
+     */
+    private static long stopLimitMillis() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        boolean overloaded = load > Runtime.getRuntime().availableProcessors();
+        long limit = BUDGET_MILLIS * (overloaded ? 15 : 12) / 10;
+        System.out.printf("load average %.1f: a statement must stop within %d ms%n", load, limit);
+        return limit;
+    }
+
     @Test
     void everyHeavyStatementIsRefusedOrStopsWithinItsBudget() throws Exception {
-        long limit = BUDGET_MILLIS * 12 / 10;
+        long limit = stopLimitMillis();
         String mariaBefore = maria == null ? null : peakRss(mariadbStatus());
         for (List<String> c : HEAVY) {
             if (c.get(0).startsWith("maria") && maria == null) {
@@ -116,7 +128,7 @@ class BoundedStatementsOnEveryEngineTest {
                     r.ok() ? "RAN" : r.error().kind(), ms, limit, usedHeapMb(), peakRss(), c.get(1),
                     r.ok() ? r.rows() : r.error().message());
             assertThat(r.ok() && !r.truncated()).as(c.get(1) + " ran to completion").isFalse();
-            assertThat(ms).as(c.get(1) + " stopped within 1.2x its budget").isLessThanOrEqualTo(limit);
+            assertThat(ms).as(c.get(1) + " stopped within " + limit + " ms").isLessThanOrEqualTo(limit);
             assertThat(sql.execute(c.get(0), "SELECT count(*) FROM singer").ok()).as(c.get(0) + " answers afterwards").isTrue();
         }
         if (maria != null) {
