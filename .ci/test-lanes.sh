@@ -7,7 +7,9 @@
 #   job        the job module's *Test and *ITCase           (JOB_FORKS JVMs, default 3)
 #   cluster    the job module's *IT: standalone clusters    (CLUSTER_FORKS JVMs, default 2)
 #   modules    every other module's tests, module by module (MODULE_FORKS JVMs, default 2)
-#   readme     the README's run-marked blocks (.ci/readme-blocks.sh; its classpaths resolved before the lanes start)
+#   readme     the README's run-marked blocks (.ci/readme-blocks.sh; its classpaths resolved before the lanes start; each
+#              block may take README_BLOCK_TIMEOUT, default 600 s here: beside the other lanes a block takes 2-4x its time
+#              alone)
 #   .ci/test-lanes.sh [lane ...]      (default: all four; exit status 1 when any lane failed)
 # Each lane writes target/ci-lanes/<lane>.log; a passing lane prints its test counts, a failing one its whole log.
 set -uo pipefail
@@ -29,7 +31,7 @@ lane_command() {
     job)     echo "$MVN -B -pl job surefire:test -Dflowsql.test.forks=${JOB_FORKS:-3}" ;;
     cluster) echo "$MVN -B -pl job failsafe:integration-test failsafe:verify -Dflowsql.it.forks=${CLUSTER_FORKS:-2}" ;;
     modules) echo "$MVN -B -fae -pl simulator,config,udfs,devstack,console,benchmarks surefire:test -Dflowsql.test.forks=${MODULE_FORKS:-2}" ;;
-    readme)  echo ".ci/readme-blocks.sh --prepared" ;;
+    readme)  echo "README_BLOCK_TIMEOUT=${README_BLOCK_TIMEOUT:-600} .ci/readme-blocks.sh --prepared" ;;
     *) echo "unknown lane '$1' (job, cluster, modules, readme)" >&2; return 1 ;;
   esac
 }
