@@ -32,7 +32,7 @@ public final class JdbcPools implements AutoCloseable {
     /** How long a database that refused a login is failed at once before the pool tries again. */
     public static final long UNAVAILABLE_MILLIS = 10_000;
     static final long POLL_MILLIS = 1_000;
-    static final int CONNECT_SECONDS = 5;
+    public static final int CONNECT_SECONDS = 5;
 
     private final Credentials credentials;
     private final long connectionWaitMillis;

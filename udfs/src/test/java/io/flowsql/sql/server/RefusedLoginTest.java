@@ -110,26 +110,36 @@ class RefusedLoginTest {
                 0, 0, ValueSampling.defaults());
         DatabaseRegistry registry = new DatabaseRegistry(SpiderData.locator(), List.of(locked("locked"), down));
         SqlExecutorConfig config = SqlExecutorConfig.defaults().withTimeoutMillis(30_000);
-        try (JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config,
-                new JdbcPools(new Credentials(Map.of()), 3 * config.timeoutMillis()))) {
-            for (String id : List.of("locked", "down")) {
-                long start = System.nanoTime();
-                ExecutionResult first = jdbc.execute(id, "SELECT count(*) FROM singer");
-                long firstMillis = (System.nanoTime() - start) / 1_000_000;
-                start = System.nanoTime();
-                ExecutionResult second = jdbc.execute(id, "SELECT count(*) FROM singer");
-                long secondMillis = (System.nanoTime() - start) / 1_000_000;
-                System.out.printf("%s: first statement failed in %d ms, the next in %d ms: %s%n", id, firstMillis,
-                        secondMillis, first.error());
-                for (ExecutionResult r : List.of(first, second)) {
-                    assertThat(r.error().kind()).as(id).isEqualTo(SqlError.Kind.DATABASE_UNAVAILABLE);
-                    assertThat(r.error().message()).contains("database " + id + " is unavailable")
-                            .doesNotContain(rightPassword, wrongPassword, "jdbc:", ROLE);
+        for (String id : List.of("locked", "down")) {
+            // On an overloaded machine the server may not refuse within the login time-out: that attempt is rightly
+            // "cannot be reached", so the refusal is asked again (a new pool) up to 3 times before the test judges it.
+            for (int attempt = 1; ; attempt++) {
+                try (JdbcSafeExecutor jdbc = new JdbcSafeExecutor(registry, config,
+                        new JdbcPools(new Credentials(Map.of()), 3 * config.timeoutMillis()))) {
+                    long start = System.nanoTime();
+                    ExecutionResult first = jdbc.execute(id, "SELECT count(*) FROM singer");
+                    long firstMillis = (System.nanoTime() - start) / 1_000_000;
+                    start = System.nanoTime();
+                    ExecutionResult second = jdbc.execute(id, "SELECT count(*) FROM singer");
+                    long secondMillis = (System.nanoTime() - start) / 1_000_000;
+                    System.out.printf("%s (attempt %d): first statement failed in %d ms, the next in %d ms: %s%n", id,
+                            attempt, firstMillis, secondMillis, first.error());
+                    boolean loginTimedOut = firstMillis >= JdbcPools.CONNECT_SECONDS * 1000L
+                            && first.error().message().contains("cannot be reached");
+                    if (id.equals("locked") && loginTimedOut && attempt < 3) {
+                        continue;
+                    }
+                    for (ExecutionResult r : List.of(first, second)) {
+                        assertThat(r.error().kind()).as(id).isEqualTo(SqlError.Kind.DATABASE_UNAVAILABLE);
+                        assertThat(r.error().message()).contains("database " + id + " is unavailable")
+                                .doesNotContain(rightPassword, wrongPassword, "jdbc:", ROLE);
+                    }
+                    assertThat(first.error().message()).contains(id.equals("locked") ? "refused the login" : "cannot be reached");
+                    // the pool's wait would be 90 s: a failure well under it is the fail-fast path, not the time-out
+                    assertThat(firstMillis).as(id + ": failed long before the pool's time-out").isLessThan(20_000);
+                    assertThat(secondMillis).as(id + ": the next statement fails without trying again").isLessThan(5_000);
+                    break;
                 }
-                assertThat(first.error().message()).contains(id.equals("locked") ? "refused the login" : "cannot be reached");
-                // the pool's wait would be 90 s: a failure well under it is the fail-fast path, not the time-out
-                assertThat(firstMillis).as(id + ": failed long before the pool's time-out").isLessThan(20_000);
-                assertThat(secondMillis).as(id + ": the next statement fails without trying again").isLessThan(5_000);
             }
         }
     }
