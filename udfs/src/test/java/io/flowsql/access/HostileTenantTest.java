@@ -146,7 +146,9 @@ class HostileTenantTest {
             DATABASES.add("maria_" + DB);
         }
         executor = DatabaseParts.executor(new io.flowsql.sql.registry.DatabaseRegistry(io.flowsql.sql.SpiderData.locator(),
-                declared), SqlExecutorConfig.defaults().withTimeoutMillis(5_000));
+                // 15 s per statement: no case here is meant to be stopped by time (the gate refuses escapes), and on
+                // an overloaded machine a control waited > 5 s for a core before parsing (CI lanes)
+                declared), SqlExecutorConfig.defaults().withTimeoutMillis(15_000));
         StageSql admin = StageSql.open(executor);
         for (String table : HIDDEN_TABLES) {
             HIDDEN_NAMES.add(table);
