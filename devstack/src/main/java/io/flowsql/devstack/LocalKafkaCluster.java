@@ -43,8 +43,35 @@ public final class LocalKafkaCluster implements AutoCloseable {
         }
     }
 
-    /** Starts the three nodes (in parallel) with their data under {@code dataDir}, which is deleted on close. */
+    /**
+     * Starts the three nodes (in parallel) with their data under {@code dataDir}, which is deleted on close. A port
+     * found free can be taken by another process before a node binds it (tests run side by side): then the whole
+     * cluster starts again on new ports, up to {@value #PORT_ATTEMPTS} times.
+     */
     public static LocalKafkaCluster start(Path dataDir) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(dataDir);
+            } catch (PortTaken e) {
+                if (attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+                System.err.println("Kafka cluster: " + e.getMessage().lines().findFirst().orElse("")
+                        + "; starting again on new ports (attempt " + (attempt + 1) + " of " + PORT_ATTEMPTS + ")");
+            }
+        }
+    }
+
+    private static final int PORT_ATTEMPTS = 3;
+
+    /** A node could not bind its port: another process took it after it was found free. */
+    static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
+    private static LocalKafkaCluster startOnce(Path dataDir) {
         LocalKafkaCluster cluster = new LocalKafkaCluster(dataDir);
         Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
         try {
@@ -221,8 +248,12 @@ public final class LocalKafkaCluster implements AutoCloseable {
         try {
             while (!Files.exists(readyFile(n)) || Files.size(readyFile(n)) == 0) {
                 if (!processes[n].isAlive()) {
-                    throw new IllegalStateException("Kafka node " + n + " exited (" + processes[n].exitValue() + "); log: "
-                            + tail(dataDir.resolve("node-" + n + ".log")));
+                    String log = tail(dataDir.resolve("node-" + n + ".log"));
+                    String message = "Kafka node " + n + " exited (" + processes[n].exitValue() + "); log: " + log;
+                    if (log.contains("Unable to start acceptor") || log.contains("Address already in use")) {
+                        throw new PortTaken(message);
+                    }
+                    throw new IllegalStateException(message);
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("Kafka node " + n + " not ready within " + START_TIMEOUT + "; log: "
