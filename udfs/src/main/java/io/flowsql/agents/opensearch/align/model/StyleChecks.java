@@ -19,6 +19,9 @@ public final class StyleChecks {
     private static final Pattern LIMIT_SUBQUERY = Pattern.compile("(?i)=\\s*(\\(\\s*SELECT\\s[^()]*?LIMIT\\s+\\d+\\s*\\))");
     private static final Pattern SELECT_AGGREGATE = Pattern.compile("(?is)^SELECT[^()]*?\\s((MIN|MAX)\\s*\\([^)]*?\\)).*?LIMIT\\s+1\\b");
     private static final Pattern ORDER_LIMIT = Pattern.compile("(?is)ORDER BY\\s+(.*?)(?<!DESC )LIMIT\\s+\\d+");
+    /** An ORDER BY key that sums or counts (never NULL): no IS NOT NULL needed. */
+    private static final Pattern COUNTED = Pattern.compile("\\b(SUM|COUNT)\\s*\\(");
+    private static final Pattern ASCENDING = Pattern.compile("(?i)\\s+ASC$");
     private static final Pattern STAR = Pattern.compile("(?is)^SELECT.*?\\s(\\w+\\.\\*).*?FROM");
 
     private StyleChecks() {}
@@ -49,9 +52,9 @@ public final class StyleChecks {
                     + " function is redundant with ORDER BY … LIMIT 1; select the column itself");
         }
         Matcher ordered = ORDER_LIMIT.matcher(plain);
-        if (ordered.find() && !ordered.group(1).toUpperCase().matches("(?s).*\\b(SUM|COUNT)\\s*\\(.*")) {
-            problems.add("`ORDER BY " + ordered.group(1).strip() + "` with LIMIT: add `WHERE " + ordered.group(1).strip()
-                    .replaceAll("(?i)\\s+ASC$", "") + " IS NOT NULL` (SQLite sorts NULL first)");
+        if (ordered.find() && !COUNTED.matcher(ordered.group(1).toUpperCase()).find()) {
+            problems.add("`ORDER BY " + ordered.group(1).strip() + "` with LIMIT: add `WHERE " + ASCENDING.matcher(ordered.group(1).strip())
+                    .replaceAll("") + " IS NOT NULL` (SQLite sorts NULL first)");
         }
         Matcher star = STAR.matcher(plain);
         if (star.find()) {
