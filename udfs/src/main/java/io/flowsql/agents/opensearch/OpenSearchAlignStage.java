@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch;
 
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.agents.opensearch.align.ConsistencyAligner;
 import io.flowsql.agents.opensearch.align.DialectAlignment;
 import io.flowsql.agents.opensearch.align.model.AgentChecks.KnownValue;
@@ -117,7 +118,7 @@ public final class OpenSearchAlignStage implements Stage {
         }
         Map<String, List<Candidate>> bySql = new LinkedHashMap<>();
         for (Candidate candidate : pending(ctx)) {
-            bySql.computeIfAbsent(candidate.sql.strip().replaceAll("\\s+", " "), k -> new ArrayList<>()).add(candidate);
+            bySql.computeIfAbsent(SqlOneLine.of(candidate.sql), k -> new ArrayList<>()).add(candidate);
         }
         List<CompletableFuture<Boolean>> work = new ArrayList<>();
         for (Map.Entry<String, List<Candidate>> same : bySql.entrySet()) {

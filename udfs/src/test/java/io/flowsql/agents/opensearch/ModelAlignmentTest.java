@@ -206,6 +206,20 @@ class ModelAlignmentTest {
         return ctx;
     }
 
+    /** The checks after a model reply run on the stage's work pool (given to the trace), not on the reply's thread. */
+    @Test
+    void theStepsAfterAReplyCheckOnTheStagesWorkPool() {
+        try (io.flowsql.agents.CountingWorkPool pool = new io.flowsql.agents.CountingWorkPool()) {
+            StageTrace trace = trace();
+            trace.work = pool;
+            var aligned = new ModelAligner(new AgentCall(ScriptedLlmClient.alwaysResponds(FIXED))).align(CONCERT_DOOR,
+                    fields(), "SELECT Name FROM singer ORDER BY Age LIMIT 1", CONCERT, List.of(), trace).join();
+
+            assertThat(aligned.sql()).isEqualTo("SELECT Name FROM singer WHERE Age IS NOT NULL ORDER BY Age LIMIT 1");
+            assertThat(pool.handed()).as("the function and agent steps").isEqualTo(2);
+        }
+    }
+
     private static PromptFields fields() {
         RequestContext ctx = question();
         return SpiderAgentParts.SCHEMAS.promptFields(ctx).with("values", "(none)");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flowsql.access.AccessPolicies;
 import io.flowsql.access.DataDoors;
+import io.flowsql.agents.CountingWorkPool;
 import io.flowsql.agents.SpiderAgentParts;
 import io.flowsql.agents.common.HistoryRenderer;
 import io.flowsql.agents.common.SchemaContext;
@@ -22,6 +23,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,9 +39,18 @@ class RetrievalScopeTest {
     private static final AccessPolicies POLICIES = AccessPolicies.fromOptions(Map.of(
             "team.databases", DB, "team.tables." + DB, "singer", "admin.databases", DB), "");
 
-    /** Embeds by letter trigrams and records every text it is sent. */
+    /** Embeds by letter trigrams and records every text it is sent; its answers complete on {@code replies}. */
     private static final class RecordingEmbeddings implements LlmClient {
         final List<String> sent = new ArrayList<>();
+        private final Executor replies;
+
+        RecordingEmbeddings() {
+            this(Runnable::run);
+        }
+
+        RecordingEmbeddings(Executor replies) {
+            this.replies = replies;
+        }
 
         @Override
         public CompletableFuture<ChatResponse> chat(ChatRequest request) {
@@ -48,8 +61,9 @@ class RetrievalScopeTest {
         public synchronized CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
             sent.addAll(request.inputs());
             List<float[]> vectors = request.inputs().stream().map(RecordingEmbeddings::vector).toList();
-            return CompletableFuture.completedFuture(new EmbeddingResponse(vectors, new TokenUsage(1, 0, false, 0), "test",
-                    true, 0, 0, false));
+            EmbeddingResponse response = new EmbeddingResponse(vectors, new TokenUsage(1, 0, false, 0), "test", true, 0,
+                    0, false);
+            return CompletableFuture.supplyAsync(() -> response, replies);
         }
 
         private static float[] vector(String text) {
@@ -91,5 +105,32 @@ class RetrievalScopeTest {
                 .doesNotContain("concert name");
         assertThat(team.notes.toString().toLowerCase(Locale.ROOT)).doesNotContain("stadium.").doesNotContain("raith");
         assertThat(team.matchedValues.toString()).doesNotContain("Raith").contains("Netherlands");
+    }
+
+    /**
+     * The embeddings complete on a reply thread (as the LLM client's callback pool completes them); the scoring of
+     * columns and values against them is handed to the stage's work pool, with the same result as scored in place.
+     */
+    @Test
+    void scoringRunsOnTheStagesWorkPool() {
+        ExecutorService replies = Executors.newSingleThreadExecutor(r -> new Thread(r, "flowsql-llm-callback-test"));
+        try (CountingWorkPool pool = new CountingWorkPool()) {
+            LlmClient onReplies = new RecordingEmbeddings(replies);
+            RetrievalStage stage = new RetrievalStage(new SchemaContext(new DataDoors(SpiderAgentParts.EXECUTOR,
+                    SpiderAgentParts.CATALOG, SpiderAgentParts.VALUES, POLICIES).holding(new EmbeddingRetriever(onReplies)),
+                    SpiderAgentParts.VIEWS, new HistoryRenderer()), 4, 0.3, 0.3, 8);
+            RequestContext inPlace = ask("admin");
+            stage.run(inPlace, new StageTrace("opensearch.retrieve")).join();
+            RequestContext onPool = ask("admin");
+            StageTrace trace = new StageTrace("opensearch.retrieve");
+            trace.work = pool;
+            stage.run(onPool, trace).join();
+
+            assertThat(pool.handed()).as("scoring steps handed to the work pool (columns, values)").isEqualTo(2);
+            assertThat(onPool.notes).isEqualTo(inPlace.notes);
+            assertThat(onPool.matchedValues).isEqualTo(inPlace.matchedValues).isNotEmpty();
+        } finally {
+            replies.shutdownNow();
+        }
     }
 }

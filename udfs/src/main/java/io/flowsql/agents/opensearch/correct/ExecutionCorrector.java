@@ -5,6 +5,7 @@ import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.llm.ChatRequest;
 import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.CandidateRunner;
@@ -172,6 +173,6 @@ public final class ExecutionCorrector {
     }
 
     private static String normalize(String sql) {
-        return sql.strip().replaceAll("\\s+", " ");
+        return SqlOneLine.of(sql);
     }
 }

@@ -2,6 +2,7 @@ package io.flowsql.agents.opensearch.correct;
 
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.SchemaContext;
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.agents.opensearch.FreshGeneration;
 import io.flowsql.agents.opensearch.QuestionValues;
 import io.flowsql.pipeline.Candidate;
@@ -71,7 +72,7 @@ public final class OpenSearchCorrectStage implements Stage {
         Map<String, List<Candidate>> bySql = new LinkedHashMap<>();
         for (Candidate c : ctx.candidates) {
             if (corrector.problem(c, ctx.question, ctx.dbId).isPresent()) {
-                bySql.computeIfAbsent(c.sql.strip().replaceAll("\\s+", " "), k -> new ArrayList<>()).add(c);
+                bySql.computeIfAbsent(SqlOneLine.of(c.sql), k -> new ArrayList<>()).add(c);
             }
         }
         if (bySql.isEmpty()) {

@@ -3,6 +3,7 @@ package io.flowsql.agents.opensearch.extract;
 import io.flowsql.agents.common.ValueText;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.retrieval.VectorIndex;
@@ -72,16 +73,10 @@ public final class RetrievalStage implements Stage {
         }
         EmbeddingRetriever.Shown retriever = held.get();
         List<String> phrases = phrases(ctx.question);
+        // the scoring goes to the stage's work pool: the embeddings complete on the LLM client's callback threads
         CompletableFuture<List<String>> columns = retriever.columns(trace).thenCompose(index ->
-                retriever.embed(EmbeddingRetriever.COLUMNS_USE, phrases, trace).thenApply(vectors -> {
-                    Set<String> found = new LinkedHashSet<>();
-                    for (float[] phrase : vectors) {
-                        for (VectorIndex.Hit<ColumnRef> hit : index.search(phrase, perPhrase, columnMinScore)) {
-                            found.add(hit.item().table() + "." + hit.item().column());
-                        }
-                    }
-                    return new ArrayList<>(found);
-                }));
+                retriever.embed(EmbeddingRetriever.COLUMNS_USE, phrases, trace).thenCompose(vectors ->
+                        StageSql.offload(trace, () -> CompletableFuture.completedFuture(columnsNear(index, vectors)))));
         CompletableFuture<List<String>> matched = values(ctx, door, retriever, trace);
         // retrieval only adds hints: an endpoint without embeddings (llama-server started without --embeddings) or a
         // failed call leaves them out and the request goes on, noted in the trace
@@ -131,21 +126,36 @@ public final class RetrievalStage implements Stage {
         if (texts.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        return retriever.embed(EmbeddingRetriever.VALUES_USE, texts, trace).thenApply(vectors -> {
-            Set<String> kept = new LinkedHashSet<>();
-            int at = 0;
-            for (Map.Entry<String, List<ValueMatch>> entry : candidates.entrySet()) {
-                float[] asking = vectors.get(at++);
-                for (ValueMatch m : entry.getValue()) {
-                    float[] candidate = vectors.get(at++);
-                    boolean exact = m.value().strip().equalsIgnoreCase(entry.getKey().strip());
-                    if (exact || VectorIndex.cosine(asking, candidate) >= valueMinScore) {
-                        kept.add(ValueText.of(m));
-                    }
+        return retriever.embed(EmbeddingRetriever.VALUES_USE, texts, trace).thenCompose(vectors ->
+                StageSql.offload(trace, () -> CompletableFuture.completedFuture(valuesNear(candidates, vectors))));
+    }
+
+    /** The columns within {@code columnMinScore} of a phrase, at most {@code perPhrase} a phrase, in the order found. */
+    private List<String> columnsNear(VectorIndex<ColumnRef> index, List<float[]> vectors) {
+        Set<String> found = new LinkedHashSet<>();
+        for (float[] phrase : vectors) {
+            for (VectorIndex.Hit<ColumnRef> hit : index.search(phrase, perPhrase, columnMinScore)) {
+                found.add(hit.item().table() + "." + hit.item().column());
+            }
+        }
+        return new ArrayList<>(found);
+    }
+
+    /** The candidates the value asked for matches exactly or within {@code valueMinScore}, as prompt lines. */
+    private List<String> valuesNear(Map<String, List<ValueMatch>> candidates, List<float[]> vectors) {
+        Set<String> kept = new LinkedHashSet<>();
+        int at = 0;
+        for (Map.Entry<String, List<ValueMatch>> entry : candidates.entrySet()) {
+            float[] asking = vectors.get(at++);
+            for (ValueMatch m : entry.getValue()) {
+                float[] candidate = vectors.get(at++);
+                boolean exact = m.value().strip().equalsIgnoreCase(entry.getKey().strip());
+                if (exact || VectorIndex.cosine(asking, candidate) >= valueMinScore) {
+                    kept.add(ValueText.of(m));
                 }
             }
-            return new ArrayList<>(kept);
-        });
+        }
+        return new ArrayList<>(kept);
     }
 
     /** The question's 1-4 word n-grams and the column words its wh-words call for (at most {@value #MAX_PHRASES}). */

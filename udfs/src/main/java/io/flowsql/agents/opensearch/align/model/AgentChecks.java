@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 public final class AgentChecks {
     /** Embedding cosine above which a literal is taken to be the database value (the authors' code: 0.95). */
     public static final double SAME_VALUE = 0.95;
-    private static final Pattern QUALIFIED = Pattern.compile("(\\w+\\.(?:\\w+|`[^`]*`|\"[^\"]*\"))\\s*=\\s*'((?:''|[^'])+)'");
-    private static final Pattern UNQUALIFIED = Pattern.compile("[\\s(](\\w+)\\s*=\\s*'((?:''|[^'])+)'");
+    private static final GatedPattern QUALIFIED = GatedPattern.of("(\\w+\\.(?:\\w+|`[^`]*`|\"[^\"]*\"))\\s*=\\s*'((?:''|[^'])+)'", ".", "=", "'");
+    private static final GatedPattern UNQUALIFIED = GatedPattern.of("[\\s(](\\w+)\\s*=\\s*'((?:''|[^'])+)'", "=", "'");
     private static final Pattern VALUE_LINE = Pattern.compile("^\\s*(\\w+\\.\\S.*?)\\s*=\\s*'((?:''|[^'])*)'\\s*$");
 
     private AgentChecks() {}
@@ -70,8 +70,9 @@ public final class AgentChecks {
     /** The candidate's column = 'text' comparisons, aliases read back; unqualified ones when one table is used. */
     static Set<Comparison> comparisons(String sql, Set<String> tables) {
         String plain = SqlText.withoutAliases(SqlText.oneLine(sql));
+        String upper = GatedPattern.upper(plain);
         Set<Comparison> out = new LinkedHashSet<>();
-        Matcher q = QUALIFIED.matcher(plain);
+        Matcher q = QUALIFIED.matcher(plain, upper);
         while (q.find()) {
             out.add(new Comparison(q.group(1), q.group(2).replace("''", "'")));
         }
@@ -83,7 +84,7 @@ public final class AgentChecks {
         }
         if (used.size() == 1) {
             String table = used.iterator().next();
-            Matcher u = UNQUALIFIED.matcher(plain);
+            Matcher u = UNQUALIFIED.matcher(plain, upper);
             while (u.find()) {
                 out.add(new Comparison(table + "." + u.group(1), u.group(2).replace("''", "'")));
             }

@@ -8,6 +8,7 @@ import io.flowsql.agents.common.PromptFields;
 import io.flowsql.agents.common.PromptPair;
 import io.flowsql.agents.opensearch.align.ConsistencyAligner;
 import io.flowsql.agents.opensearch.align.model.AgentChecks.KnownValue;
+import io.flowsql.pipeline.StageSql;
 import io.flowsql.pipeline.StageTrace;
 import io.flowsql.retrieval.EmbeddingRetriever;
 import io.flowsql.retrieval.VectorIndex;
@@ -57,10 +58,13 @@ public final class ModelAligner {
                                                                StageTrace trace) {
         Optional<EmbeddingRetriever.Shown> embeddings = door.learned(EmbeddingRetriever.class);
         List<String> applied = new ArrayList<>();
+        // a step after a model reply checks on the stage's work pool, not on the LLM client's callback thread
         return step("style", style, StyleChecks.check(sql), fields, applied, trace)
-                .thenCompose(afterStyle -> step("function", function, FunctionChecks.check(afterStyle), fields, applied, trace))
+                .thenCompose(afterStyle -> StageSql.offload(trace, () ->
+                        step("function", function, FunctionChecks.check(afterStyle), fields, applied, trace)))
                 .thenCompose(afterFunction -> nearest(embeddings, afterFunction, tables, known, trace).thenCompose(near ->
-                        step("agent", agent, AgentChecks.check(afterFunction, tables, known, near), fields, applied, trace)))
+                        StageSql.offload(trace, () -> step("agent", agent, AgentChecks.check(afterFunction, tables, known,
+                                near), fields, applied, trace))))
                 .thenApply(done -> new ConsistencyAligner.Aligned(done, applied));
     }
 
