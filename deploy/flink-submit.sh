@@ -7,7 +7,9 @@
 # printed, at whatever job.parallelism the arguments give; --allow-non-restored-state lets state of operators the job no
 # longer has be dropped instead of refusing the restore.
 # Env: FLINK_REST_URL (the local cluster's, else http://127.0.0.1:$FLINK_REST_PORT), FLOWSQL_JOB_JAR (the shaded jar
-#      job/target/flowsql-job-0.1.0-SNAPSHOT.jar, built when missing), FLINK_SUBMIT_TIMEOUT (120 s until RUNNING).
+#      job/target/flowsql-job-0.1.0-SNAPSHOT.jar, built when missing), FLINK_SUBMIT_TIMEOUT (120 s until RUNNING),
+#      FLOWSQL_JAR_ID (the id an earlier run of this script printed as "jar id:": the cluster runs the jar it already
+#      holds instead of a new upload of it; uploaded again when the cluster answers that it no longer holds it).
 set -euo pipefail
 DEPLOY_DIR="$(cd "$(dirname "$0")" && pwd)"
 source "$DEPLOY_DIR/lib.sh"
@@ -44,17 +46,39 @@ if [[ ! -s "$JAR" ]]; then
   (cd "$PROJECT_DIR" && $MVN -B -q -DskipTests package -pl job -am) || { log "build failed"; exit 1; }
 fi
 
-started=$SECONDS
-upload="$(curl -sf --max-time 120 -X POST -H "Expect:" -F "jarfile=@$JAR" "$REST/jars/upload")" \
-  || { log "uploading $JAR to $REST failed"; exit 1; }
-jar_id="$(basename "$(json_string "$upload" filename)")"
-[[ -n "$jar_id" ]] || { log "unexpected upload answer: $upload"; exit 1; }
-log "uploaded $(basename "$JAR") as $jar_id"
+# Uploads the jar; sets jar_id to the id the cluster gave it.
+upload_jar() {
+  local upload
+  upload="$(curl -sf --max-time 120 -X POST -H "Expect:" -F "jarfile=@$JAR" "$REST/jars/upload")" \
+    || { log "uploading $JAR to $REST failed"; exit 1; }
+  jar_id="$(basename "$(json_string "$upload" filename)")"
+  [[ -n "$jar_id" ]] || { log "unexpected upload answer: $upload"; exit 1; }
+  log "uploaded $(basename "$JAR") as $jar_id in $((SECONDS - started)) s"
+}
 
+# Runs the uploaded jar with the program arguments; prints the cluster's answer.
+run_jar() {
+  curl -s --max-time 300 -X POST -H 'Content-Type: application/json' \
+    -d "$(run_request_body "$@")" "$REST/jars/$jar_id/run"
+}
+
+started=$SECONDS
+jar_id="${FLOWSQL_JAR_ID:-}"
+if [[ -n "$jar_id" ]]; then
+  log "running $jar_id, uploaded before"
+else
+  upload_jar
+fi
 set +e
-run="$(curl -s --max-time 300 -X POST -H 'Content-Type: application/json' \
-  -d "$(run_request_body "$@")" "$REST/jars/$jar_id/run")"
+run="$(run_jar "$@")"
+# not GET /jars to see whether the cluster still holds it: that builds a program of every jar it lists
+if [[ -n "${FLOWSQL_JAR_ID:-}" ]] && grep -q "Jar file .* does not exist" <<< "$run"; then
+  log "the cluster no longer holds $jar_id"
+  upload_jar
+  run="$(run_jar "$@")"
+fi
 set -e
+echo "jar id: $jar_id"
 job_id="$(json_string "$run" jobid)"
 if [[ -z "$job_id" ]]; then
   log "the cluster refused the job:"; printf '%s\n' "$run" | sed 's/\\n/\n/g; s/\\t/\t/g' | head -40 >&2; exit 1

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  */
 public final class ScriptedFlinkCluster implements AutoCloseable {
     private static final Pattern JOB_ID = Pattern.compile("^job id: ([0-9a-f]{32})$", Pattern.MULTILINE);
+    private static final Pattern JAR_ID = Pattern.compile("^jar id: (\\S+)$", Pattern.MULTILINE);
     private static final Pattern SAVEPOINT = Pattern.compile("^savepoint: (\\S+)$", Pattern.MULTILINE);
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(6);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +42,8 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     private final String restUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final Thread stopOnExit = new Thread(this::stopQuietly, "stop-flink-cluster");
+    /** The id the cluster gave each jar file this object uploaded, by the file as it was then (path, size, time). */
+    private final Map<String, String> uploadedJars = new HashMap<>();
 
     /**
      * {@code mvn}: the Maven command the start script resolves the cluster's classpath with (it inherits the build's
@@ -104,15 +107,45 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
         savepoint.ifPresent(path -> command.addAll(List.of("--from-savepoint", path)));
         command.addAll(args);
-        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), command.toArray(String[]::new)));
+        return find(JOB_ID, runJar(jobJar, Map.of(), command));
     }
 
     /** Submits the job jar with another entry class (e.g. the Flink SQL runner) and {@code args}; returns the job's id. */
     public String submitEntry(Path jobJar, String entryClass, List<String> args) {
         List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
         command.addAll(args);
-        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString(), "FLOWSQL_MAIN_CLASS", entryClass),
-                command.toArray(String[]::new)));
+        return find(JOB_ID, runJar(jobJar, Map.of("FLOWSQL_MAIN_CLASS", entryClass), command));
+    }
+
+    /**
+     * Runs flink-submit.sh on {@code jobJar}: uploaded on its first submission only, later ones run the jar the cluster
+     * already holds (FLOWSQL_JAR_ID; the script uploads it again when the cluster answers that it holds no such jar, e.g.
+     * a JobManager with another upload folder). The shaded job jar is over 100 MB: each upload took seconds.
+     */
+    private String runJar(Path jobJar, Map<String, String> extraEnv, List<String> command) {
+        String file = jarVersion(jobJar);
+        Map<String, String> scriptEnv = new HashMap<>(extraEnv);
+        scriptEnv.put("FLOWSQL_JOB_JAR", jobJar.toString());
+        String known = uploadedJars.get(file);
+        if (known != null) {
+            scriptEnv.put("FLOWSQL_JAR_ID", known);
+        }
+        ScriptRun script = execute(scriptEnv, command.toArray(String[]::new));
+        // remembered also when the cluster refused the job: the jar was uploaded before the run request
+        Matcher id = JAR_ID.matcher(script.stdout());
+        if (id.find()) {
+            uploadedJars.put(file, id.group(1));
+        }
+        return script.orThrow();
+    }
+
+    /** The jar file as it is now: its path, size and modification time (a rebuilt jar is uploaded again). */
+    private static String jarVersion(Path jar) {
+        try {
+            return jar.toAbsolutePath() + " " + Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + jar, e);
+        }
     }
 
     /**
@@ -243,6 +276,21 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
 
     /** Runs deploy/{@code command[0]} with the rest as arguments; returns its stdout, fails on a non-zero exit. */
     private String run(Map<String, String> extraEnv, String... command) {
+        return execute(extraEnv, command).orThrow();
+    }
+
+    /** A script's run: its output, and what went wrong if it failed (null when it exited with 0). */
+    private record ScriptRun(String stdout, String failure) {
+        String orThrow() {
+            if (failure != null) {
+                throw new IllegalStateException(failure);
+            }
+            return stdout;
+        }
+    }
+
+    /** Runs deploy/{@code command[0]} with the rest as arguments until it ends (or {@link #SCRIPT_TIMEOUT}). */
+    private ScriptRun execute(Map<String, String> extraEnv, String... command) {
         List<String> line = new ArrayList<>(List.of("bash", projectDir.resolve("deploy").resolve(command[0]).toString()));
         line.addAll(List.of(command).subList(1, command.length));
         try {
@@ -266,11 +314,11 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
             System.err.print(stderr);
             if (!done || process.exitValue() != 0) {
                 // the script's own words (e.g. the cluster's answer refusing a job) are part of the failure
-                throw new IllegalStateException("deploy/" + String.join(" ", command) + (done ? " exited with "
+                return new ScriptRun(stdout, "deploy/" + String.join(" ", command) + (done ? " exited with "
                         + process.exitValue() : " did not end within " + SCRIPT_TIMEOUT) + "; logs in " + dir.resolve("log")
                         + "\n" + stderr);
             }
-            return stdout;
+            return new ScriptRun(stdout, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -37,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * VM.classloaders}) are as many as before the cycles; the metaspace before and after is printed. When there are more,
  * the TaskManager's heap is dumped and the shortest path from a GC root to each user-code loader printed
  * ({@link HeapRootPaths}; {@code -Dflowsql.classloader.heapdump=true} prints them on every run).</li>
+ * <li>the job jar goes to the cluster once: every later submission runs the jar the cluster holds (one jar more in
+ * {@code GET /jars} after them all than before).</li>
  * </ul>
  * Three cycles by default (each a submit and a cancel, tens of seconds on a loaded machine);
  * {@code -Dflowsql.classloader.cycles=10} runs ten.
@@ -59,6 +61,8 @@ class SessionClusterHygieneIT {
                      .latency(LatencyModel.fixed(20)).responders(AgentResponders.all()).build());
              ScriptedFlinkCluster cluster = ClusterItRun.cluster(run.projectDir(), run.work().resolve("cluster"), 2, "1536m")) {
             cluster.start(1);
+            // the cluster's upload folder lives in the test's work folder: earlier runs' jars may be listed already
+            int jarsBefore = cluster.get("/jars").path("files").size();
             List<String> args = new JobTopics(KAFKA.bootstrapServers()).jobConfig(run.sharedData(), llm.baseUrl(), Map.of(
                     JobOptions.PARALLELISM.key(), "1", JobOptions.STRATEGY.key(), "mag-sql")).asArguments();
             String running = cluster.submit(jobJar, Optional.empty(), args);
@@ -86,6 +90,9 @@ class SessionClusterHygieneIT {
                 running = cluster.submit(jobJar, Optional.empty(), args);
                 log("cycle %d: job %s running", cycle, running);
             }
+            // the job jar (over 100 MB) went to the cluster once for all its submissions, the refused one among them
+            assertThat(cluster.get("/jars").path("files").size() - jarsBefore)
+                    .as("jars uploaded to the cluster by %d submissions", CYCLES + 2).isEqualTo(1);
             Footprint after = footprint(taskManager, before.userLoaders());
             log("after %d cycles (one job running): %s", CYCLES, after);
             // what may hold an ended job's loader: threads of the TaskManager that are more after the cycles than before
