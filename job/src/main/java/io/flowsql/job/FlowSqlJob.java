@@ -14,8 +14,8 @@ import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.job.topology.PresetChains;
 import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StateKeyType;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -203,8 +203,8 @@ public final class FlowSqlJob implements Callable<Integer> {
                 .uid(FEEDBACK_SOURCE_UID);
 
         SingleOutputStreamOperator<RequestContext> firstOfEachId = parallel(questions
-                .keyBy(RequestIdFunction.questionKey(), Types.STRING)
-                .connect(answersReadBack.keyBy(RequestIdFunction.answerKey(), Types.STRING))
+                .keyBy(RequestIdFunction.questionKey(), StateKeyType.STRING)
+                .connect(answersReadBack.keyBy(RequestIdFunction.answerKey(), StateKeyType.STRING))
                 // not seeded from answers of earlier runs as they are read back (RequestIdFunction's answersCommitted):
                 // RecoveryITCase lost answers with it; a stateless start reads the last answers once, before any question
                 .process(new RequestIdFunction(config.get(JobOptions.REQUEST_ID_TTL), MAX_WAITING_REPEATS)
@@ -214,8 +214,8 @@ public final class FlowSqlJob implements Callable<Integer> {
         SingleOutputStreamOperator<FeedbackTurn> finishedTurns = answersReadBack
                 .map(new FeedbackTurns()).uid(FEEDBACK_UID).name("feedback turns");
         SingleOutputStreamOperator<RequestContext> withHistory = parallel(firstOfEachId
-                .keyBy(new DialogueKeys.OfQuestion(), Types.STRING)
-                .connect(finishedTurns.keyBy(new DialogueKeys.OfFeedback(), Types.STRING))
+                .keyBy(new DialogueKeys.OfQuestion(), StateKeyType.STRING)
+                .connect(finishedTurns.keyBy(new DialogueKeys.OfFeedback(), StateKeyType.STRING))
                 .process(new DialogueContextFunction(topology.historyTtl, topology.feedbackWait.toMillis(),
                         topology.historyLimits, topology.maxWaitingTurns))
                 .uid(DIALOGUE_UID).name("dialogue context"), topology);

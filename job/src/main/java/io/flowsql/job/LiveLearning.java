@@ -13,8 +13,8 @@ import io.flowsql.job.kafka.ParseFeedback;
 import io.flowsql.job.kafka.RawRecord;
 import io.flowsql.job.topology.TopologyConfig;
 import io.flowsql.pipeline.RequestContext;
+import io.flowsql.pipeline.StateKeyType;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -57,8 +57,8 @@ final class LiveLearning {
                         config.get(JobOptions.DEAD_LETTER_EXCERPT_BYTES)))
                 .uid(PARSE_UID).name("parse feedback").setParallelism(1);
         SingleOutputStreamOperator<FeedbackEvent> resolved = parsed
-                .keyBy(VerdictJoinFunction.feedbackKey(), Types.STRING)
-                .connect(answersReadBack.keyBy(VerdictJoinFunction.answerKey(), Types.STRING))
+                .keyBy(VerdictJoinFunction.feedbackKey(), StateKeyType.STRING)
+                .connect(answersReadBack.keyBy(VerdictJoinFunction.answerKey(), StateKeyType.STRING))
                 .process(new VerdictJoinFunction(config.get(JobOptions.FEEDBACK_VERDICT_WINDOW)))
                 .uid(VERDICTS_UID).name("feedback verdicts");
         if (topology.parallelism > 0) {

@@ -12,7 +12,7 @@ import java.util.Map;
  * The request context's Flink type (named on the class by {@code @TypeInfo}, so every operator, async queue and state
  * descriptor gets it from {@code TypeInformation.of}): serialized by {@link RequestContextSerializer}.
  */
-public final class RequestContextTypeInfo extends TypeInformation<RequestContext> {
+public final class RequestContextTypeInfo extends OwnSerializerTypeInfo<RequestContext> {
     private static final long serialVersionUID = 1L;
 
     /** Flink's hook from the {@code @TypeInfo} annotation. */
@@ -23,34 +23,8 @@ public final class RequestContextTypeInfo extends TypeInformation<RequestContext
         }
     }
 
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
-    }
-
-    @Override
-    public int getArity() {
-        return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-        return 1;
-    }
-
-    @Override
-    public Class<RequestContext> getTypeClass() {
-        return RequestContext.class;
-    }
-
-    @Override
-    public boolean isKeyType() {
-        return false;
+    public RequestContextTypeInfo() {
+        super(RequestContext.class, false);
     }
 
     @Override
@@ -61,20 +35,5 @@ public final class RequestContextTypeInfo extends TypeInformation<RequestContext
     @Override
     public String toString() {
         return "RequestContext(compact format " + ContextCodec.VERSION + ")";
-    }
-
-    @Override
-    public boolean equals(Object obj) {
-        return obj instanceof RequestContextTypeInfo;
-    }
-
-    @Override
-    public int hashCode() {
-        return RequestContext.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object obj) {
-        return obj instanceof RequestContextTypeInfo;
     }
 }

@@ -8,6 +8,7 @@ import io.flowsql.pipeline.Candidate;
 import io.flowsql.pipeline.DialogueTurn;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.StageTrace;
+import io.flowsql.pipeline.StateKeyType;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -60,20 +61,20 @@ class StateFixtures {
             throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new DialogueContextFunction(Duration.ofHours(1), FEEDBACK_WAIT)),
-                new DialogueKeys.OfQuestion(), new DialogueKeys.OfFeedback(), Types.STRING);
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfFeedback(), StateKeyType.STRING);
     }
 
     static KeyedOneInputStreamOperatorTestHarness<String, CandidateWork, RequestContext> gatherHarness() throws Exception {
         return new KeyedOneInputStreamOperatorTestHarness<>(
                 new KeyedProcessOperator<>(new CandidateGatherFunction("candidates.execute", GATHER_TIMEOUT)),
-                new DialogueKeys.OfRequest(), Types.STRING);
+                new DialogueKeys.OfRequest(), StateKeyType.STRING);
     }
 
     static KeyedTwoInputStreamOperatorTestHarness<String, RequestContext, AnswerEvent, RequestContext> requestIdHarness()
             throws Exception {
         return new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new RequestIdFunction(Duration.ofHours(1), MAX_WAITING_REPEATS)),
-                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), Types.STRING);
+                new DialogueKeys.OfQuestion(), new DialogueKeys.OfAnswer(), StateKeyType.STRING);
     }
 
     /**

@@ -10,7 +10,7 @@ import io.flowsql.flink.CandidateWork;
 import io.flowsql.flink.DialogueKeys;
 import io.flowsql.flink.RouteByPreset;
 import io.flowsql.pipeline.RequestContext;
-import org.apache.flink.api.common.typeinfo.Types;
+import io.flowsql.pipeline.StateKeyType;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -74,7 +74,7 @@ public final class PresetChains {
                         timeout, TimeUnit.MILLISECONDS, config.executionCapacity)
                 .uid(uid + "-run").name(name + " run"), config);
         return parallel(executed
-                .keyBy(new DialogueKeys.OfRequest(), Types.STRING)
+                .keyBy(new DialogueKeys.OfRequest(), StateKeyType.STRING)
                 .process(new CandidateGatherFunction(stage.name(), config.gatherTimeout.toMillis()))
                 .uid(uid + "-gather").name(name + " gather"), config);
     }
