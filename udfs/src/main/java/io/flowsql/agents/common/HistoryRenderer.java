@@ -30,7 +30,7 @@ public final class HistoryRenderer {
             out.append("Turn ").append(i + 1).append(" [").append(orDash(turn.questionType)).append("]: ")
                     .append(orDash(turn.question)).append('\n');
             if (turn.sql != null && !turn.sql.isBlank()) {
-                out.append("  SQL: ").append(turn.sql.strip().replaceAll("\\s+", " ")).append('\n');
+                out.append("  SQL: ").append(SqlOneLine.of(turn.sql)).append('\n');
             }
             if (turn.summary != null && !turn.summary.isBlank()) {
                 out.append("  Result: ").append(turn.summary.strip()).append('\n');

@@ -1,5 +1,6 @@
 package io.flowsql.agents.magsql;
 
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
 import io.flowsql.agents.common.PromptFields;
@@ -109,6 +110,6 @@ public final class SubSqlRefiner {
     }
 
     private static String normalize(String sql) {
-        return sql.strip().replaceAll("\\s+", " ");
+        return SqlOneLine.of(sql);
     }
 }

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.access.DataDoor;
 import io.flowsql.agents.common.AgentCall;
 import io.flowsql.agents.common.ModelOutput;
@@ -158,7 +159,7 @@ public final class SqlRefiner {
     }
 
     private static String normalized(String sql) {
-        return sql.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT);
+        return SqlOneLine.of(sql).toLowerCase(java.util.Locale.ROOT);
     }
 
     record Answer(String choice, String wrong, String sql) {}

@@ -1,5 +1,6 @@
 package io.flowsql.agents.sqlfix;
 
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.agents.common.PromptFields;
 import io.flowsql.pipeline.EveryCandidateFailed;
 import io.flowsql.pipeline.FailureKind;
@@ -66,7 +67,7 @@ public final class SqlRefinerStage implements Stage {
     static List<Candidate> distinct(List<Candidate> candidates) {
         java.util.Set<String> seen = new java.util.HashSet<>();
         return candidates.stream().filter(c -> c.sql != null && !c.sql.isBlank())
-                .filter(c -> seen.add(c.sql.strip().replaceAll("\\s+", " ").toLowerCase(java.util.Locale.ROOT)))
+                .filter(c -> seen.add(SqlOneLine.of(c.sql).toLowerCase(java.util.Locale.ROOT)))
                 .toList();
     }
 

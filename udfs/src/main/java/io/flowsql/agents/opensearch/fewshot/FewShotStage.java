@@ -1,5 +1,6 @@
 package io.flowsql.agents.opensearch.fewshot;
 
+import io.flowsql.agents.common.SqlOneLine;
 import io.flowsql.pipeline.LiveFeedback;
 import io.flowsql.pipeline.RequestContext;
 import io.flowsql.pipeline.Stage;
@@ -93,7 +94,7 @@ public final class FewShotStage implements Stage.Local {
                 if (e.reasoning() != null && !e.reasoning().isBlank()) {
                     out.append("Example reasoning: ").append(e.reasoning().strip()).append('\n');
                 }
-                out.append("Example SQL: ").append(e.sql().strip().replaceAll("\\s+", " ")).append('\n');
+                out.append("Example SQL: ").append(SqlOneLine.of(e.sql())).append('\n');
             });
         }
         return out.isEmpty() ? "(none)" : out.toString().strip();
