@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The soak: questions at a steady rate across presets and engines (SQLite, PostgreSQL, DuckDB, MariaDB where mariadbd
  * is installed) through the real job
  * (a MiniCluster of two TaskManagers in this JVM, exactly-once sinks) on a three-node Kafka cluster and the simulated
- * LLM (behind a {@link TcpFaultProxy}); faults at random moments ({@link SoakFaults}: a broker killed, a rolling restart
+ * LLM or llama.cpp's server ({@code --llm}, behind a {@link TcpFaultProxy}); faults at random moments ({@link SoakFaults}: a broker killed, a rolling restart
  * of all brokers, the model server, PostgreSQL and MariaDB stopped and started, PostgreSQL's connections dropped, a TaskManager
  * terminated, the link to the model server stalled and slow); figures of every process and of the checkpoints every few
  * minutes, and one summary line.
@@ -40,8 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SoakBenchmark implements Callable<Integer> {
     @Option(names = "--minutes", description = "length of the run (default ${DEFAULT-VALUE})")
     int minutes = 5;
-    @Option(names = "--rate", description = "questions per second (default ${DEFAULT-VALUE})")
-    double rate = 2;
+    @Option(names = "--rate", description = "questions per second (default 2; 0.25 with --llm llama-server)")
+    Double rate;
     @Option(names = "--presets", split = ",", description = "presets the questions cycle through (default ${DEFAULT-VALUE})")
     List<String> presets = List.of("opensearch", "mag-sql", "sqlfix", "mmsql", "full");
     @Option(names = "--sample-minutes", description = "minutes between resource figures (default ${DEFAULT-VALUE})")
@@ -54,9 +54,13 @@ public final class SoakBenchmark implements Callable<Integer> {
     int pgOutageSeconds = 30;
     @Option(names = "--stall-seconds", description = "how long the model server's link stalls, and then is slow (default ${DEFAULT-VALUE})")
     int stallSeconds = 20;
-    @Option(names = "--llm-request-timeout-seconds",
-            description = "the job's llm.request-timeout, so that calls held by a stall give up and retry (default ${DEFAULT-VALUE})")
-    int llmRequestTimeoutSeconds = 10;
+    @Option(names = "--llm-request-timeout-seconds", description = "the job's llm.request-timeout, so that calls held"
+            + " by a stall give up and retry (default 10; 30 with --llm llama-server, whose slots queue on a shared CPU)")
+    Integer llmRequestTimeoutSeconds;
+    @Option(names = "--llm", description = "the model server: simulator (the project's, oracle on Spider dev) or"
+            + " llama-server (llama.cpp's own on the tiny random-weight model: deploy/llama-server-build.sh; its answers"
+            + " mostly fail, none may be lost or doubled) (default ${DEFAULT-VALUE})")
+    String llm = "simulator";
     @Option(names = "--seed", description = "seed of the fault schedule (default ${DEFAULT-VALUE})")
     long seed = 42;
     @Option(names = "--cluster", description = "where the job runs: mini (a MiniCluster in this JVM) or standalone"
@@ -80,6 +84,12 @@ public final class SoakBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        boolean llama = "llama-server".equals(llm);
+        if (!llama && !"simulator".equals(llm)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--llm is simulator or llama-server, not " + llm);
+        }
+        rate = rate != null ? rate : llama ? 0.25 : 2.0;
+        llmRequestTimeoutSeconds = llmRequestTimeoutSeconds != null ? llmRequestTimeoutSeconds : llama ? 30 : 10;
         boolean small = SmallInputs.on();
         if (small) {
             minutes = SmallInputs.cap(minutes, 1);
@@ -98,9 +108,9 @@ public final class SoakBenchmark implements Callable<Integer> {
         }
         boolean withMaria = withMaria();
         List<String> kinds = SoakFaults.kinds("standalone".equals(cluster), withMaria);
-        System.out.printf("soak: %d min, %.1f questions/s, %s cluster, presets %s on sqlite, postgresql (%s), duckdb (%s)"
+        System.out.printf("soak: %d min, %.2f questions/s, %s cluster, model server %s, presets %s on sqlite, postgresql (%s), duckdb (%s)"
                         + " and mariadb (%s), faults %s (broker down %d s, model server %d s, PostgreSQL and MariaDB %d s,"
-                        + " model link stalled %d s then slow %d s), %d cores shared%n", minutes, rate, cluster, presets,
+                        + " model link stalled %d s then slow %d s), %d cores shared%n", minutes, rate, cluster, llm, presets,
                 SoakDatabases.POSTGRES_DB, SoakDatabases.DUCKDB_DB, withMaria ? SoakDatabases.MARIADB_DB : "none",
                 kinds, outageSeconds, llmOutageSeconds, pgOutageSeconds, stallSeconds, stallSeconds,
                 Runtime.getRuntime().availableProcessors());
@@ -111,15 +121,16 @@ public final class SoakBenchmark implements Callable<Integer> {
         List<ProcessFigures> last;
         Path work = Files.createTempDirectory("flowsql-soak-");
         try (LocalKafkaCluster kafka = LocalKafkaCluster.start(work.resolve("kafka"));
-                RestartableLlm llm = RestartableLlm.start(sharedData, FreePorts.next());
-                TcpFaultProxy llmLink = TcpFaultProxy.start(llm.port());
+                SoakModelServer model = llama ? LlamaModelServer.start(work.resolve("llama"))
+                        : SimulatedModelServer.start(sharedData, FreePorts.next());
+                TcpFaultProxy llmLink = TcpFaultProxy.start(model.port());
                 SoakDatabases databases = SoakDatabases.start(sharedData, work, FreePorts.next(), withMaria);
                 SoakCluster flink = "standalone".equals(cluster) ? SoakStandalone.start(projectDir(), work.resolve("flink"))
                         : SoakFlink.start()) {
             kafka.createTopics(new TopicSpec("questions", 2), new TopicSpec("answers", 2), new TopicSpec("dead-letters", 1));
             flink.submit(jobConfig(kafka.bootstrapServers(), "http://127.0.0.1:" + llmLink.port() + "/v1",
-                    databases.jobOptions(), work.resolve("checkpoints")), "flowsql-soak");
-            SoakFaults injector = new SoakFaults(kafka, llm, llmLink, databases, flink,
+                    model.jobOptions(), databases.jobOptions(), work.resolve("checkpoints")), "flowsql-soak");
+            SoakFaults injector = new SoakFaults(kafka, model, llmLink, databases, flink,
                     new SoakFaults.Outages(outageSeconds, llmOutageSeconds, pgOutageSeconds, stallSeconds));
             ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
             try (FailoverWatch failovers = new FailoverWatch(flink::lastFailoverMillis, 250);
@@ -144,14 +155,14 @@ public final class SoakBenchmark implements Callable<Integer> {
                     Thread.sleep(200);
                 }
                 phase = "steady";
-                first = figures(kafka, flink);
+                first = figures(kafka, flink, model);
                 print(first, flink);
                 long start = System.nanoTime();
                 long nextSample = start + TimeUnit.MINUTES.toNanos(sampleMinutes);
                 List<FaultRecord> faultTimes = new ArrayList<>();
                 FaultSchedule schedule = small ? FaultSchedule.one(SMALL_FAULT) : FaultSchedule.plan(kinds, minutes, seed);
                 for (FaultSchedule.Planned planned : schedule.faults()) {
-                    nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink);
+                    nextSample = sampleUntil(start + (long) (planned.atSeconds() * 1e9), nextSample, kafka, flink, model);
                     phase = planned.kind();
                     long faultStart = System.nanoTime();
                     long faultStartMillis = System.currentTimeMillis();
@@ -161,10 +172,10 @@ public final class SoakBenchmark implements Callable<Integer> {
                     faults.add(planned.kind() + " (" + what + ", " + TimeUnit.NANOSECONDS.toMillis(faultEnd - faultStart) + " ms)");
                     System.out.printf("%5.0f s fault %d: %s%n", (faultEnd - start) / 1e9, faults.size(), faults.get(faults.size() - 1));
                     phase = planned.kind() + "-after";
-                    nextSample = sampleUntil(faultEnd + TimeUnit.SECONDS.toNanos(20), nextSample, kafka, flink);
+                    nextSample = sampleUntil(faultEnd + TimeUnit.SECONDS.toNanos(20), nextSample, kafka, flink, model);
                     phase = "steady";
                 }
-                sampleUntil(start + runNanos, nextSample, kafka, flink);
+                sampleUntil(start + runNanos, nextSample, kafka, flink, model);
                 sender.shutdownNow();
                 phase = "drain";
                 traffic.awaitAnswers(ledger.sent(), TimeUnit.MINUTES.toNanos(3));
@@ -182,7 +193,7 @@ public final class SoakBenchmark implements Callable<Integer> {
                             times.since(times.startNanos(), ledger.firstAnswerToQuestionSentAfter(times.startNanos())),
                             times.since(times.endNanos(), ledger.firstAnswerToQuestionSentAfter(times.endNanos())));
                 }
-                last = figures(kafka, flink);
+                last = figures(kafka, flink, model);
                 System.out.printf("dead letters: %d; answer statuses %s%n", traffic.deadLetters(), ledger.statuses());
                 ledger.latencyLines().forEach(l -> System.out.println("latency " + l));
                 print(last, flink);
@@ -219,8 +230,10 @@ public final class SoakBenchmark implements Callable<Integer> {
         }
     }
 
-    private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> databases, Path checkpoints) {
+    private JobConfig jobConfig(String bootstrapServers, String llmBaseUrl, Map<String, String> modelServer,
+            Map<String, String> databases, Path checkpoints) {
         Map<String, String> options = new LinkedHashMap<>(databases);
+        options.putAll(modelServer);
         options.put(JobOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_BASE_URL.key(), llmBaseUrl);
@@ -232,11 +245,12 @@ public final class SoakBenchmark implements Callable<Integer> {
         return JobConfig.of(options);
     }
 
-    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakCluster flink)
+    private long sampleUntil(long untilNanos, long nextSample, LocalKafkaCluster kafka, SoakCluster flink,
+            SoakModelServer model)
             throws InterruptedException {
         while (System.nanoTime() < untilNanos) {
             if (System.nanoTime() >= nextSample) {
-                print(figures(kafka, flink), flink);
+                print(figures(kafka, flink, model), flink);
                 nextSample = System.nanoTime() + TimeUnit.MINUTES.toNanos(sampleMinutes);
             }
             Thread.sleep(Math.max(1, Math.min(1000, TimeUnit.NANOSECONDS.toMillis(untilNanos - System.nanoTime()))));
@@ -244,9 +258,10 @@ public final class SoakBenchmark implements Callable<Integer> {
         return nextSample;
     }
 
-    private static List<ProcessFigures> figures(LocalKafkaCluster kafka, SoakCluster flink) {
+    private static List<ProcessFigures> figures(LocalKafkaCluster kafka, SoakCluster flink, SoakModelServer model) {
         List<ProcessFigures> out = new ArrayList<>(List.of(ProcessFigures.ofThisJvm()));
         out.addAll(flink.processes());
+        out.addAll(model.processes());
         for (int n = 1; n <= LocalKafkaCluster.SIZE; n++) {
             if (kafka.isAlive(n)) {
                 out.add(ProcessFigures.ofProcess("broker-" + n, kafka.pid(n)));

@@ -31,7 +31,7 @@ final class SoakFaults {
     static final Duration SLOW_PER_CHUNK = Duration.ofMillis(200);
 
     private final LocalKafkaCluster kafka;
-    private final RestartableLlm llm;
+    private final SoakModelServer llm;
     private final SoakDatabases databases;
     private final SoakCluster flink;
     private final TcpFaultProxy llmLink;
@@ -43,7 +43,7 @@ final class SoakFaults {
      */
     record Outages(int broker, int llm, int postgres, int stall) {}
 
-    SoakFaults(LocalKafkaCluster kafka, RestartableLlm llm, TcpFaultProxy llmLink, SoakDatabases databases, SoakCluster flink,
+    SoakFaults(LocalKafkaCluster kafka, SoakModelServer llm, TcpFaultProxy llmLink, SoakDatabases databases, SoakCluster flink,
             Outages outages) {
         this.kafka = kafka;
         this.llm = llm;
@@ -76,7 +76,7 @@ final class SoakFaults {
                 llm.stop();
                 sleepSeconds(outages.llm());
                 llm.restart();
-                yield "simulator stopped " + outages.llm() + " s and started on the same port";
+                yield llm.name() + " stopped " + outages.llm() + " s and started on the same port";
             }
             case "pg-restart" -> {
                 databases.stopPostgres();

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -104,6 +105,11 @@ public final class LlamaServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The running process's id, for resource figures; empty while it is stopped. */
+    public synchronized OptionalLong pid() {
+        return process != null && process.isAlive() ? OptionalLong.of(process.pid()) : OptionalLong.empty();
     }
 
     public String baseUrl() {

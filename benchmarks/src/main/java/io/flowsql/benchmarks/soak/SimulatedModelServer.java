@@ -7,35 +7,55 @@ import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /** The simulated LLM (oracle on Spider dev) on a fixed loopback port, so it can be stopped and started again there. */
-final class RestartableLlm implements AutoCloseable {
+final class SimulatedModelServer implements SoakModelServer {
     private final SimulatorConfig config;
     private final int port;
     private SimulatedLlmServer server;
 
-    private RestartableLlm(SimulatorConfig config, int port) {
+    private SimulatedModelServer(SimulatorConfig config, int port) {
         this.config = config;
         this.port = port;
         this.server = SimulatedLlmServer.start(config);
     }
 
-    static RestartableLlm start(Path sharedData, int port) {
-        return new RestartableLlm(SimulatorConfig.builder().port(port).latency(LatencyModel.fixed(100)).slots(8)
+    static SimulatedModelServer start(Path sharedData, int port) {
+        return new SimulatedModelServer(SimulatorConfig.builder().port(port).latency(LatencyModel.fixed(100)).slots(8)
                 .recordRequests(false).responders(AgentResponders.all())
                 .oracle(GoldSqlOracle.load(sharedData.resolve("spider/dev.json"))).build(), port);
     }
 
-    int port() {
+    @Override
+    public String name() {
+        return "simulator";
+    }
+
+    @Override
+    public int port() {
         return port;
     }
 
-    synchronized void stop() {
+    @Override
+    public Map<String, String> jobOptions() {
+        return Map.of();
+    }
+
+    @Override
+    public List<ProcessFigures> processes() {
+        return List.of();
+    }
+
+    @Override
+    public synchronized void stop() {
         server.close();
         server = null;
     }
 
-    synchronized void restart() {
+    @Override
+    public synchronized void restart() {
         server = SimulatedLlmServer.start(config);
     }
 
