@@ -159,7 +159,7 @@ start_zookeeper() {
   port_in_use "$ZK_PORT" && fail_start "port $ZK_PORT on 127.0.0.1 is in use (set FLINK_ZK_PORT)"
   mkdir -p "$CLUSTER_DIR/zookeeper"
   log "starting ZooKeeper on 127.0.0.1:$ZK_PORT for JobManager high availability ..."
-  (cd "$PROJECT_DIR" && exec nohup java -Xmx128m -Dzookeeper.admin.enableServer=false \
+  (cd "$PROJECT_DIR" && exec nohup java -Xmx128m "${FLOWSQL_JVM_FLAGS[@]}" -Dzookeeper.admin.enableServer=false \
       -Dlog4j.configurationFile="file:$LOG4J_CONF" -Dlog.file="$CLUSTER_LOG_DIR/zookeeper.log" -cp "$CP" \
       org.apache.flink.shaded.zookeeper3.org.apache.zookeeper.server.ZooKeeperServerMain \
       "$ZK_PORT" "$CLUSTER_DIR/zookeeper" > "$CLUSTER_LOG_DIR/zookeeper.out" 2>&1 < /dev/null) &
@@ -172,7 +172,7 @@ start_zookeeper() {
 # GET_JM_RESOURCE_PARAMS or GET_TM_RESOURCE_PARAMS). Prints two lines: JVM flags, then dynamic options.
 memory_params() {
   local output
-  output="$(java -cp "$CP" org.apache.flink.runtime.util.bash.BashJavaUtils "$1" --configDir "$CLUSTER_CONF_DIR" 2>&1)" \
+  output="$(java "${FLOWSQL_JVM_FLAGS[@]}" -cp "$CP" org.apache.flink.runtime.util.bash.BashJavaUtils "$1" --configDir "$CLUSTER_CONF_DIR" 2>&1)" \
     || { log "BashJavaUtils $1 failed:"; printf '%s\n' "$output" | tail -20 >&2; return 1; }
   grep '^BASH_JAVA_UTILS_EXEC_RESULT:' <<< "$output" | sed 's/^BASH_JAVA_UTILS_EXEC_RESULT://' | tail -n 2
 }

@@ -31,13 +31,15 @@ cancel_jobs() {
 running=0
 pid_alive "$JM_PID_FILE" && running=1
 if [[ $running == 1 ]]; then cancel_jobs; fi
+# all TaskManagers are asked at once, then waited for (each takes a few seconds to shut down)
 for pid_file in $(taskmanager_pid_files); do
   if pid_alive "$pid_file"; then
     running=1
     log "stopping $(basename "$pid_file" .pid) (pid $(cat "$pid_file")) ..."
+    kill "$(cat "$pid_file")" 2>/dev/null || true
   fi
-  stop_pid_file "$pid_file" 30
 done
+for pid_file in $(taskmanager_pid_files); do stop_pid_file "$pid_file" 30; done
 if pid_alive "$JM_PID_FILE"; then
   log "stopping the JobManager (pid $(cat "$JM_PID_FILE")) ..."
 fi

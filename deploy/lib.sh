@@ -21,10 +21,13 @@ FLINK_JAVA_OPTS=(
 # (RPC and metrics), whether or not anything is due: about 6 ms of CPU per second each in an idle process. Flink's own
 # timers are heartbeats and time-outs of seconds, so 100 ms ticks lose nothing (docs/MEASUREMENTS.md, "Idle cost").
 FLINK_JAVA_OPTS+=("-Dpekko.scheduler.tick-duration=${FLOWSQL_PEKKO_TICK:-100ms}")
-# FLOWSQL_JVM_OPTS: more flags for every JVM the scripts start (CI and the cluster tests pass the test JVMs' flags, C1
-# only and the serial GC, for less CPU in short runs; unset for anything measured or long-running).
+# FLOWSQL_JVM_OPTS: more flags for every JVM the cluster scripts start: JobManager, TaskManagers, the SQL client and
+# also the short ones (BashJavaUtils' memory sums) and the HA ZooKeeper, as FLOWSQL_JVM_FLAGS (CI and the cluster tests
+# pass the test JVMs' flags, C1 only and the serial GC, for less CPU in short runs; unset for anything measured or
+# long-running).
 # shellcheck disable=SC2206  # space-separated flags
-if [[ -n "${FLOWSQL_JVM_OPTS:-}" ]]; then FLINK_JAVA_OPTS+=(${FLOWSQL_JVM_OPTS}); fi
+FLOWSQL_JVM_FLAGS=(${FLOWSQL_JVM_OPTS:-})
+FLINK_JAVA_OPTS+=("${FLOWSQL_JVM_FLAGS[@]}")
 LOG_CONFIG="-Dlog4j2.configurationFile=$PROJECT_DIR/devstack/src/main/resources/flowsql-devstack-log4j2.properties"
 
 log() { printf '[flowsql] %s\n' "$*" >&2; }

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -196,15 +197,27 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     /** CPU time (user + system) the cluster's running processes have used so far, as the OS counts it. */
     public Duration cpuTime() {
         Duration total = Duration.ZERO;
+        for (long pid : processes().values()) {
+            total = total.plus(ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO));
+        }
+        return total;
+    }
+
+    /**
+     * The processes the start script started, by the name of their PID file (jobmanager, taskmanager-1, zookeeper …),
+     * running or not.
+     */
+    public Map<String, Long> processes() {
+        Map<String, Long> out = new TreeMap<>();
         try (var pidFiles = Files.list(dir.resolve("pids"))) {
             for (Path pidFile : pidFiles.toList()) {
-                long pid = Long.parseLong(Files.readString(pidFile).strip());
-                total = total.plus(ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO));
+                out.put(pidFile.getFileName().toString().replaceFirst("\\.pid$", ""),
+                        Long.parseLong(Files.readString(pidFile).strip()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading the cluster's PID files", e);
         }
-        return total;
+        return out;
     }
 
     /** Registered TaskManagers and their slots in all: {taskmanagers, slots-total}. */

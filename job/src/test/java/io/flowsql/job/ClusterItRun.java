@@ -1,7 +1,15 @@
 package io.flowsql.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.flowsql.devstack.ScriptedFlinkCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What an integration test on the standalone cluster is given by failsafe (the pom's system properties): the shared
@@ -29,7 +37,40 @@ record ClusterItRun(Path sharedData, Path projectDir, Path jobJar, Path work) {
     static ScriptedFlinkCluster cluster(Path projectDir, Path dir, int slotsPerTaskManager, String taskManagerMemory) {
         return new ScriptedFlinkCluster(projectDir, dir, mavenCommand(), slotsPerTaskManager, taskManagerMemory)
                 .classpathCache(Path.of(System.getProperty("flowsql.test.work"), "classpaths"))
-                .javaOptions(System.getProperty("flowsql.cluster.java-opts", LEAN_JVM));
+                .javaOptions(javaOptions());
+    }
+
+    /** The flags every JVM of the tests' clusters gets (FLOWSQL_JVM_OPTS): {@link #LEAN_JVM} unless the build says otherwise. */
+    static String javaOptions() {
+        return System.getProperty("flowsql.cluster.java-opts", LEAN_JVM);
+    }
+
+    /**
+     * Checks that every process the cluster's start script started and that still runs (JobManager, TaskManagers, the HA
+     * ZooKeeper) was given {@link #javaOptions()}: a JVM started without them costs the shared CPUs more.
+     */
+    static void assertClusterJvmsGetTheTestFlags(ScriptedFlinkCluster cluster) {
+        List<String> flags = List.of(javaOptions().trim().split("\\s+")).stream().filter(f -> !f.isEmpty()).toList();
+        Map<String, Long> processes = cluster.processes();
+        assertThat(processes).as("the cluster's processes").isNotEmpty();
+        processes.forEach((name, pid) -> {
+            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                assertThat(commandLine(pid)).as("the command line of %s (pid %d)", name, pid).containsAll(flags);
+            }
+        });
+    }
+
+    /**
+     * The words of a process's command line, from Linux's /proc (ProcessHandle.Info has none for the cluster's JVMs:
+     * their classpaths make the command line longer than the 4 KB it reads).
+     */
+    private static List<String> commandLine(long pid) {
+        try {
+            return List.of(new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
+                    StandardCharsets.UTF_8).split("\0"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the command line of " + pid, e);
+        }
     }
 
     /** Maven as the build runs it (same local repository, offline if it is), for the start script's classpath. */

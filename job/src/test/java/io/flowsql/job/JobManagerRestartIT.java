@@ -49,6 +49,9 @@ class JobManagerRestartIT {
                     restartedAt - killedAt, job, recovered[0] - killedAt, recovered[1] - killedAt,
                     restored.path("external_path").asText(restored.toString()));
             assertThat(cluster.jobManagerPid()).as("a new JobManager process").isNotEqualTo(jobManager);
+            // ZooKeeper, the new JobManager and the TaskManager: all with the tests' cheaper JIT and collector
+            assertThat(cluster.processes()).containsKey("zookeeper");
+            ClusterItRun.assertClusterJvmsGetTheTestFlags(cluster);
             assertThat(restored.path("id").asLong()).as("the job resumed from a completed checkpoint, not from scratch").isPositive();
             assertThat(restored.path("is_savepoint").asBoolean()).isFalse();
 

@@ -99,11 +99,12 @@ class RescaleOnClusterIT {
             }
             topics.sendQuestions(second);
             sent.addAll(second);
+            // the third TaskManager (for run 3) starts while this run answers: run 2's tasks are all deployed already
+            cluster.start(3);
             awaitAnswers(answersReader, answersReader.readAtLeast(0, Duration.ZERO).size() + 10, Duration.ofSeconds(180));
             String savepoint2 = stop(cluster, job, answersReader, stream, sent);
 
-            // Run 3: a third TaskManager, parallelism 4 again.
-            cluster.start(3);
+            // Run 3: on three TaskManagers, parallelism 4 again.
             job = submit(cluster, jobJar, Optional.of(savepoint2), 4, topics, sharedData, llm.baseUrl());
             List<QuestionEvent> third = new ArrayList<>();
             for (int d = 0; d < STAGED_DIALOGUES; d++) {

@@ -125,16 +125,21 @@ class SessionClusterHygieneIT {
      * alive: an ended job's last threads (an HTTP client's graceful shutdown, an idle parse thread) take seconds to go.
      */
     private static Footprint footprint(long pid, int expectedLoaders) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(60);
         Footprint seen;
+        int attempts = 0;
         do {
-            jcmd(pid, "GC.run");
-            seen = new Footprint(count(USER_LOADER, jcmd(pid, "VM.classloaders")), metaspaceKb(jcmd(pid, "GC.heap_info")));
+            // one jcmd (one JVM started) for the three commands: each jcmd is a JVM start on the shared CPUs
+            String out = jcmd(pid, "GC.run", "VM.classloaders", "GC.heap_info");
+            seen = new Footprint(count(USER_LOADER, out), metaspaceKb(out));
+            attempts++;
             if (seen.userLoaders() <= expectedLoaders) {
-                return seen;
+                break;
             }
-            Thread.sleep(3_000);
+            Thread.sleep(2_000);
         } while (System.nanoTime() < deadline);
+        log("footprint taken %d time(s) in %d ms", attempts, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return seen;
     }
 
@@ -181,14 +186,23 @@ class SessionClusterHygieneIT {
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
-    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+    /** Runs the diagnostic {@code commands} in the JVM {@code pid} with one jcmd ({@code -f}: commands read from a file). */
+    private static String jcmd(long pid, String... commands) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IllegalStateException("jcmd " + pid + " " + command + " failed: " + out);
+        Path file = java.nio.file.Files.createTempFile("jcmd-", ".txt");
+        try {
+            java.nio.file.Files.write(file, List.of(commands));
+            // the jcmd JVM lives a second: C1 and the serial collector cost it less
+            Process process = new ProcessBuilder(jcmd.toString(), "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
+                    Long.toString(pid), "-f", file.toString()).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("jcmd " + pid + " " + List.of(commands) + " failed: " + out);
+            }
+            return out;
+        } finally {
+            java.nio.file.Files.delete(file);
         }
-        return out;
     }
 
     private static void log(String format, Object... args) {
