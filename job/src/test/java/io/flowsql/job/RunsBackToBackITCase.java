@@ -61,11 +61,10 @@ class RunsBackToBackITCase {
                     JobOptions.LLM_MODEL.key(), "test-model"));
             String group = config.get(JobOptions.GROUP_ID);
 
-            // no quiet wait after the first three runs: the last run reads the answers of all four from the start
-            run(dataStreamJob(config), topics, questions(texts, 0, 1), group, Duration.ZERO);
-            run(dataStreamJob(config), topics, questions(texts, 1, 2), group, Duration.ZERO);
-            run(sqlPath(config), topics, questions(texts, 2, 3), group, Duration.ZERO);
-            List<AnswerEvent> answers = run(dataStreamJob(config), topics, questions(texts, 3, 4), group, Duration.ofSeconds(2));
+            run(dataStreamJob(config), topics, questions(texts, 0, 1), group);
+            run(dataStreamJob(config), topics, questions(texts, 1, 2), group);
+            run(sqlPath(config), topics, questions(texts, 2, 3), group);
+            List<AnswerEvent> answers = run(dataStreamJob(config), topics, questions(texts, 3, 4), group);
 
             Map<String, Long> perId = answers.stream().collect(Collectors.groupingBy(a -> a.requestId, Collectors.counting()));
             assertThat(perId).as("each question of the four runs answered exactly once").hasSize(4 * PER_RUN)
@@ -136,13 +135,12 @@ class RunsBackToBackITCase {
         };
     }
 
-    /** One run; {@code quiet}: how long to keep reading after the answers came, so that duplicates would show. */
-    private static List<AnswerEvent> run(Starter starter, JobTopics topics, List<QuestionEvent> questions, String group,
-            Duration quiet) throws Exception {
+    private static List<AnswerEvent> run(Starter starter, JobTopics topics, List<QuestionEvent> questions, String group)
+            throws Exception {
         int answersSoFar = Integer.parseInt(questions.get(questions.size() - 1).requestId.substring(2)) + 1;
         try (JobCluster.RunningJob job = starter.start()) {
             topics.sendQuestions(questions);
-            List<AnswerEvent> answers = topics.committedAnswers(answersSoFar, Duration.ofSeconds(120), quiet);
+            List<AnswerEvent> answers = topics.committedAnswers(answersSoFar, Duration.ofSeconds(120), Duration.ofSeconds(2));
             assertThat(answers).as("answers after this run").hasSize(answersSoFar);
             caughtUp(JobTopics.QUESTIONS, group);
             return answers;
