@@ -50,7 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ComponentRestartsITCase {
     private static final int PG_OUTAGE_SECONDS = 12;
-    private static final int MODEL_OUTAGE_SECONDS = 20;
+    /** Long enough for the retry backoff (0.5 s doubling) to reach its 5 s cap: 0.5 + 1 + 2 + 4 s, then 5 s. */
+    private static final int MODEL_OUTAGE_SECONDS = 10;
     private static final int STALL_SECONDS = 8;
     private static final int REQUEST_TIMEOUT_SECONDS = 3;
     private static final int BASELINE = 16;
@@ -122,20 +123,20 @@ class ComponentRestartsITCase {
                     report.add(recovered("postgresql stopped " + PG_OUTAGE_SECONDS + " s", answers, System.nanoTime(),
                             PG_RESTART_BOUND, AnswerWatch::fromDatabase));
                     // 2. a restart that changes nothing but drops every pooled connection
-                    Thread.sleep(2_000);
+                    Thread.sleep(1_000);
                     int dropped = terminateOtherBackends(pg);
                     assertThat(dropped).as("the job's pool held connections to drop").isPositive();
                     report.add(recovered("postgresql dropped " + dropped + " connections", answers, System.nanoTime(),
                             CONNECTIONS_DROPPED_BOUND, AnswerWatch::fromDatabase));
                     // 3. the model server stopped and started again on the same port
-                    Thread.sleep(2_000);
+                    Thread.sleep(1_000);
                     llm.stop();
                     Thread.sleep(MODEL_OUTAGE_SECONDS * 1_000L);
                     llm.restart();
                     report.add(recovered("model server stopped " + MODEL_OUTAGE_SECONDS + " s", answers, System.nanoTime(),
                             MODEL_RESTART_BOUND, AnswerWatch::fromDatabase));
                     // 4. the network to the model server stalls, then is slow
-                    Thread.sleep(2_000);
+                    Thread.sleep(1_000);
                     proxy.stall();
                     Thread.sleep(STALL_SECONDS * 1_000L);
                     notGivenUp = proxy.heldLongerThan(GIVE_UP_WITHIN);

@@ -21,6 +21,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -128,8 +131,14 @@ final class JobCluster {
         }
     }
 
-    /** A started job; closing it cancels it and waits for the cancellation. */
+    /**
+     * A started job; closing it cancels it and waits until its tasks are done (at most {@link #CANCELLED_WITHIN}): the
+     * cancel is acknowledged before they are, and a Kafka source still closing when the class's broker stops waits 30 s
+     * for its fetcher (source.reader.close.timeout), which held KnowledgeITCase's fork after its last test.
+     */
     record RunningJob(JobClient client) implements AutoCloseable {
+        static final Duration CANCELLED_WITHIN = Duration.ofSeconds(60);
+
         JobID id() {
             return client.getJobID();
         }
@@ -137,6 +146,13 @@ final class JobCluster {
         @Override
         public void close() throws Exception {
             client.cancel().get();
+            try {
+                client.getJobExecutionResult().get(CANCELLED_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException cancelled) {
+                // a cancelled job's result is a failure (JobCancellationException): the end that was waited for
+            } catch (TimeoutException slow) {
+                System.out.printf("job %s still cancelling after %d s%n", id(), CANCELLED_WITHIN.toSeconds());
+            }
         }
     }
 

@@ -84,7 +84,7 @@ class KnowledgeITCase {
                     send(producer, all, sentAt, question("after-" + i, "concert_singer", QUESTION));
                     Thread.sleep(PROBE_EVERY_MS * 2);
                 }
-                Map<String, AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ofSeconds(2))
+                Map<String, AnswerEvent> answers = topics.committedAnswers(all.size(), Duration.ofSeconds(120), Duration.ZERO)
                         .stream().collect(Collectors.toMap(a -> a.requestId, Function.identity(), (a, b) -> a));
                 assertThat(answers.keySet()).containsAll(all.stream().map(q -> q.requestId).toList());
 

@@ -31,6 +31,10 @@ final class FailureClassifier {
             kind = LlmErrorKind.AUTHENTICATION;
         } else if (status == 408) {
             kind = LlmErrorKind.TIMEOUT;
+        } else if (status == 501) {
+            // Not Implemented: the server lacks the endpoint (llama-server without --embeddings answers every
+            // /v1/embeddings call so); asking again within the retry window only makes the caller wait it out
+            kind = LlmErrorKind.INVALID_REQUEST;
         } else if (status >= 500) {
             kind = LlmErrorKind.SERVER_ERROR;
         } else if (CONTEXT_OVERFLOW.matcher(bodySnippet).find()) {

@@ -70,6 +70,40 @@ class EmbeddingsTest {
         }
     }
 
+    /**
+     * llama-server started without --embeddings answers every /v1/embeddings call with 501: asked once, not retried for
+     * the whole retry window (each opensearch question used to wait 90 s for its retrieval to be skipped).
+     */
+    @Test
+    void anEndpointThatIsNotImplementedIsAskedOnce() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        server.createContext("/v1/embeddings", exchange -> {
+            requests.incrementAndGet();
+            byte[] body = ("{\"error\":{\"code\":501,\"message\":\"This server does not support embeddings. Start it with "
+                    + "`--embeddings`\",\"type\":\"not_supported_error\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(501, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/v1").defaultModel("test-model")
+                .callTimeout(java.time.Duration.ofSeconds(2)).totalBudget(java.time.Duration.ofSeconds(10))
+                .initialBackoff(java.time.Duration.ofMillis(20)).maxBackoff(java.time.Duration.ofMillis(200)).build()).build()) {
+            Throwable failed = catchThrowable(() -> client.embed(EmbeddingRequest.of("u", List.of("a"))).join());
+            assertThat(failed).isInstanceOf(CompletionException.class).cause().isInstanceOf(LlmException.class);
+            LlmException error = (LlmException) failed.getCause();
+            assertThat(error.kind()).as(error.getMessage()).isEqualTo(LlmErrorKind.INVALID_REQUEST);
+            assertThat(error.getMessage()).contains("--embeddings");
+            assertThat(requests.get()).as("requests sent").isEqualTo(1);
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void theDiskCacheReplaysEmbeddingsWithoutARequest() {
         List<String> texts = List.of("France", "Netherlands");

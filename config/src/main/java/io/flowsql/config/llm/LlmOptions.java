@@ -61,7 +61,7 @@ public final class LlmOptions {
             .withDescription("Time limit of one LLM HTTP call.");
     public static final ConfigOption<Integer> MAX_RETRIES = ConfigOptions.key("llm.max-retries")
             .intType().defaultValue(30)
-            .withDescription("Most retries of a failed LLM call (429, 5xx, timeouts, connection refused), with backoff (0.5 s doubling "
+            .withDescription("Most retries of a failed LLM call (429, 5xx but 501, timeouts, connection refused), with backoff (0.5 s doubling "
                     + "to 5 s) within llm.retry-window.");
     public static final ConfigOption<Duration> RETRY_WINDOW = ConfigOptions.key("llm.retry-window")
             .durationType().defaultValue(Duration.ofSeconds(90))
