@@ -30,7 +30,7 @@ lane_command() {
   case "$1" in
     job)     echo "$MVN -B -pl job surefire:test -Dflowsql.test.forks=${JOB_FORKS:-3}" ;;
     cluster) echo "$MVN -B -pl job failsafe:integration-test failsafe:verify -Dflowsql.it.forks=${CLUSTER_FORKS:-2}" ;;
-    modules) echo "$MVN -B -fae -pl simulator,config,udfs,devstack,console,benchmarks surefire:test -Dflowsql.test.forks=${MODULE_FORKS:-2}" ;;
+    modules) echo "$MVN -B -fae -pl testsupport,simulator,config,udfs,devstack,console,benchmarks surefire:test -Dflowsql.test.forks=${MODULE_FORKS:-2}" ;;
     readme)  echo "README_BLOCK_TIMEOUT=${README_BLOCK_TIMEOUT:-600} .ci/readme-blocks.sh --prepared" ;;
     *) echo "unknown lane '$1' (job, cluster, modules, readme)" >&2; return 1 ;;
   esac

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * fails here.
  */
 class TestPlacementTest {
-    private static final List<String> MODULES = List.of("simulator", "config", "udfs", "devstack", "job", "console", "benchmarks");
+    private static final List<String> MODULES = List.of("testsupport", "simulator", "config", "udfs", "devstack", "job", "console", "benchmarks");
 
     @Test
     void everyTestPackageIsAPackageOfItsOwnModule() throws IOException {
