@@ -61,8 +61,10 @@ public final class ServerDatabases {
     }
 
     private static ServerDatabases start() throws IOException, SQLException {
-        Path work = Paths.get("target", "server-databases").toAbsolutePath();
-        Files.createDirectories(work);
+        // one folder per test JVM: test classes run in several JVMs at once (surefire forks), and each JVM writes its own
+        // DuckDB files and secret; a shared folder let one JVM rewrite a file another was reading
+        Path parent = Files.createDirectories(Paths.get("target", "server-databases").toAbsolutePath());
+        Path work = Files.createTempDirectory(parent, "jvm-" + ProcessHandle.current().pid() + "-");
         // temp_file_limit is a superuser setting: the server bounds every session's temporary files (work_mem spills)
         EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(java.time.Duration.ofSeconds(120))
                 .setServerConfig("temp_file_limit", "1GB").start();
@@ -72,6 +74,7 @@ public final class ServerDatabases {
             } catch (IOException e) {
                 // the JVM ends anyway
             }
+            deleteQuietly(work);
         }));
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
@@ -101,6 +104,14 @@ public final class ServerDatabases {
             }
         }
         return s;
+    }
+
+    private static void deleteQuietly(Path folder) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(folder)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // left for mvn clean
+        }
     }
 
     public static Path sqlite(String db) {
