@@ -1,6 +1,5 @@
 package io.flowsql.benchmarks.soak;
 
-import io.flowsql.config.llm.LlmOptions;
 import io.flowsql.devstack.llama.LlamaServer;
 import io.flowsql.devstack.llama.TinyGguf;
 import io.flowsql.job.JobOptions;
@@ -68,9 +67,7 @@ final class LlamaModelServer implements SoakModelServer {
                 JobOptions.LLM_STRUCTURED_OUTPUT.key(), "json-schema",
                 JobOptions.LLM_REPLY_OVERLAY.key(), TinyGguf.replyOverlay(),
                 JobOptions.LLM_CONTEXT_TOKENS.key(), String.valueOf(CONTEXT_TOKENS),
-                JobOptions.LLM_SERVER_SLOTS.key(), String.valueOf(SLOTS),
-                // a CPU server shared with the job: a call may wait behind the other slots' generations
-                LlmOptions.REQUEST_TIMEOUT.key(), "60s");
+                JobOptions.LLM_SERVER_SLOTS.key(), String.valueOf(SLOTS));
     }
 
     @Override

@@ -37,6 +37,9 @@ class LlamaModelServerTest {
                 assertThat(f.rssMb()).isPositive();
             });
             assertThat(health(port)).isEqualTo(200);
+            JobConfig config = JobConfig.of(server.jobOptions());
+            assertThat(config.get(JobOptions.LLM_SERVER_SLOTS)).as("what the job is told").isEqualTo(LlamaModelServer.SLOTS);
+            assertThat(config.get(JobOptions.LLM_MODEL)).isEqualTo("tiny-random");
 
             server.stop();
             assertThat(server.processes()).as("figures while it is down").isEmpty();
@@ -47,16 +50,6 @@ class LlamaModelServerTest {
             assertThat(health(port)).isEqualTo(200);
             assertThat(server.processes()).singleElement().extracting(ProcessFigures::threads)
                     .satisfies(threads -> assertThat(threads).isPositive());
-        }
-    }
-
-    @Test
-    void theJobAcceptsWhatTheServerNeeds(@TempDir Path folder) throws Exception {
-        requireBinary();
-        try (LlamaModelServer server = LlamaModelServer.start(folder)) {
-            JobConfig config = JobConfig.of(server.jobOptions());
-            assertThat(config.get(JobOptions.LLM_SERVER_SLOTS)).isEqualTo(LlamaModelServer.SLOTS);
-            assertThat(config.get(JobOptions.LLM_MODEL)).isEqualTo("tiny-random");
         }
     }
 

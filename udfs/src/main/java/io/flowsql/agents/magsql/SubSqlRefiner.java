@@ -92,7 +92,7 @@ public final class SubSqlRefiner {
                 .with("result", ResultProblem.preview(result, 3));
         ChatRequest request = nestedEmpty ? nested.request(vars.with("values", asked.values())) : prompt.request(vars);
         return call.ask(request, ModelOutput::sql, trace).thenCompose(revised -> {
-            if (normalize(revised).equals(normalize(sql))) {
+            if (SqlOneLine.of(revised).equals(SqlOneLine.of(sql))) {
                 return CompletableFuture.completedFuture(
                         new Refined(sql, done + 1, Optional.of(p.text()), asked));
             }
@@ -107,9 +107,5 @@ public final class SubSqlRefiner {
             n++;
         }
         return n;
-    }
-
-    private static String normalize(String sql) {
-        return SqlOneLine.of(sql);
     }
 }
