@@ -48,8 +48,11 @@ ensure_built() {
 # Prints the runtime classpath of a module ($1, default job: all scopes, so Flink, the broker and the simulator
 # are included), cached in work/<module>.classpath and refreshed when a pom changes. The project's own modules are
 # taken from the reactor (their target/classes), never from the local Maven repository.
+# FLOWSQL_JOB_CLASSPATH, when set, is the job module's classpath as it is (nothing resolved): e.g. a test's own, whose
+# Maven build runs beside it in this checkout.
 project_classpath() {
   local module="${1:-job}"
+  if [[ "$module" == job && -n "${FLOWSQL_JOB_CLASSPATH:-}" ]]; then printf '%s' "$FLOWSQL_JOB_CLASSPATH"; return 0; fi
   local cache="$WORK_DIR/$module.classpath"
   local stale=0
   if [[ ! -s "$cache" ]]; then stale=1

@@ -111,13 +111,6 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         return find(JOB_ID, runJar(jobJar, Map.of(), command));
     }
 
-    /** Submits the job jar with another entry class (e.g. the Flink SQL runner) and {@code args}; returns the job's id. */
-    public String submitEntry(Path jobJar, String entryClass, List<String> args) {
-        List<String> command = new ArrayList<>(List.of("flink-submit.sh"));
-        command.addAll(args);
-        return find(JOB_ID, runJar(jobJar, Map.of("FLOWSQL_MAIN_CLASS", entryClass), command));
-    }
-
     /**
      * Runs flink-submit.sh on {@code jobJar}: uploaded on its first submission only, later ones run the jar the cluster
      * already holds (FLOWSQL_JAR_ID; the script uploads it again when the cluster answers that it holds no such jar, e.g.
@@ -150,11 +143,46 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * Runs the SQL script file through Flink's own SQL client (deploy/flink-sql-client.sh, embedded mode, the job jar
-     * added to the session) against this cluster; returns the id of the job its INSERT started.
+     * Runs {@code deploy/flowsql-sql.sh --submit args} (the README's command): FlowSQL's bundled SQL script, filled in
+     * from {@code args}, submitted to this cluster in the job jar; returns the running job's id.
      */
-    public String runSqlClient(Path jobJar, Path script) {
-        return find(JOB_ID, run(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), "flink-sql-client.sh", "-f", script.toString()));
+    public String submitFlowSqlScript(Path jobJar, List<String> args) {
+        List<String> command = new ArrayList<>(List.of("flowsql-sql.sh", "--submit"));
+        command.addAll(args);
+        return find(JOB_ID, runJar(jobJar, Map.of(), command));
+    }
+
+    /**
+     * Runs {@code deploy/flowsql-sql.sh --client args} (the README's command): the bundled script, filled in from
+     * {@code args}, through Flink's own SQL client against this cluster; {@code extraEnv} is added to the script's
+     * environment (e.g. FLOWSQL_JOB_CLASSPATH). Returns the id of the job its INSERT started.
+     */
+    public String runFlowSqlScriptInClient(Path jobJar, Map<String, String> extraEnv, List<String> args) {
+        Map<String, String> scriptEnv = new HashMap<>(extraEnv);
+        scriptEnv.put("FLOWSQL_JOB_JAR", jobJar.toString());
+        List<String> command = new ArrayList<>(List.of("flowsql-sql.sh", "--client"));
+        command.addAll(args);
+        return find(JOB_ID, run(scriptEnv, command.toArray(String[]::new)));
+    }
+
+    /**
+     * Types {@code statements} into Flink's own SQL client (deploy/flink-sql-client.sh without -f: the interactive
+     * client, the job jar added to the session) against this cluster, as a user at its prompt would; returns what it
+     * printed.
+     */
+    public String sqlClientSession(Path jobJar, String statements) {
+        try {
+            Files.createDirectories(dir);
+            Path input = Files.createTempFile(dir, "sql-client-", ".in");
+            Files.writeString(input, statements, StandardCharsets.UTF_8);
+            try {
+                return execute(Map.of("FLOWSQL_JOB_JAR", jobJar.toString()), input, "flink-sql-client.sh").orThrow();
+            } finally {
+                Files.delete(input);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Stops the job with a savepoint (drain=false) and returns the savepoint's path. */
@@ -304,6 +332,11 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
 
     /** Runs deploy/{@code command[0]} with the rest as arguments until it ends (or {@link #SCRIPT_TIMEOUT}). */
     private ScriptRun execute(Map<String, String> extraEnv, String... command) {
+        return execute(extraEnv, null, command);
+    }
+
+    /** Runs deploy/{@code command[0]} as above, its standard input read from {@code stdin} (none when null). */
+    private ScriptRun execute(Map<String, String> extraEnv, Path stdin, String... command) {
         List<String> line = new ArrayList<>(List.of("bash", projectDir.resolve("deploy").resolve(command[0]).toString()));
         line.addAll(List.of(command).subList(1, command.length));
         try {
@@ -312,6 +345,9 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
             Path err = Files.createTempFile(dir, "script-", ".err");
             ProcessBuilder builder = new ProcessBuilder(line).directory(projectDir.toFile())
                     .redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (stdin != null) {
+                builder.redirectInput(stdin.toFile());
+            }
             builder.environment().putAll(env);
             builder.environment().putAll(extraEnv);
             Process process = builder.start();

@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Flink SQL path on the local standalone cluster (deploy/flink-cluster-start.sh, whose classpath carries the Table
  * API, planner and table runtime as a distribution's lib/ does): the shaded jar submitted over REST with the SQL runner
  * as entry class (what deploy/flowsql-sql.sh --submit does) runs the bundled script; the real broker and the simulated
- * LLM over HTTP; every question answered once, a bad record dead-lettered.
+ * LLM over HTTP; every question answered once, a bad record dead-lettered. Both run through deploy/flowsql-sql.sh
+ * (--submit, then --client) as the README's Flink SQL block says.
  *
  * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged.
  */
@@ -51,7 +51,8 @@ class FlinkSqlOnClusterIT {
             JobTopics topics = new JobTopics(KAFKA.bootstrapServers());
             JobConfig config = topics.jobConfig(sharedData, llm.baseUrl(), Map.of(JobOptions.STRATEGY.key(), "opensearch"));
             cluster.start(1);
-            String job = cluster.submitEntry(jobJar, FlowSqlScript.class.getName(), config.asArguments());
+            // the README's command, as a user runs it
+            String job = cluster.submitFlowSqlScript(jobJar, config.asArguments());
             int answersBefore;
             try {
                 List<QuestionEvent> questions = SpiderQuestions.of(sharedData, "concert_singer", 4);
@@ -72,11 +73,14 @@ class FlinkSqlOnClusterIT {
             } finally {
                 cluster.cancel(job);
             }
-            // The same script through Flink's own SQL client (what deploy/flowsql-sql.sh --client does), continuing from
-            // the offsets the first job committed: the new questions are each answered once.
-            Path script = work.resolve("flowsql-client.sql");
-            Files.writeString(script, FlowSqlScript.bundledFor(config).text());
-            String clientJob = cluster.runSqlClient(jobJar, script);
+            // The same script through Flink's own SQL client (the README's deploy/flowsql-sql.sh --client), continuing
+            // from the offsets the first job committed: the new questions are each answered once. The script prints the
+            // filled-in SQL with this test's classpath (FLOWSQL_JOB_CLASSPATH): resolving one with Maven would build in
+            // the checkout this build is testing.
+            String clientJob = cluster.runFlowSqlScriptInClient(jobJar,
+                    Map.of("FLOWSQL_JOB_CLASSPATH", System.getProperty("java.class.path")), config.asArguments());
+            assertThat(work.resolve("cluster/flowsql-client.sql")).as("the script --client printed for the SQL client")
+                    .content().isEqualTo(FlowSqlScript.bundledFor(config).text());
             try {
                 assertThat(cluster.get("/jobs/" + clientJob).path("state").asText()).isIn("CREATED", "INITIALIZING", "RUNNING");
                 List<QuestionEvent> later = SpiderQuestions.of(sharedData, "pets_1", 3).stream()
@@ -98,6 +102,15 @@ class FlinkSqlOnClusterIT {
             } finally {
                 cluster.cancel(clientJob);
             }
+            // The README's interactive client (deploy/flink-sql-client.sh): a user's statements at its prompt, with the
+            // job jar in the session, so FlowSQL's functions can be declared and listed.
+            String session = cluster.sqlClientSession(jobJar, """
+                    CREATE TEMPORARY FUNCTION TEXT_TO_SQL AS 'io.flowsql.job.sql.TextToSqlFunction';
+                    SHOW USER FUNCTIONS;
+                    QUIT;
+                    """);
+            assertThat(session).as("what the interactive client printed").containsIgnoringCase("text_to_sql")
+                    .doesNotContain("[ERROR]");
         }
     }
 }
