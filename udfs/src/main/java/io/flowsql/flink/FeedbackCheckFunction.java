@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -81,20 +80,28 @@ public class FeedbackCheckFunction extends RichAsyncFunction<FeedbackEvent, Feed
         StatementBudget budget = checker.newBudget();
         inFlight.put(feedback, budget);
         try {
-            CompletableFuture.supplyAsync(() -> checker.refusal(feedback.dbId, feedback.tenant, feedback.sql, budget), pool)
-                    .whenComplete((refusal, error) -> {
-                        if (inFlight.remove(feedback) == null) {
-                            return; // timed out: already refused and emitted
-                        }
-                        Optional<String> why = error != null ? Optional.of("the check failed: " + error) : refusal;
-                        why.ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
-                        result.complete(List.of(feedback));
-                    });
+            // checked and completed on the pool's thread: a callback on a future could run on the task thread (when the
+            // check had already finished by the time it was attached)
+            pool.execute(() -> checkAndComplete(feedback, budget, result));
         } catch (RejectedExecutionException e) {
             inFlight.remove(feedback);
             feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": too many feedback checks waiting";
             result.complete(List.of(feedback));
         }
+    }
+
+    private void checkAndComplete(FeedbackEvent feedback, StatementBudget budget, ResultFuture<FeedbackEvent> result) {
+        Optional<String> why;
+        try {
+            why = checker.refusal(feedback.dbId, feedback.tenant, feedback.sql, budget);
+        } catch (RuntimeException e) {
+            why = Optional.of("the check failed: " + e);
+        }
+        if (inFlight.remove(feedback) == null) {
+            return; // timed out: already refused and emitted
+        }
+        why.ifPresent(w -> feedback.refusal = RejectKind.FEEDBACK_REFUSED.wireName() + ": " + w);
+        result.complete(List.of(feedback));
     }
 
     @Override
