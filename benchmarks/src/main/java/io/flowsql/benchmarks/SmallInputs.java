@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The benchmarks' "small inputs" switch: {@code FLOWSQL_BENCH_SMALL=1} (set by {@code .ci/readme-blocks.sh}) makes each
  * {@code deploy/bench.sh} subcommand run on tiny inputs (a few questions, one preset, short phases) while its command
- * line stays as written (a smoke run of the same code; {@code .ci/readme-blocks.sh} sets it for any run-marked benchmark:
- * CI runs the README's first Benchmarks block, the second is over its budget even small). Every benchmark that shrinks
+ * line stays as written (a smoke run of the same code; {@code .ci/readme-blocks.sh} sets it for any run-marked benchmark,
+ * though the README's Benchmarks block stays check-marked: even small, it is over CI's budget). Every benchmark that shrinks
  * says so first, with what it changed: its figures are a smoke run, not measurements.
  */
 public final class SmallInputs {
