@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an integration test on the standalone cluster is given by failsafe (the pom's system properties): the shared
- * data, the project (for deploy/), the shaded job jar and a work folder; and the Maven command the start script uses.
+ * What an integration test on the standalone cluster is given by failsafe, or surefire in .ci/run (the pom's system
+ * properties): the shared data, the project (for deploy/), the shaded job jar and a work folder; and the Maven command
+ * the start script uses.
  */
 record ClusterItRun(Path sharedData, Path projectDir, Path jobJar, Path work) {
     /**

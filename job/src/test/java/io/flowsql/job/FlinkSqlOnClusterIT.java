@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * LLM over HTTP; every question answered once, a bad record dead-lettered. Both run through deploy/flowsql-sql.sh
  * (--submit, then --client) as the README's Flink SQL block says.
  *
- * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged.
+ * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged (in .ci/run by surefire, on the
+ * jar it packages first: profile cluster-tests-in-surefire).
  */
 class FlinkSqlOnClusterIT {
     @RegisterExtension

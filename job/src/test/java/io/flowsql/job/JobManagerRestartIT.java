@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *
  * <p>Why ZooKeeper: Flink 2.2 ships ZooKeeper and Kubernetes HA services only (no file-based one); the ZooKeeper
  * server comes with Flink itself (flink-shaded-zookeeper-3, already on the cluster's classpath), so nothing else is
- * downloaded. Run by failsafe in the integration-test phase, after the shaded jar is packaged.
+ * downloaded. Run by failsafe in the integration-test phase, after the shaded jar is packaged (in .ci/run by
+ * surefire, on the jar it packages first: profile cluster-tests-in-surefire).
  */
 class JobManagerRestartIT {
 

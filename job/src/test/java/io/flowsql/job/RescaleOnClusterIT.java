@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sees exactly one answer per question, and every dialogue's turns are answered in order, each with the SQL of the
  * turns answered before it, in earlier runs of the job, in its prompts.
  *
- * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged.
+ * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged (in .ci/run by surefire, on the
+ * jar it packages first: profile cluster-tests-in-surefire).
  */
 class RescaleOnClusterIT {
     /**

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@value #DETECTION_BOUND_MILLIS} ms (Flink's default heartbeats took 15.5 s here) and exactly one answer per question
  * (read_committed) across the failover, from the latest checkpoint.
  *
- * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged.
+ * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged (in .ci/run by surefire, on the
+ * jar it packages first: profile cluster-tests-in-surefire).
  */
 class TaskManagerLossIT {
     /** heartbeat.interval 2 s × heartbeat.rpc-failure-threshold 2, plus a loaded machine's slack. */
