@@ -111,13 +111,12 @@ start_model() {
 cleanup() {
   stop_serving || true
   stop_model
-  # whatever a failed block left running in the copy (its job, simulator, broker) is stopped before the copy goes
-  for pid_file in "$COPY"/work/*.pid; do
-    [[ -s "$pid_file" ]] && kill "$(cat "$pid_file")" 2>/dev/null || true
-  done
-  sleep 2
-  for pid_file in "$COPY"/work/*.pid; do
-    [[ -s "$pid_file" ]] && kill -9 "$(cat "$pid_file")" 2>/dev/null || true
+  # whatever a failed block left running in the copy (its job, simulator, broker) is stopped before the copy goes:
+  # only the processes its PID files were written for (deploy/lib.sh pid_alive; a stale file's number may by now be
+  # a thread of a test's JVM beside, and kill on it would end that JVM)
+  local pid_file
+  for pid_file in "$COPY"/work/*.pid "$COPY"/work/*/pids/*.pid; do
+    [[ -s "$pid_file" ]] && (source "$COPY/deploy/lib.sh" && stop_pid_file "$pid_file" 5) || true
   done
   rm -rf "$BASE"
 }

@@ -198,11 +198,27 @@ start_process() {
   echo $! > "$pid_file"
 }
 
+# The PID files of the TaskManagers that run, one per line (a plain count: no pipeline here may fail under pipefail,
+# which would end this script without a word).
+alive_taskmanagers() {
+  local f
+  for f in $(taskmanager_pid_files); do
+    if pid_alive "$f"; then echo "$f"; fi
+  done
+}
+
+# Ends the start with $*, the logs' last errors and what the JVMs printed to their .out files (a JVM that ended on an
+# error such as an OutOfMemoryError says so there).
 fail_start() {
-  log "$1"
+  log "$*"
   local out
   for out in "$CLUSTER_LOG_DIR"/*.log; do
     grep -q ' ERROR ' "$out" 2>/dev/null && { log "$out:"; grep -E ' ERROR |^Caused by' "$out" | tail -4 >&2; }
+  done
+  local printed
+  for out in "$CLUSTER_LOG_DIR"/*.out; do   # the JDK's warnings about Flink's security manager left out
+    printed="$(grep -v '^WARNING: ' "$out" 2>/dev/null | tail -5 || true)"
+    [[ -n "$printed" ]] && { log "$out:"; printf '%s\n' "$printed" >&2; }
   done
   log "processes already started keep running: deploy/flink-cluster-stop.sh stops them"
   exit 1
@@ -247,13 +263,14 @@ for i in $(seq 1 "$TASKMANAGERS"); do
 done
 [[ $started -gt 0 ]] && log "started $started TaskManager(s) (logs $CLUSTER_LOG_DIR/taskmanager-N.log)"
 
-expected="$(taskmanager_pid_files | while read -r f; do pid_alive "$f" && echo "$f"; done | wc -l)"
+expected="$(alive_taskmanagers | wc -l)"
 deadline=$((SECONDS + START_TIMEOUT))
 registered=0
 while (( SECONDS < deadline )); do
   pid_alive "$JM_PID_FILE" || fail_start "the JobManager stopped; see $CLUSTER_LOG_DIR/"
-  alive="$(taskmanager_pid_files | while read -r f; do pid_alive "$f" && echo "$f"; done | wc -l)"
-  (( alive >= expected )) || fail_start "a TaskManager stopped while starting; see $CLUSTER_LOG_DIR/taskmanager-N.log"
+  alive="$(alive_taskmanagers | wc -l)"
+  (( alive >= expected )) || fail_start "a TaskManager stopped while the cluster started; running now:" \
+    "$(alive_taskmanagers | xargs -r -n1 basename | tr '\n' ' ')(of $expected); see $CLUSTER_LOG_DIR/taskmanager-N.log"
   overview="$(rest_get /overview || true)"
   registered="$(json_int "$overview" taskmanagers)"
   [[ -n "$registered" && "$registered" -ge "$expected" ]] && break

@@ -71,19 +71,36 @@ project_classpath() {
   printf '%s:%s' "$PROJECT_DIR/$module/target/classes" "$(cat "$cache")"
 }
 
-# True when the PID in file $1 names a live process.
+# True when the PID in file $1 still names the process the file was written for (docs/OPERATIONS.md#pid-files).
+# PIDs and thread ids come from one pool that wraps around within minutes on a busy machine (pid_max 32768, and every
+# JVM thread takes one): a stale file's number may by then name another program's process or one of its threads, and
+# kill on a thread's id signals its whole process. So the number must name a process (its own thread group), started
+# no later than the file was written. Without /proc (macOS) only kill -0 is asked.
 pid_alive() {
-  [[ -s "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null
+  [[ -s "$1" ]] || return 1
+  local pid; pid="$(tr -d '[:space:]' < "$1")"
+  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  [[ -d /proc/self ]] || return 0
+  local status stat started written
+  status="$(cat "/proc/$pid/status" 2>/dev/null)" || return 1
+  [[ "$(awk '$1 == "Tgid:" {print $2}' <<< "$status")" == "$pid" ]] || return 1
+  stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"   # the fields after the command name, which may hold spaces and parentheses; the 20th is field
+  # 22, the start in clock ticks after boot
+  started=$(( $(awk '$1 == "btime" {print $2}' /proc/stat) + $(awk '{print $20}' <<< "$stat") / $(getconf CLK_TCK) ))
+  written="$(stat -c %Y "$1")" || return 1
+  (( started <= written + 2 ))
 }
 
-# Stops the process whose PID is in file $1 (TERM, then KILL after $2 seconds) and removes the file.
+# Stops the process whose PID is in file $1 (TERM, then KILL after $2 seconds) and removes the file. Only the process
+# the file was written for (pid_alive) is signalled, before and while waiting.
 stop_pid_file() {
   local file="$1" grace="${2:-30}"
   if pid_alive "$file"; then
-    local pid; pid="$(cat "$file")"
+    local pid; pid="$(tr -d '[:space:]' < "$file")"
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 $((grace * 5))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+    for _ in $(seq 1 $((grace * 5))); do pid_alive "$file" || break; sleep 0.2; done
+    if pid_alive "$file"; then kill -9 "$pid" 2>/dev/null || true; fi
   fi
   rm -f "$file"
 }

@@ -10,6 +10,7 @@
 set -euo pipefail
 say() { printf '[flowsql] %s\n' "$*" >&2; }
 PROJECT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
+source "$PROJECT_DIR/deploy/lib.sh"
 DIR="${1:-$PROJECT_DIR/work/mariadb}"
 MARIADBD="$(command -v mariadbd || echo /usr/sbin/mariadbd)"
 if [[ ! -x "$MARIADBD" ]]; then
@@ -25,7 +26,7 @@ if [[ ! -x "$MARIADBD" ]]; then
 fi
 mkdir -p "$DIR"
 DIR="$(cd "$DIR" && pwd)"
-if [[ -f "$DIR/mysqld.pid" ]] && kill -0 "$(cat "$DIR/mysqld.pid")" 2>/dev/null; then
+if pid_alive "$DIR/mysqld.pid"; then
   echo "jdbc:mariadb://127.0.0.1:$(cat "$DIR/port")/"
   exit 0
 fi
@@ -60,7 +61,7 @@ for _ in $(seq 1 300); do
     echo "jdbc:mariadb://127.0.0.1:$PORT/"
     exit 0
   fi
-  kill -0 "$(cat "$DIR/mysqld.pid")" 2>/dev/null || break
+  pid_alive "$DIR/mysqld.pid" || break
   sleep 0.1
 done
 say "MariaDB did not start; see $DIR/error.log"

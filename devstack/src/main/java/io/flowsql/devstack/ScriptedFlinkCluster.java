@@ -232,15 +232,16 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * The processes the start script started, by the name of their PID file (jobmanager, taskmanager-1, zookeeper …),
-     * running or not.
+     * The processes the start script started that still run, by the name of their PID file (jobmanager, taskmanager-1,
+     * zookeeper …): a file whose process ended (a killed TaskManager's) is left out, also when its number has since
+     * been given to another process or thread ({@link PidFile}).
      */
     public Map<String, Long> processes() {
         Map<String, Long> out = new TreeMap<>();
         try (var pidFiles = Files.list(dir.resolve("pids"))) {
             for (Path pidFile : pidFiles.toList()) {
-                out.put(pidFile.getFileName().toString().replaceFirst("\\.pid$", ""),
-                        Long.parseLong(Files.readString(pidFile).strip()));
+                PidFile.process(pidFile).ifPresent(process -> out.put(
+                        pidFile.getFileName().toString().replaceFirst("\\.pid$", ""), process.pid()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading the cluster's PID files", e);
@@ -272,22 +273,19 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
 
     /** The process id of TaskManager {@code n} (1-based), from the start script's PID file. */
     public long taskManagerPid(int n) {
-        try {
-            return Long.parseLong(Files.readString(dir.resolve("pids").resolve("taskmanager-" + n + ".pid")).strip());
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading TaskManager " + n + "'s PID file", e);
-        }
+        return runningPid("taskmanager-" + n);
     }
 
     /** The JobManager's process id, from the start script's PID file. */
     public long jobManagerPid() {
-        try (var pidFiles = Files.list(dir.resolve("pids"))) {
-            Path file = pidFiles.filter(f -> f.getFileName().toString().startsWith("jobmanager")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no JobManager PID file in " + dir.resolve("pids")));
-            return Long.parseLong(Files.readString(file).strip());
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading the JobManager's PID file", e);
-        }
+        return runningPid("jobmanager");
+    }
+
+    /** The id of the running process of PID file {@code name}.pid (its number once that process ended is no one's). */
+    private long runningPid(String name) {
+        Path file = dir.resolve("pids").resolve(name + ".pid");
+        return PidFile.process(file).map(ProcessHandle::pid).orElseThrow(() -> new IllegalStateException(
+                "no running process of " + file + " (number in it: " + PidFile.number(file).orElse(null) + ")"));
     }
 
     /** Cancels running jobs and stops every process of the cluster (flink-cluster-stop.sh). */
