@@ -198,8 +198,8 @@ start_process() {
   echo $! > "$pid_file"
 }
 
-# The PID files of the TaskManagers that run, one per line (a plain count: no pipeline here may fail under pipefail,
-# which would end this script without a word).
+# The PID files of the TaskManagers that run, one per line. No command in it fails when one has stopped: under
+# pipefail a failing pipeline in an assignment ended this script without a word (a CI run of JobManagerRestartIT).
 alive_taskmanagers() {
   local f
   for f in $(taskmanager_pid_files); do
