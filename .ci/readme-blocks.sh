@@ -88,9 +88,15 @@ stop_serving() {
   return 1
 }
 MODEL_PID=""   # the simulated LLM standing in for the real model a block names
+# True while MODEL_PID still names the model this script started (deploy/lib.sh child_alive: once it has ended, its
+# number may name another process, e.g. a thread of a test's JVM beside)
+model_alive() {
+  (source "$COPY/deploy/lib.sh" && child_alive "$MODEL_PID" $$)
+}
 stop_model() {
   [[ -z "$MODEL_PID" ]] && return 0
-  kill "$MODEL_PID" 2>/dev/null || true; wait "$MODEL_PID" 2>/dev/null || true
+  if model_alive; then kill "$MODEL_PID" 2>/dev/null || true; fi
+  wait "$MODEL_PID" 2>/dev/null || true
   MODEL_PID=""
 }
 # Starts the simulated LLM on 127.0.0.1:8000, where a block expects a real model.
@@ -102,7 +108,7 @@ start_model() {
   MODEL_PID=$!
   for _ in $(seq 1 150); do
     grep -q '^http' "$COPY/.readme-model.out" 2>/dev/null && return 0
-    kill -0 "$MODEL_PID" 2>/dev/null || break
+    model_alive || break
     sleep 0.2
   done
   echo "[readme] the simulated LLM did not start on 127.0.0.1:8000:" >&2; tail -5 "$COPY/.readme-model.log" >&2

@@ -16,8 +16,10 @@ cleanup() {
   local code=$?
   trap - EXIT INT TERM
   # background processes of a script ignore Ctrl-C: stop the console by its id
-  if [[ -n "$CONSOLE_PID" ]]; then kill "$CONSOLE_PID" 2>/dev/null || true; wait "$CONSOLE_PID" 2>/dev/null || true; fi
-  if [[ -n "$QUICKSTART_PID" ]] && kill -0 "$QUICKSTART_PID" 2>/dev/null; then
+  # (child_alive: once a child has ended, its number may name another process)
+  if [[ -n "$CONSOLE_PID" ]] && child_alive "$CONSOLE_PID"; then kill "$CONSOLE_PID" 2>/dev/null || true; fi
+  if [[ -n "$CONSOLE_PID" ]]; then wait "$CONSOLE_PID" 2>/dev/null || true; fi
+  if [[ -n "$QUICKSTART_PID" ]] && child_alive "$QUICKSTART_PID"; then
     log "stopping the quickstart job the console started ..."
     kill "$QUICKSTART_PID" 2>/dev/null || true
     wait "$QUICKSTART_PID" 2>/dev/null || true
@@ -36,7 +38,7 @@ if ! pid_alive "$WORK_DIR/quickstart-job.pid"; then
   QUICKSTART_PID=$!
   for _ in $(seq 1 "${CONSOLE_START_TIMEOUT:-300}"); do
     [[ -s "$WORK_DIR/quickstart.serving" ]] && break
-    if ! kill -0 "$QUICKSTART_PID" 2>/dev/null; then
+    if ! child_alive "$QUICKSTART_PID"; then
       log "the quickstart stopped; last lines of work/console-quickstart.log:"; tail -20 "$WORK_DIR/console-quickstart.log" >&2; exit 1
     fi
     sleep 1

@@ -92,6 +92,21 @@ pid_alive() {
   (( started <= written + 2 ))
 }
 
+# True while $1, the PID of a process this shell started in the background ($!), still names that process: a process
+# of its own whose parent is this shell ($2 when given, e.g. $$ from a subshell). Once the child has ended (and the
+# shell has reaped it) its number is free and may name another program's process or thread, which a later kill must
+# not reach.
+child_alive() {
+  local parent="${2:-$BASHPID}"
+  [[ "$1" =~ ^[0-9]+$ ]] && kill -0 "$1" 2>/dev/null || return 1
+  [[ -d /proc/self ]] || return 0
+  local stat
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"   # after the command name: state, then the parent's PID
+  [[ "$(awk '{print $2}' <<< "$stat")" == "$parent" ]] \
+    && [[ "$(awk '$1 == "Tgid:" {print $2}' "/proc/$1/status" 2>/dev/null)" == "$1" ]]
+}
+
 # Stops the process whose PID is in file $1 (TERM, then KILL after $2 seconds) and removes the file. Only the process
 # the file was written for (pid_alive) is signalled, before and while waiting.
 stop_pid_file() {

@@ -98,9 +98,9 @@ log "waiting for answers (they are committed at each checkpoint) ..."
 set +e
 java -Xmx256m $LOG_CONFIG -cp "$CP" io.flowsql.job.cli.FlowSqlCli watch -b "$BOOTSTRAP" --ids-file "$IDS" --timeout "$TIMEOUT" &
 WATCH_PID=$!
-while kill -0 $WATCH_PID 2>/dev/null; do
+while child_alive "$WATCH_PID"; do
   if ! pid_alive "$JOB_PID_FILE"; then
-    kill $WATCH_PID 2>/dev/null; log "the job stopped; last lines of work/quickstart-job.log:"; tail -30 "$WORK_DIR/quickstart-job.log" >&2; exit 1
+    child_alive "$WATCH_PID" && kill "$WATCH_PID" 2>/dev/null; log "the job stopped; last lines of work/quickstart-job.log:"; tail -30 "$WORK_DIR/quickstart-job.log" >&2; exit 1
   fi
   sleep 1
 done

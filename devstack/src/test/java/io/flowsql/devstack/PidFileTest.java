@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * stop script uses) and {@link PidFile} (the cluster tests' view of the same files) are asked about a real child JVM
  * through a file naming it, naming one of its threads (kill on a thread's id ends the whole JVM: the CI failures of
  * JobManagerRestartIT, whose ZooKeeper and TaskManager another test's stop ended), and naming it but written before
- * it started (a number handed out again).
+ * it started (a number handed out again); and lib.sh's child_alive, which the scripts ask before signalling a child
+ * of their own ($!), about a child that runs, one that has ended, and processes and threads that are not its children.
  */
 class PidFileTest {
 
@@ -93,6 +94,17 @@ class PidFileTest {
         assertThat(PidFile.process(dir.resolve("missing.pid"))).isEmpty();
     }
 
+    @Test
+    void childAliveNamesOnlyARunningChildOfTheShell() throws Exception {
+        long thread = aThreadOf(child.pid());
+        // exit codes say which check failed; the JVM and its thread are live processes, but not this shell's children
+        String script = "sleep 30 & c=$!; child_alive $c || exit 11; kill $c; wait $c || true; "
+                + "child_alive $c && exit 12; child_alive " + child.pid() + " && exit 13; child_alive " + thread
+                + " && exit 14; exit 0";
+        assertThat(shell(script)).as("bash: " + script).isZero();
+        assertThat(child.isAlive()).isTrue();
+    }
+
     private Path write(String name, long pid) throws IOException {
         Path file = dir.resolve(name);
         Files.writeString(file, pid + "\n", StandardCharsets.UTF_8);
@@ -114,9 +126,14 @@ class PidFileTest {
         throw new AssertionError("process " + pid + " started no thread");
     }
 
-    /** Runs deploy/lib.sh's {@code function} with {@code args} in bash (set -euo pipefail, as the scripts); its exit code. */
+    /** Runs deploy/lib.sh's {@code function} with {@code args} in bash; its exit code. */
     private int shell(String function, Object... args) throws Exception {
         String call = function + Stream.of(args).map(a -> " '" + a + "'").reduce("", String::concat);
+        return shell(call);
+    }
+
+    /** Runs {@code call} in bash after sourcing deploy/lib.sh (set -euo pipefail, as the scripts); its exit code. */
+    private int shell(String call) throws Exception {
         Process bash = new ProcessBuilder("bash", "-c", "set -euo pipefail; source deploy/lib.sh; " + call)
                 .directory(PROJECT.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("bash.out").toFile())
                 .start();
