@@ -71,6 +71,18 @@ project_classpath() {
   printf '%s:%s' "$PROJECT_DIR/$module/target/classes" "$(cat "$cache")"
 }
 
+# What /proc says of number $1: "<thread group> <parent's PID> <start, seconds since the epoch>"; fails when the
+# number names nothing. A process's thread group is its own number; a thread's is its process's.
+proc_identity() {
+  local stat tgid
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  tgid="$(awk '$1 == "Tgid:" {print $2}' "/proc/$1/status" 2>/dev/null)" || return 1
+  stat="${stat##*) }"   # the fields after the command name (which may hold spaces and parentheses): state, parent,
+  # ...; the 20th is field 22, the start in clock ticks after boot
+  awk -v tgid="$tgid" -v btime="$(awk '$1 == "btime" {print $2}' /proc/stat)" -v hz="$(getconf CLK_TCK)" \
+    '{print tgid, $2, btime + int($20 / hz)}' <<< "$stat"
+}
+
 # True when the PID in file $1 still names the process the file was written for (docs/OPERATIONS.md#pid-files).
 # PIDs and thread ids come from one pool that wraps around within minutes on a busy machine (pid_max 32768, and every
 # JVM thread takes one): a stale file's number may by then name another program's process or one of its threads, and
@@ -78,18 +90,12 @@ project_classpath() {
 # no later than the file was written. Without /proc (macOS) only kill -0 is asked.
 pid_alive() {
   [[ -s "$1" ]] || return 1
-  local pid; pid="$(tr -d '[:space:]' < "$1")"
+  local pid tgid parent started
+  pid="$(tr -d '[:space:]' < "$1")"
   [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
   [[ -d /proc/self ]] || return 0
-  local status stat started written
-  status="$(cat "/proc/$pid/status" 2>/dev/null)" || return 1
-  [[ "$(awk '$1 == "Tgid:" {print $2}' <<< "$status")" == "$pid" ]] || return 1
-  stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || return 1
-  stat="${stat##*) }"   # the fields after the command name, which may hold spaces and parentheses; the 20th is field
-  # 22, the start in clock ticks after boot
-  started=$(( $(awk '$1 == "btime" {print $2}' /proc/stat) + $(awk '{print $20}' <<< "$stat") / $(getconf CLK_TCK) ))
-  written="$(stat -c %Y "$1")" || return 1
-  (( started <= written + 2 ))
+  read -r tgid parent started < <(proc_identity "$pid") || return 1
+  [[ "$tgid" == "$pid" ]] && (( started <= $(stat -c %Y "$1") + 2 ))
 }
 
 # True while $1, the PID of a process this shell started in the background ($!), still names that process: a process
@@ -97,14 +103,11 @@ pid_alive() {
 # shell has reaped it) its number is free and may name another program's process or thread, which a later kill must
 # not reach.
 child_alive() {
-  local parent="${2:-$BASHPID}"
+  local expected_parent="${2:-$BASHPID}" tgid parent started
   [[ "$1" =~ ^[0-9]+$ ]] && kill -0 "$1" 2>/dev/null || return 1
   [[ -d /proc/self ]] || return 0
-  local stat
-  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
-  stat="${stat##*) }"   # after the command name: state, then the parent's PID
-  [[ "$(awk '{print $2}' <<< "$stat")" == "$parent" ]] \
-    && [[ "$(awk '$1 == "Tgid:" {print $2}' "/proc/$1/status" 2>/dev/null)" == "$1" ]]
+  read -r tgid parent started < <(proc_identity "$1") || return 1
+  [[ "$tgid" == "$1" && "$parent" == "$expected_parent" ]]
 }
 
 # Stops the process whose PID is in file $1 (TERM, then KILL after $2 seconds) and removes the file. Only the process

@@ -86,9 +86,10 @@ class PidFileTest {
     }
 
     @Test
-    void aFileWithoutANumberNamesNothing() throws Exception {
-        Path file = dir.resolve("garbage.pid");
-        Files.writeString(file, "0 1\n");
+    void aFileWithoutAProcessNumberNamesNothing() throws Exception {
+        // kill -0 0 asks this shell's whole process group, so a bare kill -0 called a file holding 0 alive
+        Path file = dir.resolve("zero.pid");
+        Files.writeString(file, "0\n");
         assertThat(PidFile.process(file)).isEmpty();
         assertThat(shell("pid_alive", file)).isNotZero();
         assertThat(PidFile.process(dir.resolve("missing.pid"))).isEmpty();
