@@ -17,10 +17,10 @@
 # Each block has a time limit (README_BLOCK_TIMEOUT, 300 s); the first block that fails or overruns fails the script
 # with its README line.
 # The quickstart's broker listens on 127.0.0.1:9092 and the console on 127.0.0.1:8088 as the README says, so run this
-# where nothing else uses those ports (CI runs it after the tests).
+# where nothing else uses those ports (CI runs it beside mvn verify, whose tests take free ports only).
 #   .ci/readme-blocks.sh [--list | --prepare | --prepared]
-#     --list prints the blocks that would run, and runs nothing; --prepare only resolves the classpaths (a Maven run in
-#     this checkout: before tests start beside it); --prepared uses the classpaths --prepare resolved.
+#     --list prints the blocks that would run, and runs nothing; --prepare only resolves the classpaths and packages the
+#     job's shaded jar (Maven runs in this checkout: before tests start beside it); --prepared uses what --prepare made.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LIMIT="${README_BLOCK_TIMEOUT:-300}"
@@ -54,7 +54,11 @@ if [[ "${1:-}" == --list ]]; then blocks; exit 0; fi
 resolve_classpaths() {
   echo "[readme] resolving the classpaths of job, console and benchmarks ..." >&2
   (cd "$ROOT" && env -u JDK_JAVA_OPTIONS ${MVN:-mvn} -q -B test-compile dependency:build-classpath -pl job,console,benchmarks -am \
-    -Dmdep.outputFile=target/readme-blocks.classpath)
+    -Dmdep.outputFile=target/readme-blocks.classpath) || return 1
+  # the job's shaded jar, which deploy/bench.sh idle-cluster submits to a standalone cluster (and .ci/run's cluster
+  # tests); the compiler finds the classes above up to date (useIncrementalCompilation=false)
+  echo "[readme] packaging the job's shaded jar ..." >&2
+  (cd "$ROOT" && env -u JDK_JAVA_OPTIONS ${MVN:-mvn} -q -B package -DskipTests -Dmaven.compiler.useIncrementalCompilation=false -pl job -am)
 }
 case "${1:-}" in
   --prepare) resolve_classpaths; exit $? ;;
