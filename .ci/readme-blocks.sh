@@ -77,14 +77,19 @@ export FLOWSQL_SHARED_DATA="${FLOWSQL_SHARED_DATA:-$(cd "$ROOT/../shared/data" &
 mkdir -p "$COPY" "$BASE/shared" && ln -s "$FLOWSQL_SHARED_DATA" "$BASE/shared/data"
 SERVING=""   # the process group of the serve block that is up
 SERVING_LINE=""
-# Stops the serve block's process group as Ctrl-C would; it must exit within 180 s (its job commits, then stops).
+# Stops the serve block as Ctrl-C would; it must exit within 180 s (its job commits, then stops). Ctrl-C reaches the
+# block's foreground command (deploy/console.sh), whose clean-up stops what it started in order, while the processes
+# scripts start in the background ignore it (bash does that to asynchronous commands). This script runs without job
+# control, so SIGINT is ignored in all of them: the block's foreground command gets SIGTERM instead, and only it.
+# (SIGTERM to the whole group also stopped the quickstart's broker at once, and the console's clean-up then waited
+# 60 s for it to report the job's position on the questions topic.)
 stop_serving() {
   [[ -z "$SERVING" ]] && return 0
-  local pgid="$SERVING" line="$SERVING_LINE"
+  local pgid="$SERVING" line="$SERVING_LINE" start=$SECONDS
   SERVING=""
-  kill -TERM -- "-$pgid" 2>/dev/null || true
+  pkill -TERM -P "$pgid" 2>/dev/null || kill -TERM -- "-$pgid" 2>/dev/null || true
   for _ in $(seq 1 180); do
-    kill -0 -- "-$pgid" 2>/dev/null || { echo "[readme] serve block (README.md:$line) stopped" >&2; return 0; }
+    kill -0 -- "-$pgid" 2>/dev/null || { echo "[readme] serve block (README.md:$line) stopped in $((SECONDS - start)) s" >&2; return 0; }
     sleep 1
   done
   kill -KILL -- "-$pgid" 2>/dev/null || true
