@@ -4,7 +4,7 @@
 # so nothing is rebuilt), with the project's simulated LLM (LLM_BASE_URL and friends are unset).
 # A serve block runs until stopped (the console): it is started in the background, the first http://127.0.0.1:PORT/
 # address it names must answer (curl) within the block time limit, the next block runs while it is up, then it is
-# stopped (SIGTERM to its process group, as Ctrl-C would) and must exit within 180 s.
+# stopped as Ctrl-C stops it (SIGTERM to its foreground command, stop_serving) and must exit within 180 s.
 # A block that names a real model at http://127.0.0.1:8000/v1 (the Flink SQL path) gets the simulated LLM there (oracle
 # on Spider dev) while it runs, so port 8000 must be free too.
 # Knobs that keep CI short (the commands stay as written): the quickstart sends 1 of its Spider questions, not 5
