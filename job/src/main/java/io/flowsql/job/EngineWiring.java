@@ -180,6 +180,7 @@ public final class EngineWiring {
                 .apiKey(EndpointKey.resolve(config))
                 .defaultModel(config.get(JobOptions.LLM_MODEL))
                 .embeddingModel(config.get(JobOptions.LLM_EMBEDDING_MODEL))
+                .embeddingEncoding(config.get(JobOptions.LLM_EMBEDDING_ENCODING))
                 .callTimeout(config.get(JobOptions.LLM_TIMEOUT))
                 .maxConcurrency(maxConcurrency(config))
                 .maxAttempts(config.get(JobOptions.LLM_MAX_RETRIES) + 1)

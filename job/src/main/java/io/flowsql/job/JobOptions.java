@@ -129,6 +129,7 @@ public final class JobOptions {
     public static final ConfigOption<String> LLM_API_KEY_FILE = LlmOptions.API_KEY_FILE;
     public static final ConfigOption<String> LLM_MODEL = LlmOptions.MODEL;
     public static final ConfigOption<String> LLM_EMBEDDING_MODEL = LlmOptions.EMBEDDING_MODEL;
+    public static final ConfigOption<io.flowsql.config.llm.EmbeddingEncoding> LLM_EMBEDDING_ENCODING = LlmOptions.EMBEDDING_ENCODING;
     public static final ConfigOption<Integer> LLM_SERVER_SLOTS = LlmOptions.SERVER_SLOTS;
     public static final ConfigOption<Integer> LLM_MAX_CONCURRENCY = LlmOptions.MAX_CONCURRENCY;
     public static final ConfigOption<Duration> LLM_QUEUE_BUDGET = LlmOptions.QUEUE_BUDGET;

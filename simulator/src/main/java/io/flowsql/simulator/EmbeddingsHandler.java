@@ -9,13 +9,17 @@ import com.sun.net.httpserver.HttpHandler;
 import io.flowsql.simulator.embed.NgramEmbedder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Serves POST /v1/embeddings as OpenAI does ({@code input} a string or a list of strings; {@code data[]} with
- * {@code index} and {@code embedding}; {@code usage.prompt_tokens}), with {@link NgramEmbedder}'s deterministic
+ * {@code index} and {@code embedding}, a list of numbers or, with {@code encoding_format: "base64"}, a base64 string
+ * of little-endian floats; {@code usage.prompt_tokens}), with {@link NgramEmbedder}'s deterministic
  * vectors, the model named {@code simulated/<model>} and the simulated header. Needs no slot: embedding is cheap.
  * The configured faults apply as far as an embeddings answer can show them (a hang or a cut text is answered).
  */
@@ -94,17 +98,30 @@ final class EmbeddingsHandler implements HttpHandler {
             root.put("model", "simulated/" + body.path("model").asText("default"));
             ArrayNode data = root.putArray("data");
             int tokens = 0;
+            boolean base64 = "base64".equals(body.path("encoding_format").asText("float"));
             for (int i = 0; i < inputs.size(); i++) {
                 ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
-                ArrayNode vector = item.putArray("embedding");
-                for (float v : NgramEmbedder.embed(inputs.get(i))) {
-                    vector.add(v);
+                float[] embedding = NgramEmbedder.embed(inputs.get(i));
+                if (base64) {
+                    item.put("embedding", base64(embedding));
+                } else {
+                    ArrayNode vector = item.putArray("embedding");
+                    for (float v : embedding) {
+                        vector.add(v);
+                    }
                 }
                 tokens += Math.max(1, (inputs.get(i).length() + 3) / 4);
             }
             root.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
             send(exchange, 200, root);
         }
+    }
+
+    /** OpenAI's {@code encoding_format: "base64"}: the vector's little-endian 32-bit floats, base64-encoded. */
+    static String base64(float[] vector) {
+        ByteBuffer bytes = ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(vector);
+        return Base64.getEncoder().encodeToString(bytes.array());
     }
 
     private ObjectNode error(String message) {

@@ -33,6 +33,31 @@ class SimulatedLlmServerTest {
     }
 
     @Test
+    void embeddingsComeAsNumbersOrAsBase64LittleEndianFloats() throws Exception {
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(SimulatorConfig.builder().port(0).build())) {
+            float[] expected = io.flowsql.simulator.embed.NgramEmbedder.embed("singer name");
+            for (String format : new String[] {"float", "base64"}) {
+                JsonNode vector = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/embeddings"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"e\",\"input\":[\"singer name\"],"
+                                + "\"encoding_format\":\"" + format + "\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body()).path("data").path(0).path("embedding");
+                float[] read = new float[expected.length];
+                if (format.equals("base64")) {
+                    assertThat(vector.isTextual()).as("base64: one string").isTrue();
+                    java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(vector.asText()))
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(read);
+                } else {
+                    assertThat(vector.isArray()).as("float: a list of numbers").isTrue();
+                    for (int i = 0; i < read.length; i++) {
+                        read[i] = vector.get(i).floatValue();
+                    }
+                }
+                assertThat(read).as(format).containsExactly(expected);
+            }
+        }
+    }
+
+    @Test
     void answersAreMarkedSimulatedAndCounted() throws Exception {
         try (SimulatedLlmServer server = SimulatedLlmServer.start(SimulatorConfig.builder().build())) {
             assertThat(server.baseUrl()).matches("http://127\\.0\\.0\\.1:\\d+/v1");

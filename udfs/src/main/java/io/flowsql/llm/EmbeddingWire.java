@@ -7,37 +7,53 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flowsql.config.llm.EmbeddingEncoding;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The OpenAI embeddings body both ways: {@code {"model", "input": [...], "encoding_format": "float"}} out, and
- * {@code data[].embedding} (put back in input order by {@code index}), {@code usage.prompt_tokens} and {@code model}
- * in. An answer that is not JSON, lacks a vector for some input or mixes dimensions is MALFORMED_RESPONSE (retried).
+ * The OpenAI embeddings body both ways: {@code {"model", "input": [...], "encoding_format": "base64"}} (or
+ * {@code "float"}, llm.embedding-encoding) out, and {@code data[].embedding} (put back in input order by
+ * {@code index}) as a list of numbers or a base64 string of little-endian 32-bit floats, whichever the server wrote,
+ * {@code usage.prompt_tokens} and {@code model} in. An answer that is not JSON, lacks a vector for some input or mixes
+ * dimensions is MALFORMED_RESPONSE (retried).
  */
 final class EmbeddingWire {
     private final ObjectMapper json;
+    private final EmbeddingEncoding encoding;
 
-    EmbeddingWire(ObjectMapper json) {
+    EmbeddingWire(ObjectMapper json, EmbeddingEncoding encoding) {
         this.json = json;
+        this.encoding = encoding;
     }
 
+    /**
+     * The body in the float form whatever this wire sends: what a response cache keys on, so a cache written before
+     * base64 (or with the other setting) still answers; the vectors are the same either way.
+     */
     ObjectNode toJson(EmbeddingRequest request) {
+        return toJson(request, EmbeddingEncoding.FLOAT);
+    }
+
+    private ObjectNode toJson(EmbeddingRequest request, EmbeddingEncoding format) {
         ObjectNode body = json.createObjectNode();
         body.put("model", request.model());
         ArrayNode input = body.putArray("input");
         request.inputs().forEach(input::add);
-        body.put("encoding_format", "float");
+        body.put("encoding_format", format.wireName());
         return body;
     }
 
     byte[] encode(EmbeddingRequest request) {
         try {
-            return json.writeValueAsBytes(toJson(request));
+            return json.writeValueAsBytes(toJson(request, encoding));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
@@ -123,6 +139,8 @@ final class EmbeddingWire {
                         index = parser.getValueAsInt(index);
                     } else if (field.equals("embedding") && value == JsonToken.START_ARRAY) {
                         vector = readVector(parser, index);
+                    } else if (field.equals("embedding") && value == JsonToken.VALUE_STRING) {
+                        vector = readBase64Vector(parser.getText(), index);
                     } else {
                         parser.skipChildren();
                     }
@@ -155,6 +173,23 @@ final class EmbeddingWire {
             vector[size++] = (float) parser.getDoubleValue();
         }
         return Arrays.copyOf(vector, size);
+    }
+
+    /** A vector written as base64 of little-endian 32-bit floats ({@code encoding_format: "base64"}). */
+    private static float[] readBase64Vector(String text, int index) {
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new LlmException(LlmErrorKind.MALFORMED_RESPONSE, "embedding " + index + " is not base64: " + e.getMessage());
+        }
+        if (bytes.length % Float.BYTES != 0) {
+            throw new LlmException(LlmErrorKind.MALFORMED_RESPONSE, "embedding " + index + " has " + bytes.length
+                    + " bytes, not a whole number of 32-bit floats");
+        }
+        float[] vector = new float[bytes.length / Float.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(vector);
+        return vector;
     }
 
     private static Integer readPromptTokens(JsonParser parser) throws IOException {

@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.EmbeddingEncoding;
 import io.flowsql.config.llm.StructuredOutput;
 import java.io.Serializable;
 import java.time.Duration;
@@ -40,6 +41,7 @@ public final class LlmClientConfig implements Serializable {
     private final Duration maxRetryAfter;
     private final Duration retryWindow;
     private final StructuredOutput structuredOutput;
+    private final EmbeddingEncoding embeddingEncoding;
     private final int defaultMaxTokens;
     private final LinkedHashMap<String, Integer> stageMaxTokens;
     private final int contextTokens;
@@ -68,6 +70,7 @@ public final class LlmClientConfig implements Serializable {
         this.maxRetryAfter = b.maxRetryAfter;
         this.retryWindow = b.retryWindow;
         this.structuredOutput = b.structuredOutput;
+        this.embeddingEncoding = b.embeddingEncoding;
         this.defaultMaxTokens = b.defaultMaxTokens;
         this.stageMaxTokens = new LinkedHashMap<>(b.stageMaxTokens);
         this.contextTokens = b.contextTokens;
@@ -133,6 +136,9 @@ public final class LlmClientConfig implements Serializable {
         }
         if (env.containsKey("LLM_RETRY_WINDOW_SECONDS")) {
             builder.retryWindow(Duration.ofSeconds(Long.parseLong(env.get("LLM_RETRY_WINDOW_SECONDS"))));
+        }
+        if (env.containsKey("LLM_EMBEDDING_ENCODING")) {
+            builder.embeddingEncoding(EmbeddingEncoding.parse(env.get("LLM_EMBEDDING_ENCODING")));
         }
         if (env.containsKey("LLM_STRUCTURED_OUTPUT")) {
             builder.structuredOutput(StructuredOutput.parse(env.get("LLM_STRUCTURED_OUTPUT")));
@@ -221,6 +227,7 @@ public final class LlmClientConfig implements Serializable {
     public Duration maxRetryAfter() { return maxRetryAfter; }
     public Duration retryWindow() { return retryWindow; }
     public StructuredOutput structuredOutput() { return structuredOutput; }
+    public EmbeddingEncoding embeddingEncoding() { return embeddingEncoding; }
     public int defaultMaxTokens() { return defaultMaxTokens; }
     public Map<String, Integer> stageMaxTokens() { return Map.copyOf(stageMaxTokens); }
     /** The model's context per request in tokens (a llama.cpp slot: -c divided by --parallel); 0 = not checked. */
@@ -235,7 +242,7 @@ public final class LlmClientConfig implements Serializable {
                 + ", totalBudget=" + totalBudget + ", maxConcurrency=" + maxConcurrency + ", queueBudget=" + queueBudget
                 + ", requestsPerMinute="
                 + requestsPerMinute + ", tokensPerMinute=" + tokensPerMinute + ", maxAttempts=" + maxAttempts
-                + ", retryWindow=" + retryWindow + ", structuredOutput=" + structuredOutput + ", defaultMaxTokens="
+                + ", retryWindow=" + retryWindow + ", structuredOutput=" + structuredOutput + ", embeddingEncoding=" + embeddingEncoding + ", defaultMaxTokens="
                 + defaultMaxTokens + ", stageMaxTokens=" + stageMaxTokens + ", contextTokens=" + contextTokens
                 + (replyOverlay == null ? "" : ", replyOverlay=" + replyOverlay) + "}";
     }
@@ -260,6 +267,7 @@ public final class LlmClientConfig implements Serializable {
         private Duration maxRetryAfter = Duration.ofSeconds(60);
         private Duration retryWindow = Duration.ofSeconds(90);
         private StructuredOutput structuredOutput = StructuredOutput.AUTO;
+        private EmbeddingEncoding embeddingEncoding = EmbeddingEncoding.BASE64;
         private int defaultMaxTokens = 1024;
         private final LinkedHashMap<String, Integer> stageMaxTokens = new LinkedHashMap<>();
         private int contextTokens;
@@ -312,6 +320,7 @@ public final class LlmClientConfig implements Serializable {
         /** How long transient failures (connection refused, 5xx, timeouts) are retried, from the first one. */
         public Builder retryWindow(Duration value) { this.retryWindow = Objects.requireNonNull(value); return this; }
         public Builder structuredOutput(StructuredOutput value) { this.structuredOutput = Objects.requireNonNull(value); return this; }
+        public Builder embeddingEncoding(EmbeddingEncoding value) { this.embeddingEncoding = Objects.requireNonNull(value); return this; }
         /** max_tokens of a stage that declares none and has none configured; 0 sends none. */
         public Builder defaultMaxTokens(int value) { this.defaultMaxTokens = value; return this; }
         /** max_tokens of a stage name or prefix, over the stage's declared default. */

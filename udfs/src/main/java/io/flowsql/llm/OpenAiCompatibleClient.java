@@ -90,7 +90,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl(),
                 config.apiKey() == null ? null : "Bearer " + config.apiKey(),
                 new ChatWireEncoder(json, config.structuredOutput(), ReplyOverlay.parse(config.replyOverlay())), new ChatWireDecoder(json),
-                new EmbeddingWire(json));
+                new EmbeddingWire(json, config.embeddingEncoding()));
         this.failsafeScheduler = CallPolicies.scheduler(timer);
         this.retryPolicy = CallPolicies.retryPolicy(config);
         this.limiter = new LocalRateLimiter(config.requestsPerMinute(), config.tokensPerMinute(), config.rateBurst(),

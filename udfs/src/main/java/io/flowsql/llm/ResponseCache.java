@@ -1,5 +1,6 @@
 package io.flowsql.llm;
 
+import io.flowsql.config.llm.EmbeddingEncoding;
 import io.flowsql.config.llm.StructuredOutput;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -25,7 +26,7 @@ public final class ResponseCache {
     private final Path directory;
     private final ObjectMapper json = new ObjectMapper();
     private final ChatWireEncoder encoder = new ChatWireEncoder(json, StructuredOutput.JSON_SCHEMA);
-    private final EmbeddingWire embeddings = new EmbeddingWire(json);
+    private final EmbeddingWire embeddings = new EmbeddingWire(json, EmbeddingEncoding.FLOAT);
 
     public ResponseCache(Path directory) {
         this.directory = directory;

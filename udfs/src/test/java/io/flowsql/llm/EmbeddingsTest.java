@@ -1,6 +1,7 @@
 package io.flowsql.llm;
 
 import io.flowsql.config.llm.CacheMode;
+import io.flowsql.config.llm.EmbeddingEncoding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -8,6 +9,7 @@ import io.flowsql.retrieval.VectorIndex;
 import io.flowsql.simulator.Fault;
 import io.flowsql.simulator.SimulatedLlmServer;
 import io.flowsql.simulator.SimulatorConfig;
+import io.flowsql.simulator.embed.NgramEmbedder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code /v1/embeddings} through the client against the simulator: order kept across batches, usage metered once per
+ * {@code /v1/embeddings} through the client against the simulator: the vectors the same in base64 and as numbers, order
+ * kept across batches, usage metered once per
  * call, the use's model sent, transient failures retried, the disk cache replaying without a request, and the
  * simulator's vectors making similar texts similar.
  */
@@ -46,6 +49,22 @@ class EmbeddingsTest {
             StageUsage usage = client.meter().stage("opensearch.retrieve.columns");
             assertThat(usage.calls()).as("one call of its use, whatever the batches").isEqualTo(1);
             assertThat(usage.promptTokens()).isEqualTo(all.usage().promptTokens());
+        }
+    }
+
+    @Test
+    void bothEncodingsCarryTheServersVectorsBitForBit() {
+        List<String> texts = List.of("singer name", "concert year", "stadium capacity");
+        try (SimulatedLlmServer server = SimulatedLlmServer.start(SimulatorConfig.builder().build())) {
+            for (EmbeddingEncoding encoding : EmbeddingEncoding.values()) {
+                try (OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(SimulatorClients.fastRetries(server)
+                        .embeddingEncoding(encoding).build()).build()) {
+                    List<float[]> vectors = client.embed(EmbeddingRequest.of("opensearch.retrieve.columns", texts)).join().vectors();
+                    for (int i = 0; i < texts.size(); i++) {
+                        assertThat(vectors.get(i)).as("%s, text %d", encoding, i).containsExactly(NgramEmbedder.embed(texts.get(i)));
+                    }
+                }
+            }
         }
     }
 

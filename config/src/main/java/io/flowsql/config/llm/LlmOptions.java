@@ -43,6 +43,11 @@ public final class LlmOptions {
             .stringType().defaultValue("")
             .withDescription("Model of the /v1/embeddings calls (OpenSearch-SQL's column and value retrieval) unless "
                     + "llm.embedding-model.<use> names another; blank uses llm.model (a llama-server started with --embeddings).");
+    public static final ConfigOption<EmbeddingEncoding> EMBEDDING_ENCODING = ConfigOptions.key("llm.embedding-encoding")
+            .enumType(EmbeddingEncoding.class).defaultValue(EmbeddingEncoding.BASE64)
+            .withDescription("How /v1/embeddings is asked to write vectors (encoding_format): base64 (little-endian floats "
+                    + "in one string; OpenAI, llama.cpp, vLLM) or float (lists of numbers, for a server that refuses base64). "
+                    + "Either answer is read whatever was asked.");
     public static final ConfigOption<Integer> SERVER_SLOTS = ConfigOptions.key("llm.server-slots")
             .intType().defaultValue(DEFAULT_SERVER_SLOTS)
             .withDescription("Requests the LLM server decodes at once (llama.cpp --parallel, vLLM --max-num-seqs, OLLAMA_NUM_PARALLEL); "
@@ -113,7 +118,7 @@ public final class LlmOptions {
                     + "stage or task (exact name or prefix; overrides what the stage registry declares, docs/AGENTS.md).");
 
     public static List<ConfigOption<?>> options() {
-        return List.of(BASE_URL, API_KEY, API_KEY_ENV, API_KEY_FILE, MODEL, EMBEDDING_MODEL, SERVER_SLOTS, MAX_CONCURRENCY,
+        return List.of(BASE_URL, API_KEY, API_KEY_ENV, API_KEY_FILE, MODEL, EMBEDDING_MODEL, EMBEDDING_ENCODING, SERVER_SLOTS, MAX_CONCURRENCY,
                 QUEUE_BUDGET, REQUEST_TIMEOUT, MAX_RETRIES, RETRY_WINDOW, STRUCTURED_OUTPUT, REPLY_OVERLAY, MAX_TOKENS,
                 CONTEXT_TOKENS, REQUESTS_PER_MINUTE, TOKENS_PER_MINUTE, TOTAL_BUDGET, CACHE_DIR, CACHE_MODE);
     }

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Reads what a model wrote, strictly: SQL only from a ```sql fence or a {@code #SQL:} / {@code SQL:}
@@ -26,10 +24,10 @@ public final class ModelOutput {
     private static final Pattern JSON_FENCE = Pattern.compile("```[ \\t]*json[ \\t]*\\R(.*?)```",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     /**
-     * Compiled tag patterns by tag list: the agents' tag lists are constants of their code, so this stays small,
-     * and each reply no longer compiles one (stop 47's profile of the sustained run).
+     * Tag scanners by tag list: the agents' tag lists are constants of their code, so this stays small, and each
+     * reply no longer sorts its tags (stop 47's profile of the sustained run).
      */
-    private static final Map<List<String>, Pattern> TAG_PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<List<String>, TagLines> TAG_LINES = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Pattern NOT_ALNUM = Pattern.compile("[^a-z0-9]+");
     /** A line starting a tagged SQL section: "#SQL:" or "SQL:" (not "#SQL-like:"). */
     private static final Pattern SQL_TAG = Pattern.compile("(?im)^[ \\t]*(?:#+[ \\t]*)?(?:final[ \\t]+)?SQL[ \\t]*:");
@@ -116,28 +114,19 @@ public final class ModelOutput {
             }
             return sections;
         }
-        Matcher m = TAG_PATTERNS.computeIfAbsent(List.copyOf(tags), ModelOutput::tagPattern).matcher(text);
         String currentTag = null;
         int contentStart = 0;
-        while (m.find()) {
+        for (TagLines.Opening opening : TAG_LINES.computeIfAbsent(List.copyOf(tags), TagLines::new).openings(text)) {
             if (currentTag != null) {
-                sections.put(currentTag, text.substring(contentStart, m.start()).trim());
+                sections.put(currentTag, text.substring(contentStart, opening.start()).trim());
             }
-            currentTag = canonical(tags, m.group(1));
-            contentStart = m.end();
+            currentTag = canonical(tags, opening.written());
+            contentStart = opening.contentStart();
         }
         if (currentTag != null) {
             sections.put(currentTag, text.substring(contentStart).trim());
         }
         return sections;
-    }
-
-    /** The pattern of a line starting one of the tags' sections, longest tag first. */
-    private static Pattern tagPattern(List<String> tags) {
-        List<String> byLength = new ArrayList<>(tags);
-        byLength.sort(Comparator.comparingInt(String::length).reversed());
-        String alternatives = byLength.stream().map(Pattern::quote).collect(Collectors.joining("|"));
-        return Pattern.compile("(?im)^[ \\t]*#+[ \\t]*(" + alternatives + ")[ \\t]*:");
     }
 
     /**
