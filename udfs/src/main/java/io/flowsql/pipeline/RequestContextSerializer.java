@@ -3,6 +3,7 @@ package io.flowsql.pipeline;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 import java.io.IOException;
@@ -11,7 +12,8 @@ import java.io.IOException;
  * Flink's serializer of the request context between operators, in the async operators' checkpointed queues and in
  * keyed state, instead of the PojoSerializer: the context in {@link ContextCodec}'s compact format, a hand-written deep
  * copy, and a snapshot that stores only a version (the PojoSerializer's stored every nested class's fields and
- * serializers, for every async operator at every checkpoint). Stateless, so one instance serves every thread.
+ * serializers, for every async operator at every checkpoint). Stateless but for a buffer per writing thread, so one
+ * instance serves every thread.
  * {@link #INSTANCE} reads and writes the current format; a snapshot of an older format restores a serializer of that
  * format ({@link #ofFormat}), which reads state written before and is then migrated to the current one.
  */
@@ -61,10 +63,31 @@ public final class RequestContextSerializer extends TypeSerializer<RequestContex
         return -1;
     }
 
+    /**
+     * Into a buffer of the writing thread first, then to {@code target} in one call, unless {@code target} is itself a
+     * buffer (records between operators). A checkpoint's target is a stream whose every small write passes through
+     * {@code DataOutputStream} and the checkpoint stream's wrappers: written piece by piece, the async operators'
+     * in-flight contexts were most of the checkpoints' CPU in the sustained run's profile (issue 41, stop 56). The
+     * bytes are the same either way.
+     */
     @Override
     public void serialize(RequestContext record, DataOutputView target) throws IOException {
-        ContextCodec.write(record, target, format);
+        if (target instanceof DataOutputSerializer) {
+            ContextCodec.write(record, target, format);
+            return;
+        }
+        DataOutputSerializer buffer = BUFFER.get();
+        buffer.clear();
+        ContextCodec.write(record, buffer, format);
+        target.write(buffer.getSharedBuffer(), 0, buffer.length());
+        if (buffer.getSharedBuffer().length > MAX_KEPT_BUFFER) {
+            BUFFER.remove();  // one outsized context does not keep its buffer on every thread that wrote one
+        }
     }
+
+    /** A context is 8.8 kB on average (docs/MEASUREMENTS.md); a buffer grown past this is not kept. */
+    private static final int MAX_KEPT_BUFFER = 256 * 1024;
+    private static final ThreadLocal<DataOutputSerializer> BUFFER = ThreadLocal.withInitial(() -> new DataOutputSerializer(16 * 1024));
 
     @Override
     public RequestContext deserialize(DataInputView source) throws IOException {

@@ -95,6 +95,40 @@ class RequestContextSerializerTest {
     }
 
     @Test
+    void aCheckpointStreamGetsTheSameBytesInOneWrite() throws Exception {
+        RequestContext full = filled(RequestContext.class, "ctx");
+        byte[] bytes = write(full);
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        java.io.OutputStream counting = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                writes.incrementAndGet();
+                sink.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                writes.incrementAndGet();
+                sink.write(b, off, len);
+            }
+        };
+        // what a heap backend's snapshot and an async operator's queue write into: a stream, not a buffer
+        SERIALIZER.serialize(full, new org.apache.flink.core.memory.DataOutputViewStreamWrapper(counting));
+        assertThat(sink.toByteArray()).as("the bytes the buffer gets").isEqualTo(bytes);
+        assertThat(writes.get()).as("calls on the stream").isEqualTo(1);
+        // a context larger than the kept buffer: the same bytes, and the next one still right
+        RequestContext large = filled(RequestContext.class, "ctx");
+        large.question = "x".repeat(300_000);
+        sink.reset();
+        SERIALIZER.serialize(large, new org.apache.flink.core.memory.DataOutputViewStreamWrapper(counting));
+        assertThat(sink.toByteArray()).isEqualTo(write(large));
+        sink.reset();
+        SERIALIZER.serialize(full, new org.apache.flink.core.memory.DataOutputViewStreamWrapper(counting));
+        assertThat(sink.toByteArray()).isEqualTo(bytes);
+    }
+
+    @Test
     void aFullyPopulatedContextIsCopiedDeeply() throws Exception {
         RequestContext full = filled(RequestContext.class, "ctx");
         full.cancellation = new Cancellation();
