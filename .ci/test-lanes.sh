@@ -20,7 +20,7 @@ MVN="${MVN:-mvn}"
 # CPU, not waiting, limits lanes side by side on 2 cores: every JVM of the lanes runs C1 only with the serial GC (the
 # test JVMs get them from the poms' flowsql.test.jvm; Maven itself from MAVEN_OPTS; the JVMs the deploy/ scripts start
 # for cluster tests and README blocks from FLOWSQL_JVM_OPTS).
-JVM_FLAGS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+JVM_FLAGS="-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=128m -XX:+UseSerialGC"
 export MAVEN_OPTS="${MAVEN_OPTS:-$JVM_FLAGS}"
 export FLOWSQL_JVM_OPTS="${FLOWSQL_JVM_OPTS-$JVM_FLAGS}"
 lanes=("$@")
