@@ -11,6 +11,7 @@ import io.flowsql.config.feedback.FeedbackOptions;
 import io.flowsql.config.journal.JournalOptions;
 import io.flowsql.config.journal.JournalRelease;
 import io.flowsql.config.llm.CacheMode;
+import io.flowsql.config.llm.EmbeddingEncoding;
 import io.flowsql.config.llm.LlmOptions;
 import io.flowsql.config.llm.StructuredOutput;
 import io.flowsql.config.pacing.PacingOptions;
@@ -129,7 +130,7 @@ public final class JobOptions {
     public static final ConfigOption<String> LLM_API_KEY_FILE = LlmOptions.API_KEY_FILE;
     public static final ConfigOption<String> LLM_MODEL = LlmOptions.MODEL;
     public static final ConfigOption<String> LLM_EMBEDDING_MODEL = LlmOptions.EMBEDDING_MODEL;
-    public static final ConfigOption<io.flowsql.config.llm.EmbeddingEncoding> LLM_EMBEDDING_ENCODING = LlmOptions.EMBEDDING_ENCODING;
+    public static final ConfigOption<EmbeddingEncoding> LLM_EMBEDDING_ENCODING = LlmOptions.EMBEDDING_ENCODING;
     public static final ConfigOption<Integer> LLM_SERVER_SLOTS = LlmOptions.SERVER_SLOTS;
     public static final ConfigOption<Integer> LLM_MAX_CONCURRENCY = LlmOptions.MAX_CONCURRENCY;
     public static final ConfigOption<Duration> LLM_QUEUE_BUDGET = LlmOptions.QUEUE_BUDGET;

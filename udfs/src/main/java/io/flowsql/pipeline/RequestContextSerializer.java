@@ -22,6 +22,10 @@ public final class RequestContextSerializer extends TypeSerializer<RequestContex
 
     public static final RequestContextSerializer INSTANCE = new RequestContextSerializer(ContextCodec.VERSION);
 
+    /** A context is 8.8 kB on average (docs/MEASUREMENTS.md); a buffer grown past this is not kept. */
+    private static final int MAX_KEPT_BUFFER = 256 * 1024;
+    private static final ThreadLocal<DataOutputSerializer> BUFFER = ThreadLocal.withInitial(() -> new DataOutputSerializer(16 * 1024));
+
     private final int format;
 
     private RequestContextSerializer(int format) {
@@ -67,8 +71,9 @@ public final class RequestContextSerializer extends TypeSerializer<RequestContex
      * Into a buffer of the writing thread first, then to {@code target} in one call, unless {@code target} is itself a
      * buffer (records between operators). A checkpoint's target is a stream whose every small write passes through
      * {@code DataOutputStream} and the checkpoint stream's wrappers: written piece by piece, the async operators'
-     * in-flight contexts were most of the checkpoints' CPU in the sustained run's profile (issue 41, stop 56). The
-     * bytes are the same either way.
+     * in-flight contexts were 74 of 121 checkpoint samples in a profile of the sustained run with the changelog on
+     * (on the heap backend the kept keyed state dominates and no gain showed; docs/MEASUREMENTS.md, issue 41, stop
+     * 56). The bytes are the same either way.
      */
     @Override
     public void serialize(RequestContext record, DataOutputView target) throws IOException {
@@ -84,10 +89,6 @@ public final class RequestContextSerializer extends TypeSerializer<RequestContex
             BUFFER.remove();  // one outsized context does not keep its buffer on every thread that wrote one
         }
     }
-
-    /** A context is 8.8 kB on average (docs/MEASUREMENTS.md); a buffer grown past this is not kept. */
-    private static final int MAX_KEPT_BUFFER = 256 * 1024;
-    private static final ThreadLocal<DataOutputSerializer> BUFFER = ThreadLocal.withInitial(() -> new DataOutputSerializer(16 * 1024));
 
     @Override
     public RequestContext deserialize(DataInputView source) throws IOException {

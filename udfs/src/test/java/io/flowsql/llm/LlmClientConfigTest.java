@@ -31,6 +31,16 @@ class LlmClientConfigTest {
     }
 
     @Test
+    void embeddingsAreAskedAsBase64UnlessTheEnvironmentSaysFloat() {
+        assertThat(LlmClientConfig.fromEnvironment(Map.of()).embeddingEncoding())
+                .isEqualTo(io.flowsql.config.llm.EmbeddingEncoding.BASE64);
+        assertThat(LlmClientConfig.fromEnvironment(Map.of("LLM_EMBEDDING_ENCODING", " Float ")).embeddingEncoding())
+                .isEqualTo(io.flowsql.config.llm.EmbeddingEncoding.FLOAT);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LlmClientConfig.fromEnvironment(Map.of("LLM_EMBEDDING_ENCODING", "hex")))
+                .hasMessageContaining("llm.embedding-encoding must be base64 or float");
+    }
+
+    @Test
     void stageModelsMatchExactlyThenByLongestPrefix() {
         LlmClientConfig config = LlmClientConfig.builder("http://127.0.0.1:1/v1").defaultModel("base")
                 .stageModel("mmsql", "small").stageModel("mmsql.generate", "strong").build();
