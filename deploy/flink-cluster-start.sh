@@ -37,6 +37,9 @@ flink_cluster_classpath() {
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-clients</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-streaming-java</artifactId></dependency>
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-statebackend-rocksdb</artifactId></dependency>
+    <!-- job.state-changelog: the changelog state backend and its file storage (DSTL), loaded by the TaskManagers -->
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-statebackend-changelog</artifactId></dependency>
+    <dependency><groupId>org.apache.flink</groupId><artifactId>flink-dstl-dfs</artifactId></dependency>
     <!-- Flink SQL, as in a distribution lib/: the Table API, the planner (behind its own class loader) and the table
          runtime, so FlowSQL SQL functions and script (deploy/flowsql-sql.sh) run on this cluster too -->
     <dependency><groupId>org.apache.flink</groupId><artifactId>flink-table-api-java-bridge</artifactId></dependency>
@@ -65,6 +68,12 @@ state:
     rocksdb:
       timer-service:
         factory: HEAP
+  changelog:
+    # where job.state-changelog=true writes its log (the TaskManagers' choice, not the job's): beside the checkpoints
+    storage: filesystem
+    dstl:
+      dfs:
+        base-path: file://$CLUSTER_DIR/changelog
 taskmanager:
   bind-host: 127.0.0.1
   host: 127.0.0.1
@@ -136,6 +145,10 @@ appender.main.layout.type = PatternLayout
 appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n
 logger.kafka.name = org.apache.kafka
 logger.kafka.level = WARN
+# job.state-changelog: "state is not in tracking" for every changelog file a completed checkpoint already handed to
+# the JobManager (which deletes it) when a later checkpoint lets the task drop it: hundreds a minute
+logger.changelogregistry.name = org.apache.flink.changelog.fs.TaskChangelogRegistryImpl
+logger.changelogregistry.level = ERROR
 EOF
 }
 

@@ -68,6 +68,11 @@ public final class ScriptedFlinkCluster implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(stopOnExit);
     }
 
+    /** The cluster's folder (FLINK_CLUSTER_DIR): configuration, logs, checkpoints, the changelog's files. */
+    public Path dir() {
+        return dir;
+    }
+
     /**
      * JobManager high availability with ZooKeeper (FLINK_HA=zookeeper: the start script runs a ZooKeeper server of its own
      * on a free port and keeps it when the JobManager dies), so a JobManager killed and started again ({@link #start})

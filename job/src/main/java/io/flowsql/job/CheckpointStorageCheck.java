@@ -3,6 +3,7 @@ package io.flowsql.job;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateChangelogOptions;
 
 import java.util.Optional;
 
@@ -34,17 +35,18 @@ final class CheckpointStorageCheck {
     }
 
     /**
-     * The warning for keyed state on the heap (the effective {@code state.backend.type} is not RocksDB): every
-     * checkpoint then writes all of it, and it holds a day of dialogue histories and request ids; empty with RocksDB.
+     * The warning for keyed state on the heap (the effective {@code state.backend.type} is not RocksDB) without the
+     * changelog: every checkpoint then writes all of it, and it holds a day of dialogue histories and request ids;
+     * empty with RocksDB or with the changelog (a checkpoint then writes only what changed).
      */
     static Optional<String> heapStateWarning(ReadableConfig flink) {
         String backend = flink.get(StateBackendOptions.STATE_BACKEND);
-        if ("rocksdb".equalsIgnoreCase(backend)) {
+        if ("rocksdb".equalsIgnoreCase(backend) || flink.get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)) {
             return Optional.empty();
         }
         return Optional.of("Keyed state on the JVM heap (state.backend.type " + backend + "): every checkpoint writes all "
                 + "of it, and it holds a day of dialogue histories and request ids (dialogue.history-ttl, requests.id-ttl). "
-                + "For a job that runs for days set job.state-backend=rocksdb or the cluster's state.backend.type: rocksdb "
-                + "(docs/OPERATIONS.md).");
+                + "For a job that runs for days set job.state-changelog=true with job.checkpoint-dir, or "
+                + "job.state-backend=rocksdb, or the cluster's state.backend.type: rocksdb (docs/OPERATIONS.md).");
     }
 }

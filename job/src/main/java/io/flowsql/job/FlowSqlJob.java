@@ -148,6 +148,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         if (!dir.isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
+        StateChangelog.configure(conf, config, env.getConfiguration());
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
         CheckpointStorageCheck.heapStateWarning(env.getConfiguration()).ifPresent(LOG::warn);

@@ -107,6 +107,18 @@ public final class JobOptions {
                     + "shipped cluster configs, the heap in-process), rocksdb (local disk, incremental checkpoints: a "
                     + "checkpoint costs what changed since the last) or hashmap (JVM heap: every checkpoint writes all the "
                     + "state, which grows with a day of dialogues and request ids; a warning at start says so).");
+    public static final ConfigOption<Boolean> STATE_CHANGELOG = ConfigOptions.key("job.state-changelog")
+            .booleanType().defaultValue(false)
+            .withDescription("Flink's changelog for the keyed state (state.changelog.enabled): each checkpoint writes only the "
+                    + "state changes since the last one, and the whole state is written again only every "
+                    + "job.state-materialize-interval. Needs a checkpoint folder (job.checkpoint-dir or the cluster's); the "
+                    + "log goes where the TaskManagers' state.changelog.storage and state.changelog.dstl.dfs.base-path say "
+                    + "(in-process: <checkpoint folder>/changelog). Cuts the heap backend's checkpoint CPU, which otherwise "
+                    + "follows a day of state.");
+    public static final ConfigOption<Duration> STATE_MATERIALIZE_INTERVAL = ConfigOptions.key("job.state-materialize-interval")
+            .durationType().defaultValue(Duration.ofMinutes(10))
+            .withDescription("With job.state-changelog: how often the whole keyed state is written again, so that a restore "
+                    + "replays at most this much changelog (state.changelog.periodic-materialize.interval).");
     public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOptions.key("job.max-parallelism")
             .intType().defaultValue(128)
             .withDescription("Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "

@@ -29,13 +29,18 @@ class CheckpointStorageCheckTest {
     }
 
     @Test
-    void keyedStateOnTheHeapIsWarnedAboutUnlessRocksDbIsChosenByTheJobOrTheCluster() {
+    void keyedStateOnTheHeapIsWarnedAboutUnlessRocksDbOrTheChangelogIsChosen() {
         assertThat(CheckpointStorageCheck.heapStateWarning(new Configuration())).as("Flink's default, the heap")
-                .hasValueSatisfying(w -> assertThat(w).contains("hashmap").contains("job.state-backend=rocksdb"));
+                .hasValueSatisfying(w -> assertThat(w).contains("hashmap").contains("job.state-backend=rocksdb").contains("job.state-changelog=true"));
         assertThat(CheckpointStorageCheck.heapStateWarning(Configuration.fromMap(Map.of("state.backend.type", "rocksdb"))))
                 .as("the cluster's choice").isEmpty();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         FlowSqlJob.configure(env, JobConfig.of(Map.of(JobOptions.STATE_BACKEND.key(), "rocksdb")));
         assertThat(CheckpointStorageCheck.heapStateWarning(env.getConfiguration())).as("the job's choice").isEmpty();
+        StreamExecutionEnvironment changelog = StreamExecutionEnvironment.getExecutionEnvironment();
+        FlowSqlJob.configure(changelog, JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true",
+                JobOptions.CHECKPOINT_DIR.key(), "file:///tmp/flowsql-checkpoints")));
+        assertThat(CheckpointStorageCheck.heapStateWarning(changelog.getConfiguration()))
+                .as("the heap with the changelog: a checkpoint writes what changed").isEmpty();
     }
 }

@@ -8,6 +8,7 @@ import io.flowsql.events.AnswerEvent;
 import io.flowsql.events.EventJson;
 import io.flowsql.events.QuestionEvent;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,12 @@ final class ClusterFailoverRun implements AutoCloseable {
 
     /** Starts the model and a cluster of one TaskManager ({@code configure} may add, e.g., ZooKeeper HA); not the job yet. */
     ClusterFailoverRun(String tag, String bootstrapServers, UnaryOperator<ScriptedFlinkCluster> configure) throws Exception {
+        this(tag, bootstrapServers, configure, Map.of());
+    }
+
+    /** The same, with job options beside the parallelism of 2 (e.g. job.state-changelog). */
+    ClusterFailoverRun(String tag, String bootstrapServers, UnaryOperator<ScriptedFlinkCluster> configure,
+                       Map<String, String> jobOptions) throws Exception {
         this.tag = tag;
         ClusterItRun run = ClusterItRun.fromSystemProperties(tag);
         assertThat(run.jobJar()).as("the shaded job jar (packaged before the integration tests)").isRegularFile();
@@ -44,8 +51,9 @@ final class ClusterFailoverRun implements AutoCloseable {
         this.topics = new JobTopics(bootstrapServers);
         try {
             cluster.start(1);
-            List<String> args = topics.jobConfig(run.sharedData(), llm.baseUrl(), Map.of(JobOptions.PARALLELISM.key(), "2"))
-                    .asArguments();
+            Map<String, String> options = new HashMap<>(jobOptions);
+            options.put(JobOptions.PARALLELISM.key(), "2");
+            List<String> args = topics.jobConfig(run.sharedData(), llm.baseUrl(), options).asArguments();
             this.job = cluster.submit(run.jobJar(), Optional.empty(), args);
         } catch (RuntimeException e) {
             close();

@@ -5,11 +5,13 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +83,31 @@ class FlowSqlJobConfigureTest {
 
         StreamExecutionEnvironment heap = configured(JobConfig.of(Map.of(JobOptions.STATE_BACKEND.key(), "hashmap")));
         assertThat(heap.getConfiguration().get(StateBackendOptions.STATE_BACKEND)).isEqualTo("hashmap");
+    }
+
+    @Test
+    void theChangelogIsOffByDefaultAndWhenAskedForWritesBesideTheCheckpoints() {
+        assertThat(configured(JobConfig.defaults()).getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG))
+                .as("Flink's own default, off").isEmpty();
+
+        StreamExecutionEnvironment changelog = configured(JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true",
+                JobOptions.CHECKPOINT_DIR.key(), "file:///var/flowsql/checkpoints/", JobOptions.STATE_MATERIALIZE_INTERVAL.key(), "3min")));
+        assertThat(changelog.getConfiguration().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).isTrue();
+        assertThat(changelog.getConfiguration().get(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE)).isEqualTo("filesystem");
+        assertThat(changelog.getConfiguration().get(StateChangelog.BASE_PATH))
+                .isEqualTo("file:///var/flowsql/checkpoints/changelog");
+        assertThat(changelog.getConfiguration().get(StateChangelogOptions.PERIODIC_MATERIALIZATION_INTERVAL))
+                .isEqualTo(Duration.ofMinutes(3));
+
+        StreamExecutionEnvironment onCluster = StreamExecutionEnvironment.createLocalEnvironment(Configuration.fromMap(
+                Map.of(CheckpointingOptions.CHECKPOINTS_DIRECTORY.key(), "s3://bucket/checkpoints")));
+        FlowSqlJob.configure(onCluster, JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true")));
+        assertThat(onCluster.getConfiguration().get(StateChangelog.BASE_PATH)).as("beside the cluster's checkpoints")
+                .isEqualTo("s3://bucket/checkpoints/changelog");
+
+        assertThatThrownBy(() -> configured(JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true"))))
+                .as("a changelog with no folder every TaskManager could read is refused")
+                .hasMessageContaining("job.state-changelog=true needs job.checkpoint-dir");
     }
 
     /**

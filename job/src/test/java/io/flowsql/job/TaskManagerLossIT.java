@@ -8,6 +8,11 @@ import io.flowsql.devstack.ScriptedFlinkCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+
 /**
  * A TaskManager of the standalone cluster (deploy/flink-cluster-start.sh, with its heartbeat settings) is killed with
  * SIGKILL while the job runs on it and questions flow; a spare TaskManager stands by. Measured and printed: the time
@@ -15,6 +20,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the TaskManager is unregistered, and until every task runs again on the spare. Checked: detection within
  * {@value #DETECTION_BOUND_MILLIS} ms (Flink's default heartbeats took 15.5 s here) and exactly one answer per question
  * (read_committed) across the failover, from the latest checkpoint.
+ *
+ * <p>The job runs with the changelog (job.state-changelog; the cluster's configuration puts its files beside the
+ * checkpoints, in the cluster's folder), so the spare restores the killed TaskManager's state from the changelog files
+ * it wrote: the changelog's artifacts are on the cluster's classpath and its restore works across TaskManagers.
  *
  * <p>Run by failsafe in the integration-test phase, after the shaded jar is packaged (in .ci/run by surefire, on the
  * jar it packages first: profile cluster-tests-in-surefire).
@@ -28,7 +37,9 @@ class TaskManagerLossIT {
 
     @Test
     void aKilledTaskManagerIsNoticedInSecondsAndTheJobFailsOverWithoutLossOrDuplicates() throws Exception {
-        try (ClusterFailoverRun run = new ClusterFailoverRun("taskmanager-loss", KAFKA.bootstrapServers(), c -> c)) {
+        Map<String, String> changelog = Map.of(JobOptions.STATE_CHANGELOG.key(), "true");
+        long startedAt = System.currentTimeMillis();
+        try (ClusterFailoverRun run = new ClusterFailoverRun("taskmanager-loss", KAFKA.bootstrapServers(), c -> c, changelog)) {
             ScriptedFlinkCluster cluster = run.cluster;
             String job = run.job();
             // the spare TaskManager starts while the job answers the first batch (the job's tasks all run on TaskManager 1
@@ -65,6 +76,10 @@ class TaskManagerLossIT {
             assertThat(runningAgainAt).as("the job runs again on the spare TaskManager").isPositive();
 
             run.sendLastBatchAndCheckExactlyOnce();
+            try (Stream<Path> files = Files.walk(cluster.dir().resolve("changelog"))) {
+                assertThat(files.filter(f -> Files.isRegularFile(f) && f.toFile().lastModified() >= startedAt).count())
+                        .as("the running job's changelog files, written by this run").isPositive();
+            }
         }
     }
 

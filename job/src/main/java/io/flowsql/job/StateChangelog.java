@@ -1,0 +1,57 @@
+package io.flowsql.job;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.StateChangelogOptions;
+
+/**
+ * Flink's changelog for the keyed state (job.state-changelog): every state change is also appended to a log, so a
+ * checkpoint uploads only what changed since the last one, and the whole state is written again only every
+ * job.state-materialize-interval. On the heap backend a checkpoint otherwise writes every kept request id and dialogue
+ * turn (a day of them) twice a second.
+ *
+ * <p>Switching it on is the job's choice; where the log's files go is the TaskManagers' ({@code state.changelog.storage},
+ * {@code state.changelog.dstl.dfs.base-path} in their configuration: the shipped cluster configurations put them beside
+ * the checkpoints). The job sets the same two options to {@code <checkpoint folder>/changelog}, which is what an
+ * in-process run (a local environment, whose TaskManager takes the job's configuration) uses.
+ */
+final class StateChangelog {
+    /** The log's folder (flink-dstl-dfs's {@code FsStateChangelogOptions.BASE_PATH}, named here to keep it off the compile path). */
+    static final ConfigOption<String> BASE_PATH = ConfigOptions.key("state.changelog.dstl.dfs.base-path").stringType().noDefaultValue();
+    static final String STORAGE = "filesystem";
+
+    private StateChangelog() {
+    }
+
+    /**
+     * Adds the changelog's options to {@code conf} when the job asks for it. The folder is job.checkpoint-dir, or else
+     * the environment's checkpoint folder ({@code environment}: a cluster's configuration as the client reads it);
+     * with neither the option is refused: the log would have nowhere every TaskManager can read after a failure.
+     */
+    static void configure(Configuration conf, JobConfig config, ReadableConfig environment) {
+        if (!config.get(JobOptions.STATE_CHANGELOG)) {
+            return;
+        }
+        String dir = config.get(JobOptions.CHECKPOINT_DIR);
+        if (dir.isBlank()) {
+            dir = environment.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).orElse("");
+        }
+        if (dir.isBlank()) {
+            throw new IllegalArgumentException(JobOptions.STATE_CHANGELOG.key() + "=true needs " + JobOptions.CHECKPOINT_DIR.key()
+                    + " (or the cluster's execution.checkpointing.dir): the changelog is written beside the checkpoints, "
+                    + "where every TaskManager can read it after a failure");
+        }
+        conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
+        conf.set(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE, STORAGE);
+        conf.set(BASE_PATH, folder(dir));
+        conf.set(StateChangelogOptions.PERIODIC_MATERIALIZATION_INTERVAL, config.get(JobOptions.STATE_MATERIALIZE_INTERVAL));
+    }
+
+    /** {@code <checkpoint dir>/changelog}. */
+    static String folder(String checkpointDir) {
+        return checkpointDir.replaceAll("/+$", "") + "/changelog";
+    }
+}
