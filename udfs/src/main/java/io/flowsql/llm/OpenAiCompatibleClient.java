@@ -299,17 +299,18 @@ public final class OpenAiCompatibleClient implements LlmClient {
 
     private CompletableFuture<EmbeddedBatch> embedBatch(EmbeddingRequest batch, long deadline) {
         long remaining = deadline - System.nanoTime();
-        long estimate = batch.inputs().stream().mapToLong(tokens::countText).sum();
+        // counted only when a tokens-per-minute limit needs it up front; else only if the server reports no usage
+        long charged = config.tokensPerMinute() > 0 ? estimatedTokens(batch) : 0;
         Timeout<WireCompletion> budget = CallPolicies.budget(Duration.ofNanos(Math.max(1, remaining)));
-        AttemptGate gate = new AttemptGate(limits, config.tokensPerMinute() > 0 ? estimate : 0, deadline);
+        AttemptGate gate = new AttemptGate(limits, charged, deadline);
         CompletableFuture<WireCompletion> exchange = Failsafe.with(budget, retryPolicy, gate, limits.attemptTimeout())
                 .with(failsafeScheduler).getStageAsync(ChatExchange.embeddings(endpoint, batch));
         CompletableFuture<EmbeddedBatch> result = exchange.handle((completion, error) -> {
             if (error != null) {
                 throw new java.util.concurrent.CompletionException(gate.outcome(error, budget));
             }
-            TokenUsage usage = completion.reportedUsage().orElseGet(() -> new TokenUsage((int) estimate, 0, true));
-            limiter.charge(usage.totalTokens() - (config.tokensPerMinute() > 0 ? estimate : 0));
+            TokenUsage usage = completion.reportedUsage().orElseGet(() -> new TokenUsage((int) estimatedTokens(batch), 0, true));
+            limiter.charge(usage.totalTokens() - charged);
             return new EmbeddedBatch(completion, usage, gate.attempts());
         });
         result.whenComplete((ignored, error) -> {
@@ -318,6 +319,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
         });
         return result;
+    }
+
+    private long estimatedTokens(EmbeddingRequest batch) {
+        return batch.inputs().stream().mapToLong(tokens::countText).sum();
     }
 
     /** The largest n a refusal names ("... 1 <= value <= 4 ..."), else 1. */

@@ -123,6 +123,40 @@ class EmbeddingsTest {
         }
     }
 
+    /**
+     * A server whose embeddings carry no usage (the field is optional): the call's usage is estimated from the inputs'
+     * tokens, as the client counts them only then (no tokens-per-minute limit asks for them before the call).
+     */
+    @Test
+    void embeddingsWithoutUsageAreChargedTheInputsEstimatedTokens() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/embeddings", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = ("{\"object\":\"list\",\"model\":\"m\",\"data\":[{\"object\":\"embedding\",\"index\":0,"
+                    + "\"embedding\":[0.5,0.25]},{\"object\":\"embedding\",\"index\":1,\"embedding\":[0.125,1.0]}]}")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        List<String> texts = List.of("singer name", "the concerts of each stadium in 2014");
+        try (OpenAiCompatibleClient client = OpenAiCompatibleClient.builder(LlmClientConfig.builder(
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/v1").defaultModel("test-model")
+                .embeddingEncoding(EmbeddingEncoding.FLOAT).callTimeout(java.time.Duration.ofSeconds(2))
+                .totalBudget(java.time.Duration.ofSeconds(10)).build()).build()) {
+            EmbeddingResponse response = client.embed(EmbeddingRequest.of("u", texts)).join();
+            assertThat(response.vectors().get(1)).containsExactly(0.125f, 1.0f);
+            assertThat(response.usage().estimated()).as("no usage from the server").isTrue();
+            TokenEstimator tokens = new TokenEstimator();
+            assertThat(response.usage().promptTokens()).isEqualTo(tokens.countText(texts.get(0)) + tokens.countText(texts.get(1)));
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void theDiskCacheReplaysEmbeddingsWithoutARequest() {
         List<String> texts = List.of("France", "Netherlands");

@@ -18,11 +18,6 @@ import java.util.regex.Pattern;
  */
 public final class ModelOutput {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern SQL_FENCE = Pattern.compile("```[ \\t]*(?:sql|sqlite)[ \\t]*\\R(.*?)```",
-            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final Pattern PLAIN_FENCE = Pattern.compile("```[ \\t]*\\R(.*?)```", Pattern.DOTALL);
-    private static final Pattern JSON_FENCE = Pattern.compile("```[ \\t]*json[ \\t]*\\R(.*?)```",
-            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     /**
      * Tag scanners by tag list: the agents' tag lists are constants of their code, so this stays small, and each
      * reply no longer sorts its tags (stop 47's profile of the sustained run).
@@ -33,8 +28,8 @@ public final class ModelOutput {
     private static final Pattern SQL_TAG = Pattern.compile("(?im)^[ \\t]*(?:#+[ \\t]*)?(?:final[ \\t]+)?SQL[ \\t]*:");
     /** Any "#tag:" line, which ends a section. */
     private static final Pattern ANY_TAG = Pattern.compile("(?m)^[ \\t]*#+[ \\t]*[A-Za-z][\\w\\- ]{0,40}:");
-    /** A query: SELECT or WITH, after any leading comments and opening parentheses. */
-    private static final Pattern QUERY_START = Pattern.compile("(?is)^(?:\\s*(?:--[^\\n]*(?:\\n|$)|/\\*.*?\\*/))*\\s*\\(*\\s*(SELECT|WITH)\\b.*");
+    /** A query: SELECT or WITH, after any leading comments and opening parentheses (lookingAt: then anything). */
+    private static final Pattern QUERY_START = Pattern.compile("(?is)^(?:\\s*(?:--[^\\n]*(?:\\n|$)|/\\*.*?\\*/))*\\s*\\(*\\s*(SELECT|WITH)\\b");
 
     private ModelOutput() {}
 
@@ -50,7 +45,7 @@ public final class ModelOutput {
         if (structured.isPresent()) {
             return field(structured.get(), "SQL").flatMap(ModelOutput::asQuery);
         }
-        Optional<String> fenced = lastQuery(SQL_FENCE, text);
+        Optional<String> fenced = lastQuery(CodeFences.SQL, text);
         if (fenced.isPresent()) {
             return fenced;
         }
@@ -61,13 +56,13 @@ public final class ModelOutput {
         }
         if (sectionStart >= 0) {
             String section = untilNextTag(text, sectionStart);
-            Optional<String> inFence = lastQuery(PLAIN_FENCE, section).or(() -> lastQuery(SQL_FENCE, section));
+            Optional<String> inFence = lastQuery(CodeFences.PLAIN, section).or(() -> lastQuery(CodeFences.SQL, section));
             if (inFence.isPresent()) {
                 return inFence;
             }
             return asQuery(section.replace("```", ""));
         }
-        return lastQuery(PLAIN_FENCE, text);
+        return lastQuery(CodeFences.PLAIN, text);
     }
 
     /** JSON from a ```json fence, else the first balanced {...} or [...] that parses. */
@@ -75,9 +70,8 @@ public final class ModelOutput {
         if (text == null || text.isBlank()) {
             return Optional.empty();
         }
-        Matcher fence = JSON_FENCE.matcher(text);
-        while (fence.find()) {
-            Optional<JsonNode> parsed = parse(fence.group(1));
+        for (String fenced : CodeFences.JSON.contents(text)) {
+            Optional<JsonNode> parsed = parse(fenced);
             if (parsed.isPresent()) {
                 return parsed;
             }
@@ -165,11 +159,10 @@ public final class ModelOutput {
         return tags.stream().filter(t -> t.equalsIgnoreCase(found)).findFirst().orElse(found);
     }
 
-    private static Optional<String> lastQuery(Pattern fence, String text) {
-        Matcher m = fence.matcher(text);
+    private static Optional<String> lastQuery(CodeFences fence, String text) {
         Optional<String> last = Optional.empty();
-        while (m.find()) {
-            Optional<String> query = asQuery(m.group(1));
+        for (String content : fence.contents(text)) {
+            Optional<String> query = asQuery(content);
             if (query.isPresent()) {
                 last = query;
             }
@@ -188,7 +181,7 @@ public final class ModelOutput {
         while (sql.endsWith(";")) {
             sql = sql.substring(0, sql.length() - 1).trim();
         }
-        if (sql.isEmpty() || !QUERY_START.matcher(sql).matches()) {
+        if (sql.isEmpty() || !QUERY_START.matcher(sql).lookingAt()) {
             return Optional.empty();
         }
         return Optional.of(sql);

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,16 +21,28 @@ public final class PromptTemplate {
     private final String source;
     private final String text;
     private final Set<String> placeholders;
+    /**
+     * The text cut at its placeholders once, here: literal text at even places, placeholder names at odd ones (so
+     * rendering is appending, not a pattern run over the template and each value copied through appendReplacement).
+     */
+    private final String[] parts;
 
     private PromptTemplate(String source, String text) {
         this.source = source;
         this.text = text;
         Set<String> names = new LinkedHashSet<>();
+        List<String> cut = new ArrayList<>();
         Matcher m = PLACEHOLDER.matcher(text);
+        int literalStart = 0;
         while (m.find()) {
             names.add(m.group(1));
+            cut.add(text.substring(literalStart, m.start()));
+            cut.add(m.group(1));
+            literalStart = m.end();
         }
+        cut.add(text.substring(literalStart));
         this.placeholders = Collections.unmodifiableSet(names);
+        this.parts = cut.toArray(String[]::new);
     }
 
     /** Loads a template from the classpath, e.g. {@code prompts/common/reask.user.txt}. */
@@ -78,12 +92,16 @@ public final class PromptTemplate {
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("prompt " + source + " has no value for " + missing);
         }
-        Matcher m = PLACEHOLDER.matcher(text);
-        StringBuilder out = new StringBuilder(text.length() + 256);
-        while (m.find()) {
-            m.appendReplacement(out, Matcher.quoteReplacement(fields.get(m.group(1))));
+        String[] values = new String[parts.length];
+        int length = 0;
+        for (int i = 0; i < parts.length; i++) {
+            values[i] = i % 2 == 0 ? parts[i] : fields.get(parts[i]);
+            length += values[i].length();
         }
-        m.appendTail(out);
+        StringBuilder out = new StringBuilder(length);
+        for (String value : values) {
+            out.append(value);
+        }
         return out.toString();
     }
 }
