@@ -103,6 +103,33 @@ public final class EventJson {
         return read(value, AnswerEvent.class);
     }
 
+    /**
+     * An answer as the job reads its own answers back (dialogue turns, the request-id check, the journal's release):
+     * ids, question, type, status, SQL, the reply or error and the result's row count and first row. The trace,
+     * candidates, readings, chart and the rest are skipped, not built: most of an answer's bytes, and each answer
+     * read back is copied and sent on to the request-id check.
+     */
+    public static AnswerEvent parseAnswerReadBack(byte[] value) {
+        try {
+            AnswerEvent answer = READ_BACK.readValue(value);
+            if (answer.result != null && answer.result.rows != null && answer.result.rows.size() > 1) {
+                answer.result.rows = new java.util.ArrayList<>(answer.result.rows.subList(0, 1));
+            }
+            return answer;
+        } catch (IOException e) {
+            throw new UncheckedIOException("not a AnswerEvent: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** The fields {@link #parseAnswerReadBack} skips. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"trace", "candidates", "interpretations", "chart", "summary",
+        "knowledge_used", "retrieved_tables"})
+    private abstract static class ReadBackFields {
+    }
+
+    private static final ObjectReader READ_BACK = MAPPER.copy().addMixIn(AnswerEvent.class, ReadBackFields.class)
+            .readerFor(AnswerEvent.class);
+
     public static DeadLetterEvent parseDeadLetter(byte[] value) {
         return read(value, DeadLetterEvent.class);
     }

@@ -11,7 +11,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 
-/** Reads answers back for the dialogue history; a foreign or broken record there is skipped with a warning, never fatal. */
+/**
+ * Reads answers back for the dialogue history, the request-id check and the journal's release, only the fields they
+ * use ({@link EventJson#parseAnswerReadBack}); a foreign or broken record there is skipped with a warning, never fatal.
+ */
 public final class AnswerFeedbackDeserializer implements KafkaRecordDeserializationSchema<AnswerEvent> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(AnswerFeedbackDeserializer.class);
@@ -22,7 +25,7 @@ public final class AnswerFeedbackDeserializer implements KafkaRecordDeserializat
             return;
         }
         try {
-            AnswerEvent answer = EventJson.parseAnswer(record.value());
+            AnswerEvent answer = EventJson.parseAnswerReadBack(record.value());
             if (answer.dialogueId != null && answer.requestId != null) {
                 out.collect(answer);
             }

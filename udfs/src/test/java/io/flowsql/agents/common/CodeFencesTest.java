@@ -38,7 +38,7 @@ class CodeFencesTest {
             }
             for (Map.Entry<CodeFences, Pattern> fence : REPLACED.entrySet()) {
                 List<String> expected = byPattern(fence.getValue(), text.toString());
-                assertThat(fence.getKey().contents(text.toString())).as("%s in %s", fence.getValue(), escaped(text.toString()))
+                assertThat(fence.getKey().contents(text.toString())).as("%s in %s", fence.getValue(), Escaped.text(text.toString()))
                         .containsExactlyElementsOf(expected);
                 withFences += expected.isEmpty() ? 0 : 1;
             }
@@ -70,11 +70,5 @@ class CodeFencesTest {
             out.add(m.group(1));
         }
         return out;
-    }
-
-    private static String escaped(String text) {
-        StringBuilder out = new StringBuilder();
-        text.chars().forEach(c -> out.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : String.valueOf((char) c)));
-        return out.toString();
     }
 }

@@ -40,7 +40,7 @@ class TagLinesTest {
             }
             for (List<String> tags : List.of(PROGRESSIVE, REFINER, List.of("sql", "SQL"))) {
                 Map<String, String> expected = byPattern(text.toString(), tags);
-                assertThat(ModelOutput.tagged(text.toString(), tags)).as("%s in %s", tags, escaped(text.toString()))
+                assertThat(ModelOutput.tagged(text.toString(), tags)).as("%s in %s", tags, Escaped.text(text.toString()))
                         .containsExactlyEntriesOf(expected);
                 withSections += expected.isEmpty() ? 0 : 1;
             }
@@ -101,11 +101,5 @@ class TagLinesTest {
             sections.put(currentTag, text.substring(contentStart).trim());
         }
         return sections;
-    }
-
-    private static String escaped(String text) {
-        StringBuilder out = new StringBuilder();
-        text.chars().forEach(c -> out.append(c < 0x20 || c > 0x7e ? String.format("\\u%04x", c) : String.valueOf((char) c)));
-        return out.toString();
     }
 }
