@@ -12,7 +12,8 @@ import java.util.List;
  * client's threads for each of them.
  */
 final class CodeFences {
-    static final CodeFences SQL = new CodeFences("sqlite", "sql");
+    /** An SQL fence: the Markdown language words models write on SQL, as the replaced pattern listed them. */
+    static final CodeFences SQL = new CodeFences("sqlite|sql");
     static final CodeFences JSON = new CodeFences("json");
     /** A fence with no info word. */
     static final CodeFences PLAIN = new CodeFences("");
@@ -22,8 +23,9 @@ final class CodeFences {
     /** Lower-case ASCII info words, longer first where one starts another. */
     private final String[] words;
 
-    private CodeFences(String... words) {
-        this.words = words;
+    /** {@code words}: the info words, separated by {@code |}, longer first where one starts another. */
+    private CodeFences(String words) {
+        this.words = words.split("\\|", -1);
     }
 
     /** Each fence's content, in order. */
