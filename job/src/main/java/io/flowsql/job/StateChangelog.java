@@ -1,8 +1,7 @@
 package io.flowsql.job;
 
+import org.apache.flink.changelog.fs.FsStateChangelogOptions;
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateChangelogOptions;
@@ -19,8 +18,6 @@ import org.apache.flink.configuration.StateChangelogOptions;
  * in-process run (a local environment, whose TaskManager takes the job's configuration) uses.
  */
 final class StateChangelog {
-    /** The log's folder (flink-dstl-dfs's {@code FsStateChangelogOptions.BASE_PATH}, named here to keep it off the compile path). */
-    static final ConfigOption<String> BASE_PATH = ConfigOptions.key("state.changelog.dstl.dfs.base-path").stringType().noDefaultValue();
     static final String STORAGE = "filesystem";
 
     private StateChangelog() {
@@ -46,7 +43,8 @@ final class StateChangelog {
         }
         conf.set(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG, true);
         conf.set(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE, STORAGE);
-        conf.set(BASE_PATH, folder(dir));
+        // flink-dstl-dfs is the cluster's (provided): named only here, once the changelog is asked for
+        conf.set(FsStateChangelogOptions.BASE_PATH, folder(dir));
         conf.set(StateChangelogOptions.PERIODIC_MATERIALIZATION_INTERVAL, config.get(JobOptions.STATE_MATERIALIZE_INTERVAL));
     }
 

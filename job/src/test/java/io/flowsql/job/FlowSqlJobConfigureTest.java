@@ -1,6 +1,7 @@
 package io.flowsql.job;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.changelog.fs.FsStateChangelogOptions;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -94,7 +95,7 @@ class FlowSqlJobConfigureTest {
                 JobOptions.CHECKPOINT_DIR.key(), "file:///var/flowsql/checkpoints/", JobOptions.STATE_MATERIALIZE_INTERVAL.key(), "3min")));
         assertThat(changelog.getConfiguration().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).isTrue();
         assertThat(changelog.getConfiguration().get(StateChangelogOptions.STATE_CHANGE_LOG_STORAGE)).isEqualTo("filesystem");
-        assertThat(changelog.getConfiguration().get(StateChangelog.BASE_PATH))
+        assertThat(changelog.getConfiguration().get(FsStateChangelogOptions.BASE_PATH))
                 .isEqualTo("file:///var/flowsql/checkpoints/changelog");
         assertThat(changelog.getConfiguration().get(StateChangelogOptions.PERIODIC_MATERIALIZATION_INTERVAL))
                 .isEqualTo(Duration.ofMinutes(3));
@@ -102,7 +103,7 @@ class FlowSqlJobConfigureTest {
         StreamExecutionEnvironment onCluster = StreamExecutionEnvironment.createLocalEnvironment(Configuration.fromMap(
                 Map.of(CheckpointingOptions.CHECKPOINTS_DIRECTORY.key(), "s3://bucket/checkpoints")));
         FlowSqlJob.configure(onCluster, JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true")));
-        assertThat(onCluster.getConfiguration().get(StateChangelog.BASE_PATH)).as("beside the cluster's checkpoints")
+        assertThat(onCluster.getConfiguration().get(FsStateChangelogOptions.BASE_PATH)).as("beside the cluster's checkpoints")
                 .isEqualTo("s3://bucket/checkpoints/changelog");
 
         assertThatThrownBy(() -> configured(JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true"))))

@@ -9,6 +9,7 @@ import io.flowsql.events.QuestionEvent;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.changelog.fs.FsStateChangelogOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateChangelogOptions;
@@ -71,7 +72,7 @@ class RecoveryITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = JobCluster.miniCluster(Configuration.fromMap(Map.of(
             StateChangelogOptions.STATE_CHANGE_LOG_STORAGE.key(), StateChangelog.STORAGE,
-            StateChangelog.BASE_PATH.key(), StateChangelog.folder(CHECKPOINTS.toUri().toString()))));
+            FsStateChangelogOptions.BASE_PATH.key(), StateChangelog.folder(CHECKPOINTS.toUri().toString()))));
 
     @Test
     void aThousandQuestionsAndTwoTaskFailuresGiveExactlyAThousandAnswers() throws Exception {
