@@ -116,9 +116,11 @@ public final class JobOptions {
                     + "(in-process: <checkpoint folder>/changelog). Cuts the heap backend's checkpoint CPU, which otherwise "
                     + "follows a day of state.");
     public static final ConfigOption<Duration> STATE_MATERIALIZE_INTERVAL = ConfigOptions.key("job.state-materialize-interval")
-            .durationType().defaultValue(Duration.ofMinutes(10))
+            .durationType().defaultValue(Duration.ofMinutes(1))
             .withDescription("With job.state-changelog: how often the whole keyed state is written again, so that a restore "
-                    + "replays at most this much changelog (state.changelog.periodic-materialize.interval).");
+                    + "replays at most this much changelog and each checkpoint's metadata lists at most this much of it "
+                    + "(state.changelog.periodic-materialize.interval; Flink's default, 10 min, let that list grow to 1,200 "
+                    + "checkpoints' worth).");
     public static final ConfigOption<Integer> MAX_PARALLELISM = ConfigOptions.key("job.max-parallelism")
             .intType().defaultValue(128)
             .withDescription("Most parallelism the job can ever be rescaled to (Flink's key groups); fixed once state exists: a savepoint "

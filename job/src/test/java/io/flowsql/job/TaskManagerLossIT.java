@@ -37,7 +37,9 @@ class TaskManagerLossIT {
 
     @Test
     void aKilledTaskManagerIsNoticedInSecondsAndTheJobFailsOverWithoutLossOrDuplicates() throws Exception {
-        Map<String, String> changelog = Map.of(JobOptions.STATE_CHANGELOG.key(), "true");
+        // no materialization within the test's two minutes: the restore replays the log alone, and its files stay
+        Map<String, String> changelog = Map.of(JobOptions.STATE_CHANGELOG.key(), "true",
+                JobOptions.STATE_MATERIALIZE_INTERVAL.key(), "10min");
         long startedAt = System.currentTimeMillis();
         try (ClusterFailoverRun run = new ClusterFailoverRun("taskmanager-loss", KAFKA.bootstrapServers(), c -> c, changelog)) {
             ScriptedFlinkCluster cluster = run.cluster;
