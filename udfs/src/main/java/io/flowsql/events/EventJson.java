@@ -1,5 +1,6 @@
 package io.flowsql.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -15,6 +16,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -110,19 +112,15 @@ public final class EventJson {
      * read back is copied and sent on to the request-id check.
      */
     public static AnswerEvent parseAnswerReadBack(byte[] value) {
-        try {
-            AnswerEvent answer = READ_BACK.readValue(value);
-            if (answer.result != null && answer.result.rows != null && answer.result.rows.size() > 1) {
-                answer.result.rows = new java.util.ArrayList<>(answer.result.rows.subList(0, 1));
-            }
-            return answer;
-        } catch (IOException e) {
-            throw new UncheckedIOException("not a AnswerEvent: " + firstLine(e.getMessage()), e);
+        AnswerEvent answer = read(READ_BACK, value, AnswerEvent.class);
+        if (answer.result != null && answer.result.rows != null && answer.result.rows.size() > 1) {
+            answer.result.rows = new ArrayList<>(answer.result.rows.subList(0, 1));
         }
+        return answer;
     }
 
     /** The fields {@link #parseAnswerReadBack} skips. */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"trace", "candidates", "interpretations", "chart", "summary",
+    @JsonIgnoreProperties({"trace", "candidates", "interpretations", "chart", "summary",
         "knowledge_used", "retrieved_tables"})
     private abstract static class ReadBackFields {
     }
@@ -151,8 +149,12 @@ public final class EventJson {
     }
 
     private static <T> T read(byte[] value, Class<T> type) {
+        return read(MAPPER.readerFor(type), value, type);
+    }
+
+    private static <T> T read(ObjectReader reader, byte[] value, Class<T> type) {
         try {
-            return MAPPER.readValue(value, type);
+            return reader.readValue(value);
         } catch (IOException e) {
             throw new UncheckedIOException("not a " + type.getSimpleName() + ": " + firstLine(e.getMessage()), e);
         }
