@@ -146,7 +146,7 @@ appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n
 logger.kafka.name = org.apache.kafka
 logger.kafka.level = WARN
 # job.state-changelog: "state is not in tracking" for every changelog file a completed checkpoint already handed to
-# the JobManager (which deletes it) when a later checkpoint lets the task drop it: hundreds a minute
+# the JobManager (which deletes it) when a later checkpoint lets the task drop it: over 100 a minute
 logger.changelogregistry.name = org.apache.flink.changelog.fs.TaskChangelogRegistryImpl
 logger.changelogregistry.level = ERROR
 EOF
