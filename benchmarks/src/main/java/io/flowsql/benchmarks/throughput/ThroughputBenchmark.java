@@ -75,6 +75,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     int idleSeconds = 10;
     @Option(names = {"-D", "--job-option"}, description = "a job option key=value that differs from the job's default (repeatable; printed)")
     Map<String, String> overrides = new LinkedHashMap<>();
+    @Option(names = "--job-serves", description = "the presets each fresh job serves (job.presets): measured = only the "
+            + "preset it measures, all = the job's default of every preset, idle chains and their checkpoints included "
+            + "(default ${DEFAULT-VALUE}; -D job.presets=... overrides both)")
+    JobServes jobServes = JobServes.measured;
     @Option(names = "--order-seed", description = "shuffle the presets' order with this seed; -1 = as given (default ${DEFAULT-VALUE})")
     long orderSeed = -1;
     @Option(names = "--profile", description = "record a JFR profile of each sustained run into this folder and print "
@@ -125,6 +129,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         return 0;
     }
 
+    /** What each preset's fresh job serves besides the preset it measures. */
+    enum JobServes { measured, all }
+
     /** The presets as given, or shuffled with {@code --order-seed} (a preset's place must not change its figures). */
     private List<String> order() {
         List<String> order = new ArrayList<>(presets);
@@ -161,6 +168,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 .oracle(oracle)
                 .build())) {
             options.put(JobOptions.LLM_BASE_URL.key(), llm.baseUrl());
+            if (jobServes == JobServes.measured) {
+                options.put(JobOptions.PRESETS.key(), preset);
+            }
             options.putAll(overrides);
             JobConfig config = JobConfig.of(options);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
@@ -182,7 +192,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                         + "%d cores (shared machine: rates are depressed by other load; CPU times are per thread)%n",
                 s, latencyMillis, preset, place + 1, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots)%s%n", s,
+        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots), job.presets=%s (%s)%s%n",
+                s, String.join(",", config.get(JobOptions.PRESETS)),
+                overrides.containsKey(JobOptions.PRESETS.key()) ? "-D"
+                        : jobServes == JobServes.measured ? "--job-serves measured: the preset measured, no other chain" : "--job-serves all: the job's default",
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
         System.out.printf("  effective: job.checkpoint-interval=%s (idle: %s after %s, unaligned: %s) job.buffer-timeout=%s job.state-backend=%s "
                         + "llm.max-concurrency=%d stage.capacity=%d dialogue.feedback-isolation=%s parallelism=%d%n",
