@@ -169,7 +169,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 .build())) {
             options.put(JobOptions.LLM_BASE_URL.key(), llm.baseUrl());
             if (jobServes == JobServes.measured) {
+                // the default preset (for questions that name none; these all name theirs) must be one it serves
                 options.put(JobOptions.PRESETS.key(), preset);
+                options.put(JobOptions.STRATEGY.key(), preset);
             }
             options.putAll(overrides);
             JobConfig config = JobConfig.of(options);
