@@ -87,7 +87,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 .setShutdownTimeout(Duration.ofSeconds(1))
                 .build());
         ObjectMapper json = new ObjectMapper();
-        this.endpoint = new ChatExchange.Endpoint(http, config.baseUrl(),
+        this.endpoint = ChatExchange.Endpoint.of(http, config.baseUrl(),
                 config.apiKey() == null ? null : "Bearer " + config.apiKey(),
                 new ChatWireEncoder(json, config.structuredOutput(), ReplyOverlay.parse(config.replyOverlay())), new ChatWireDecoder(json),
                 new EmbeddingWire(json, config.embeddingEncoding()));
