@@ -61,6 +61,11 @@ public final class CachingLlmClient implements LlmClient {
     }
 
     @Override
+    public String embeddingModelOf(String use) {
+        return delegate.embeddingModelOf(use);
+    }
+
+    @Override
     public CompletableFuture<ChatResponse> chat(ChatRequest request) {
         if (mode == CacheMode.OFF) {
             return delegate.chat(request);

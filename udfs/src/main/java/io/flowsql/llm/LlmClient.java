@@ -19,6 +19,14 @@ public interface LlmClient extends AutoCloseable {
                 getClass().getSimpleName() + " serves no embeddings (stage " + request.stage() + ")", 0, null));
     }
 
+    /**
+     * The model this client would embed texts for {@code use} with (an {@link EmbeddingRequest}'s stage), or null when
+     * it cannot tell; callers that embed for two uses at once send one request when both name the same model.
+     */
+    default String embeddingModelOf(String use) {
+        return null;
+    }
+
     @Override
     default void close() {}
 }

@@ -234,6 +234,11 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }).thenCompose(next -> next);
     }
 
+    @Override
+    public String embeddingModelOf(String use) {
+        return config.embeddingModelFor(EmbeddingRequest.of(use, List.of()));
+    }
+
     /**
      * Embeds the request's texts: the use's model ({@link LlmClientConfig#embeddingModelFor}), texts cut at
      * {@code embeddingMaxChars}, sent in batches of {@code embeddingBatch} (in parallel, each batch through the same

@@ -27,6 +27,8 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
     /** The embedding use (model option {@code llm.embedding-model.<use>}) for columns and for values. */
     public static final String COLUMNS_USE = "opensearch.retrieve.columns";
     public static final String VALUES_USE = "opensearch.retrieve.values";
+    /** Both of the above in one request ({@link #embedBoth}), when they take the same model. */
+    public static final String COLUMNS_AND_VALUES_USE = "opensearch.retrieve";
 
     private final LlmClient llm;
     private final Map<String, CompletableFuture<VectorIndex<ColumnRef>>> columnIndexes = new ConcurrentHashMap<>();
@@ -58,6 +60,12 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
         /** The vectors of {@code texts} for {@code use}, in order; counted into {@code trace}. */
         public CompletableFuture<List<float[]>> embed(String use, List<String> texts, StageTrace trace) {
             return retriever.embed(use, texts, trace);
+        }
+
+        /** {@link EmbeddingRetriever#embedBoth}. */
+        public TwoLists embedBoth(String firstUse, List<String> first, String secondUse, List<String> second,
+                                  String bothUse, StageTrace trace) {
+            return retriever.embedBoth(firstUse, first, secondUse, second, bothUse, trace);
         }
     }
 
@@ -101,6 +109,37 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
             record(trace, response, sentAt);
             return response.vectors();
         });
+    }
+
+    /** The vectors of two lists of texts, each list's as its own future (one request's failure fails only its list). */
+    public record TwoLists(CompletableFuture<List<float[]>> first, CompletableFuture<List<float[]>> second) {}
+
+    /**
+     * The vectors of {@code first} for {@code firstUse} and of {@code second} for {@code secondUse}. When the client
+     * embeds both uses with the same model, one request carries both lists (named {@code bothUse}, for the meter and
+     * the trace): a stage that needs both pays one exchange, not two. Otherwise, or when one list is empty, each list
+     * is its own request, as {@link #embed} sends it.
+     */
+    public TwoLists embedBoth(String firstUse, List<String> first, String secondUse, List<String> second, String bothUse,
+                              StageTrace trace) {
+        String model = llm.embeddingModelOf(firstUse);
+        if (first.isEmpty() || second.isEmpty() || model == null || !model.equals(llm.embeddingModelOf(secondUse))) {
+            return new TwoLists(embed(firstUse, first, trace), embed(secondUse, second, trace));
+        }
+        List<String> texts = new ArrayList<>(first.size() + second.size());
+        texts.addAll(first);
+        texts.addAll(second);
+        long sentAt = System.currentTimeMillis();
+        CompletableFuture<List<float[]>> both = llm.embed(new EmbeddingRequest(bothUse, texts, model)).thenApply(response -> {
+            record(trace, response, sentAt);
+            if (response.vectors().size() != texts.size()) {
+                throw new IllegalStateException("the embeddings endpoint returned " + response.vectors().size()
+                        + " vectors for " + texts.size() + " texts");
+            }
+            return response.vectors();
+        });
+        return new TwoLists(both.thenApply(vectors -> vectors.subList(0, first.size())),
+                both.thenApply(vectors -> vectors.subList(first.size(), vectors.size())));
     }
 
     private static void record(StageTrace trace, EmbeddingResponse response, long sentAt) {

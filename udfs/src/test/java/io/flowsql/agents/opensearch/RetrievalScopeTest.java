@@ -42,14 +42,27 @@ class RetrievalScopeTest {
     /** Embeds by letter trigrams and records every text it is sent; its answers complete on {@code replies}. */
     private static final class RecordingEmbeddings implements LlmClient {
         final List<String> sent = new ArrayList<>();
+        final List<EmbeddingRequest> requests = new ArrayList<>();
         private final Executor replies;
+        /** The model it says it embeds every use with; null: it does not say. */
+        private final String model;
 
         RecordingEmbeddings() {
             this(Runnable::run);
         }
 
         RecordingEmbeddings(Executor replies) {
+            this(replies, null);
+        }
+
+        RecordingEmbeddings(Executor replies, String model) {
             this.replies = replies;
+            this.model = model;
+        }
+
+        @Override
+        public String embeddingModelOf(String use) {
+            return model;
         }
 
         @Override
@@ -60,6 +73,7 @@ class RetrievalScopeTest {
         @Override
         public synchronized CompletableFuture<EmbeddingResponse> embed(EmbeddingRequest request) {
             sent.addAll(request.inputs());
+            requests.add(request);
             List<float[]> vectors = request.inputs().stream().map(RecordingEmbeddings::vector).toList();
             EmbeddingResponse response = new EmbeddingResponse(vectors, new TokenUsage(1, 0, false, 0), "test", true, 0,
                     0, false);
@@ -105,6 +119,43 @@ class RetrievalScopeTest {
                 .doesNotContain("concert name");
         assertThat(team.notes.toString().toLowerCase(Locale.ROOT)).doesNotContain("stadium.").doesNotContain("raith");
         assertThat(team.matchedValues.toString()).doesNotContain("Raith").contains("Netherlands");
+    }
+
+    /**
+     * A client that embeds the columns' and the values' uses with one model gets one request for both (after the
+     * column index's own), named for the stage and carrying that model; the stage finds what two requests found.
+     */
+    @Test
+    void oneRequestCarriesThePhrasesAndTheValuesWhenOneModelEmbedsBoth() {
+        RecordingEmbeddings apart = new RecordingEmbeddings();
+        RecordingEmbeddings together = new RecordingEmbeddings(Runnable::run, "embedder");
+        RequestContext byTwo = ask("admin");
+        RequestContext byOne = ask("admin");
+        for (int run = 0; run < 2; run++) {
+            apart.requests.clear();
+            together.requests.clear();
+            byTwo.notes.clear();
+            byOne.notes.clear();
+            stageOver(apart).run(byTwo, new StageTrace("opensearch.retrieve")).join();
+            StageTrace trace = new StageTrace("opensearch.retrieve");
+            stageOver(together).run(byOne, trace).join();
+            assertThat(byOne.notes).isEqualTo(byTwo.notes);
+            assertThat(byOne.matchedValues).isEqualTo(byTwo.matchedValues).isNotEmpty();
+            // each run builds its own door's column index here (a new retriever): one request for it in both
+            assertThat(apart.requests).hasSize(3);
+            assertThat(together.requests).hasSize(2);
+            EmbeddingRequest both = together.requests.stream()
+                    .filter(r -> r.stage().equals(EmbeddingRetriever.COLUMNS_AND_VALUES_USE)).findFirst().orElseThrow();
+            assertThat(both.model()).isEqualTo("embedder");
+            assertThat(both.inputs()).contains("Raith Rovers").contains("Netherlands");
+            assertThat(trace.embeddingCalls).as("the trace counts the requests the stage made").isEqualTo(2);
+        }
+    }
+
+    private static RetrievalStage stageOver(LlmClient llm) {
+        return new RetrievalStage(new SchemaContext(new DataDoors(SpiderAgentParts.EXECUTOR, SpiderAgentParts.CATALOG,
+                SpiderAgentParts.VALUES, POLICIES).holding(new EmbeddingRetriever(llm)), SpiderAgentParts.VIEWS,
+                new HistoryRenderer()), 4, 0.3, 0.3, 8);
     }
 
     /**

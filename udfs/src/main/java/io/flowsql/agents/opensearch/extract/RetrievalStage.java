@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * exact (case-folded) match always. The authors embed every value of the database offline; we re-rank the value
  * index's candidates instead, which needs no offline step and no vectors of a whole BIRD database in memory.</li>
  * </ul>
+ * When both uses embed with the same model, the phrases and the values go in one embeddings request
+ * ({@code opensearch.retrieve} in the meter), else in one each.
  * Both search only what the question's tenant may see: columns of its visible schema
  * ({@link SchemaContext#visibleSchema}), values of its allowed tables.
  * Writes {@code notes["retrieve.columns"]}, {@code notes["retrieve.values"]} and adds the values to
@@ -73,11 +75,17 @@ public final class RetrievalStage implements Stage {
         }
         EmbeddingRetriever.Shown retriever = held.get();
         List<String> phrases = phrases(ctx.question);
-        // the scoring goes to the stage's work pool: the embeddings complete on the LLM client's callback threads
-        CompletableFuture<List<String>> columns = retriever.columns(trace).thenCompose(index ->
-                retriever.embed(EmbeddingRetriever.COLUMNS_USE, phrases, trace).thenCompose(vectors ->
-                        StageSql.offload(trace, () -> CompletableFuture.completedFuture(columnsNear(index, vectors)))));
-        CompletableFuture<List<String>> matched = values(ctx, door, retriever, trace);
+        ValuesAsked asked = valuesAsked(ctx, door);
+        // the phrases and the values in one embeddings request when both uses take the same model; the scoring goes
+        // to the stage's work pool: the embeddings complete on the LLM client's callback threads
+        EmbeddingRetriever.TwoLists vectors = retriever.embedBoth(EmbeddingRetriever.COLUMNS_USE, phrases,
+                EmbeddingRetriever.VALUES_USE, asked.texts(), EmbeddingRetriever.COLUMNS_AND_VALUES_USE, trace);
+        CompletableFuture<List<String>> columns = retriever.columns(trace).thenCombine(vectors.first(), (index, near) ->
+                StageSql.offload(trace, () -> CompletableFuture.completedFuture(columnsNear(index, near))))
+                .thenCompose(scored -> scored);
+        CompletableFuture<List<String>> matched = asked.texts().isEmpty() ? CompletableFuture.completedFuture(List.of())
+                : vectors.second().thenCompose(near -> StageSql.offload(trace,
+                        () -> CompletableFuture.completedFuture(valuesNear(asked.candidates(), near))));
         // retrieval only adds hints: an endpoint without embeddings (llama-server started without --embeddings) or a
         // failed call leaves them out and the request goes on, noted in the trace
         java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
@@ -104,9 +112,11 @@ public final class RetrievalStage implements Stage {
         return t;
     }
 
+    /** The candidates of each value asked for, and the texts to embed: each value asked, then its candidates. */
+    private record ValuesAsked(Map<String, List<ValueMatch>> candidates, List<String> texts) {}
+
     /** What values are looked up for: the extraction's values and entities, else the question itself. */
-    private CompletableFuture<List<String>> values(RequestContext ctx, DataDoor door, EmbeddingRetriever.Shown retriever,
-                                                   StageTrace trace) {
+    private ValuesAsked valuesAsked(RequestContext ctx, DataDoor door) {
         Set<String> asked = new LinkedHashSet<>(Extraction.list(ctx, Extraction.VALUES));
         asked.addAll(Extraction.list(ctx, Extraction.ENTITIES));
         asked.removeIf(v -> v.isBlank() || NUMBER.matcher(v.strip()).matches());
@@ -123,11 +133,7 @@ public final class RetrievalStage implements Stage {
                 found.forEach(m -> texts.add(m.value()));
             }
         }
-        if (texts.isEmpty()) {
-            return CompletableFuture.completedFuture(List.of());
-        }
-        return retriever.embed(EmbeddingRetriever.VALUES_USE, texts, trace).thenCompose(vectors ->
-                StageSql.offload(trace, () -> CompletableFuture.completedFuture(valuesNear(candidates, vectors))));
+        return new ValuesAsked(candidates, texts);
     }
 
     /** The columns within {@code columnMinScore} of a phrase, at most {@code perPhrase} a phrase, in the order found. */
