@@ -28,7 +28,7 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
     public static final String COLUMNS_USE = "opensearch.retrieve.columns";
     public static final String VALUES_USE = "opensearch.retrieve.values";
     /** Both of the above in one request ({@link #embedBoth}), when they take the same model. */
-    public static final String COLUMNS_AND_VALUES_USE = "opensearch.retrieve";
+    public static final String COLUMNS_AND_VALUES_USE = "opensearch.retrieve.columns+values";
 
     private final LlmClient llm;
     private final Map<String, CompletableFuture<VectorIndex<ColumnRef>>> columnIndexes = new ConcurrentHashMap<>();

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * index's candidates instead, which needs no offline step and no vectors of a whole BIRD database in memory.</li>
  * </ul>
  * When both uses embed with the same model, the phrases and the values go in one embeddings request
- * ({@code opensearch.retrieve} in the meter), else in one each.
+ * ({@code opensearch.retrieve.columns+values} in the meter), else in one each.
  * Both search only what the question's tenant may see: columns of its visible schema
  * ({@link SchemaContext#visibleSchema}), values of its allowed tables.
  * Writes {@code notes["retrieve.columns"]}, {@code notes["retrieve.values"]} and adds the values to
