@@ -95,7 +95,14 @@ class RecoveryITCase {
                  JobCluster.RunningJob job = JobCluster.job(config).restartOnFailure()
                     .beforeAnswersSink(stream -> stream.map(new CrashTwice(FIRST_CRASH_FROM, SECOND_CRASH_FROM)).uid("test-crash-once").name("crash once"))
                     .start("recovery")) {
-                topics.sendQuestions(questions);
+                // sent in three parts, each once the crashing map has seen a checkpoint complete in the attempt the
+                // next crash needs: no answer that should crash can pass before that (a fast job and a slow first
+                // checkpoint once let every answer past 700 through before the restarted attempt's first checkpoint)
+                topics.sendQuestions(questions.subList(0, FIRST_CRASH_FROM));
+                CrashTwice.awaitCheckpointed(0, Duration.ofSeconds(60));
+                topics.sendQuestions(questions.subList(FIRST_CRASH_FROM, SECOND_CRASH_FROM));
+                CrashTwice.awaitCheckpointed(1, Duration.ofSeconds(60));
+                topics.sendQuestions(questions.subList(SECOND_CRASH_FROM, QUESTIONS));
                 answers = topics.committedAnswers(QUESTIONS, Duration.ofSeconds(100), Duration.ofSeconds(3));
                 assertThat(failures(job.id())).as("the job failed twice, each time by the injected failure")
                         .hasSize(2).allMatch(trace -> trace.contains("injected task failure"));
@@ -264,9 +271,32 @@ class RecoveryITCase {
             this.secondFrom = secondFrom;
         }
 
+        /** "attempt/subtask" of every task attempt notified of a completed checkpoint. */
+        private static final java.util.Set<String> CHECKPOINTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private static volatile int subtasks;
+
         static void reset() {
             CRASHED.clear();
             CRASHES.set(0);
+            CHECKPOINTED.clear();
+            subtasks = 0;
+        }
+
+        /**
+         * Waits until {@code crashes} injected failures happened and every subtask's attempt number {@code crashes}
+         * (the job restarts whole: one attempt per failure) was notified of a completed checkpoint, so each can fail
+         * at its next answer past the threshold.
+         */
+        static void awaitCheckpointed(int crashes, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (CRASHES.get() < crashes || subtasks == 0 || CHECKPOINTED.stream()
+                    .filter(entry -> entry.startsWith(crashes + "/")).count() < subtasks) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no checkpoint completed in every subtask after " + crashes
+                            + " injected failures within " + timeout + ": " + CHECKPOINTED + ", crashes " + CRASHES.get());
+                }
+                Thread.sleep(50);
+            }
         }
 
         static int questionNumber(String requestId) {
@@ -288,6 +318,9 @@ class RecoveryITCase {
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
             checkpointed = true;
+            subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+            CHECKPOINTED.add(getRuntimeContext().getTaskInfo().getAttemptNumber() + "/"
+                    + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
         }
     }
 }
