@@ -33,6 +33,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -272,7 +274,7 @@ class RecoveryITCase {
         }
 
         /** "attempt/subtask" of every task attempt notified of a completed checkpoint. */
-        private static final java.util.Set<String> CHECKPOINTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private static final Set<String> CHECKPOINTED = ConcurrentHashMap.newKeySet();
         private static volatile int subtasks;
 
         static void reset() {
