@@ -26,6 +26,7 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -148,7 +149,7 @@ public final class FlowSqlJob implements Callable<Integer> {
         if (!dir.isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir);
         }
-        StateChangelog.configure(conf, config, env.getConfiguration());
+        StateChangelog.configure(conf, config, env.getConfiguration(), env instanceof LocalStreamEnvironment);
         env.configure(conf);
         CheckpointStorageCheck.warning(env.getConfiguration()).ifPresent(LOG::warn);
         CheckpointStorageCheck.heapStateWarning(env.getConfiguration()).ifPresent(LOG::warn);

@@ -107,14 +107,15 @@ public final class JobOptions {
                     + "shipped cluster configs, the heap in-process), rocksdb (local disk, incremental checkpoints: a "
                     + "checkpoint costs what changed since the last) or hashmap (JVM heap: every checkpoint writes all the "
                     + "state, which grows with a day of dialogues and request ids; a warning at start says so).");
-    public static final ConfigOption<Boolean> STATE_CHANGELOG = ConfigOptions.key("job.state-changelog")
-            .booleanType().defaultValue(false)
+    public static final ConfigOption<StateChangelogChoice> STATE_CHANGELOG = ConfigOptions.key("job.state-changelog")
+            .enumType(StateChangelogChoice.class).defaultValue(StateChangelogChoice.AUTO)
             .withDescription("Flink's changelog for the keyed state (state.changelog.enabled): each checkpoint writes only the "
                     + "state changes since the last one, and the whole state is written again only every "
-                    + "job.state-materialize-interval. Needs a checkpoint folder (job.checkpoint-dir or the cluster's); the "
-                    + "log goes where the TaskManagers' state.changelog.storage and state.changelog.dstl.dfs.base-path say "
-                    + "(in-process: <checkpoint folder>/changelog). Cuts the heap backend's checkpoint CPU, which otherwise "
-                    + "follows a day of state.");
+                    + "job.state-materialize-interval. auto (the default) turns it on for an in-process run (--local, the "
+                    + "benchmarks) with keyed state on the heap and job.checkpoint-dir set, and leaves it off otherwise; "
+                    + "true needs a checkpoint folder (job.checkpoint-dir or the cluster's), and on a cluster the "
+                    + "TaskManagers' state.changelog.storage and state.changelog.dstl.dfs.base-path (in-process: <checkpoint "
+                    + "folder>/changelog). Cuts the heap backend's checkpoint CPU, which otherwise follows a day of state.");
     public static final ConfigOption<Duration> STATE_MATERIALIZE_INTERVAL = ConfigOptions.key("job.state-materialize-interval")
             .durationType().defaultValue(Duration.ofMinutes(1))
             .withDescription("With job.state-changelog: how often the whole keyed state is written again, so that a restore "

@@ -87,9 +87,9 @@ class FlowSqlJobConfigureTest {
     }
 
     @Test
-    void theChangelogIsOffByDefaultAndWhenAskedForWritesBesideTheCheckpoints() {
+    void theChangelogIsOffWithoutACheckpointFolderAndWhenAskedForWritesBesideTheCheckpoints() {
         assertThat(configured(JobConfig.defaults()).getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG))
-                .as("Flink's own default, off").isEmpty();
+                .as("no checkpoint folder: Flink's own default, off").isEmpty();
 
         StreamExecutionEnvironment changelog = configured(JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true",
                 JobOptions.CHECKPOINT_DIR.key(), "file:///var/flowsql/checkpoints/", JobOptions.STATE_MATERIALIZE_INTERVAL.key(), "3min")));
@@ -109,6 +109,36 @@ class FlowSqlJobConfigureTest {
         assertThatThrownBy(() -> configured(JobConfig.of(Map.of(JobOptions.STATE_CHANGELOG.key(), "true"))))
                 .as("a changelog with no folder every TaskManager could read is refused")
                 .hasMessageContaining("job.state-changelog=true needs job.checkpoint-dir");
+    }
+
+    /**
+     * auto, the default: on for an in-process job with heap state and a checkpoint folder (its configuration is its
+     * TaskManager's, so the log goes where the job says); off with RocksDB, without job.checkpoint-dir, on a cluster
+     * (the log's folder is the TaskManagers' setting there) and when turned off.
+     */
+    @Test
+    void theChangelogIsOnByDefaultOnlyInProcessWithHeapStateAndACheckpointFolder() {
+        String dir = "file:///var/flowsql/checkpoints";
+        StreamExecutionEnvironment inProcess = configured(JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir)));
+        assertThat(inProcess.getConfiguration().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).isTrue();
+        assertThat(inProcess.getConfiguration().get(FsStateChangelogOptions.BASE_PATH)).isEqualTo(dir + "/changelog");
+
+        assertThat(configured(JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir, JobOptions.STATE_CHANGELOG.key(), "false")))
+                .getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).as("turned off").isEmpty();
+        assertThat(configured(JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir, JobOptions.STATE_BACKEND.key(), "rocksdb")))
+                .getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).as("RocksDB: incremental already").isEmpty();
+        StreamExecutionEnvironment rocksDbCluster = StreamExecutionEnvironment.createLocalEnvironment(
+                Configuration.fromMap(Map.of(StateBackendOptions.STATE_BACKEND.key(), "rocksdb")));
+        FlowSqlJob.configure(rocksDbCluster, JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir)));
+        assertThat(rocksDbCluster.getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG))
+                .as("the environment's RocksDB").isEmpty();
+
+        StreamExecutionEnvironment remote = StreamExecutionEnvironment.createRemoteEnvironment("127.0.0.1", 1);
+        FlowSqlJob.configure(remote, JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir)));
+        assertThat(remote.getConfiguration().getOptional(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG))
+                .as("submitted to a cluster: the TaskManagers' settings decide where a log would go").isEmpty();
+        FlowSqlJob.configure(remote, JobConfig.of(Map.of(JobOptions.CHECKPOINT_DIR.key(), dir, JobOptions.STATE_CHANGELOG.key(), "TRUE")));
+        assertThat(remote.getConfiguration().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG)).as("asked for").isTrue();
     }
 
     /**

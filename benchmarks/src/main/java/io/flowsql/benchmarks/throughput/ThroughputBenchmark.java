@@ -17,12 +17,14 @@ import io.flowsql.simulator.TokenCounts;
 import io.flowsql.simulator.agents.AgentResponders;
 import io.flowsql.simulator.oracle.GoldSqlOracle;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateChangelogOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -30,11 +32,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * How close the streaming job comes to what the LLM server allows, run with the job's own defaults (only
@@ -159,6 +163,9 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         options.put(JobOptions.DEAD_LETTERS_TOPIC.key(), "dead-letters" + suffix);
         options.put(JobOptions.SHARED_DATA.key(), sharedData.toString());
         options.put(JobOptions.LLM_SERVER_SLOTS.key(), Integer.toString(s));
+        // durable checkpoints, as every deployment has (the job warns without them): a folder of this job's own
+        Path checkpoints = Files.createTempDirectory("flowsql-throughput-checkpoints");
+        options.put(JobOptions.CHECKPOINT_DIR.key(), checkpoints.toUri().toString());
         try (SimulatedLlmServer llm = SimulatedLlmServer.start(SimulatorConfig.builder()
                 .port(0)
                 .latency(LatencyModel.fixed(latencyMillis))
@@ -177,7 +184,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             JobConfig config = JobConfig.of(options);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(new Configuration());
             FlowSqlJob.configure(env, config);
-            printConfiguration(s, preset, place, config, env.getParallelism());
+            printConfiguration(s, preset, place, config, env);
             FlowSqlJob.build(env, JobSources.kafka(config), JobSinks.kafka(config), config);
             JobClient job = env.executeAsync("flowsql-throughput" + suffix);
             try {
@@ -186,25 +193,39 @@ public final class ThroughputBenchmark implements Callable<Integer> {
             } finally {
                 job.cancel().get();
             }
+        } finally {
+            deleteQuietly(checkpoints);
         }
     }
 
-    private void printConfiguration(int s, String preset, int place, JobConfig config, int parallelism) {
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // a temp folder; the next job makes its own
+        }
+    }
+
+    private void printConfiguration(int s, String preset, int place, JobConfig config, StreamExecutionEnvironment env) {
         System.out.printf("%nthroughput: S=%d L=%d ms preset=%s (place %d) measured=%d warm-up<=%d one-at-a-time=%d paced=%.2f×max for %d s, "
                         + "%d cores (shared machine: rates are depressed by other load; CPU times are per thread)%n",
                 s, latencyMillis, preset, place + 1, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots), job.presets=%s (%s)%s%n",
+        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots), job.checkpoint-dir=a "
+                        + "temporary folder of this job's (-D job.checkpoint-dir= for the JobManager's memory), job.presets=%s (%s)%s%n",
                 s, String.join(",", config.get(JobOptions.PRESETS)),
                 overrides.containsKey(JobOptions.PRESETS.key()) ? "-D"
                         : jobServes == JobServes.measured ? "--job-serves measured: the preset measured, no other chain" : "--job-serves all: the job's default",
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
         System.out.printf("  effective: job.checkpoint-interval=%s (idle: %s after %s, unaligned: %s) job.buffer-timeout=%s job.state-backend=%s "
-                        + "llm.max-concurrency=%d stage.capacity=%d dialogue.feedback-isolation=%s parallelism=%d%n",
+                        + "checkpoints in %s, changelog %s, llm.max-concurrency=%d stage.capacity=%d dialogue.feedback-isolation=%s parallelism=%d%n",
                 config.get(JobOptions.CHECKPOINT_INTERVAL), config.get(JobOptions.CHECKPOINT_INTERVAL_IDLE),
                 config.get(JobOptions.IDLE_AFTER), config.get(JobOptions.UNALIGNED_CHECKPOINTS), config.get(JobOptions.BUFFER_TIMEOUT),
-                config.get(JobOptions.STATE_BACKEND), EngineWiring.maxConcurrency(config),
-                config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), parallelism);
+                config.get(JobOptions.STATE_BACKEND),
+                config.get(JobOptions.CHECKPOINT_DIR).isBlank() ? "the JobManager's memory" : "a folder",
+                env.getConfiguration().get(StateChangelogOptions.ENABLE_STATE_CHANGE_LOG) ? "on" : "off",
+                EngineWiring.maxConcurrency(config),
+                config.get(JobOptions.STAGE_CAPACITY), config.get(JobOptions.FEEDBACK_ISOLATION), env.getParallelism());
     }
 
     private Summary runPreset(StreamingRun run, SimulatedLlmServer llm, JobConfig config, String preset, int s,
