@@ -104,11 +104,7 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
         if (texts.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        long sentAt = System.currentTimeMillis();
-        return llm.embed(EmbeddingRequest.of(use, texts)).thenApply(response -> {
-            record(trace, response, sentAt);
-            return response.vectors();
-        });
+        return send(EmbeddingRequest.of(use, texts), trace);
     }
 
     /** The vectors of two lists of texts, each list's as its own future (one request's failure fails only its list). */
@@ -129,17 +125,22 @@ public final class EmbeddingRetriever implements Scoped<EmbeddingRetriever.Shown
         List<String> texts = new ArrayList<>(first.size() + second.size());
         texts.addAll(first);
         texts.addAll(second);
+        CompletableFuture<List<float[]>> both = send(new EmbeddingRequest(bothUse, texts, model), trace);
+        return new TwoLists(both.thenApply(vectors -> vectors.subList(0, first.size())),
+                both.thenApply(vectors -> vectors.subList(first.size(), vectors.size())));
+    }
+
+    /** Sends one request and counts it into {@code trace}; a reply with another number of vectors than texts fails. */
+    private CompletableFuture<List<float[]>> send(EmbeddingRequest request, StageTrace trace) {
         long sentAt = System.currentTimeMillis();
-        CompletableFuture<List<float[]>> both = llm.embed(new EmbeddingRequest(bothUse, texts, model)).thenApply(response -> {
+        return llm.embed(request).thenApply(response -> {
             record(trace, response, sentAt);
-            if (response.vectors().size() != texts.size()) {
+            if (response.vectors().size() != request.inputs().size()) {
                 throw new IllegalStateException("the embeddings endpoint returned " + response.vectors().size()
-                        + " vectors for " + texts.size() + " texts");
+                        + " vectors for " + request.inputs().size() + " texts");
             }
             return response.vectors();
         });
-        return new TwoLists(both.thenApply(vectors -> vectors.subList(0, first.size())),
-                both.thenApply(vectors -> vectors.subList(first.size(), vectors.size())));
     }
 
     private static void record(StageTrace trace, EmbeddingResponse response, long sentAt) {
