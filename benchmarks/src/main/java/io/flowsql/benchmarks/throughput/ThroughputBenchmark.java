@@ -211,9 +211,11 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                         + "%d cores (shared machine: rates are depressed by other load; CPU times are per thread)%n",
                 s, latencyMillis, preset, place + 1, questions, warmupMax, oneAtATime, pacedShare, pacedSeconds,
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots), job.checkpoint-dir=a "
-                        + "temporary folder of this job's (-D job.checkpoint-dir= for the JobManager's memory), job.presets=%s (%s)%s%n",
-                s, String.join(",", config.get(JobOptions.PRESETS)),
+        System.out.printf("  job configuration: the job's defaults, llm.server-slots=%d (the simulator's slots), job.checkpoint-dir=%s, "
+                        + "job.presets=%s (%s)%s%n",
+                s, overrides.containsKey(JobOptions.CHECKPOINT_DIR.key()) ? "as given by -D"
+                        : "a temporary folder of this job's (-D job.checkpoint-dir= for the JobManager's memory)",
+                String.join(",", config.get(JobOptions.PRESETS)),
                 overrides.containsKey(JobOptions.PRESETS.key()) ? "-D"
                         : jobServes == JobServes.measured ? "--job-serves measured: the preset measured, no other chain" : "--job-serves all: the job's default",
                 overrides.isEmpty() ? "" : ", overridden by -D: " + overrides);
