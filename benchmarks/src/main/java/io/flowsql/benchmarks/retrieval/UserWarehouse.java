@@ -1,5 +1,6 @@
 package io.flowsql.benchmarks.retrieval;
 
+import io.flowsql.benchmarks.TempFolders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flowsql.benchmarks.retrieval.RetrievalMeasure.Asked;
@@ -65,7 +66,7 @@ final class UserWarehouse {
             return measure(new DatabaseRegistry(DatabaseLocator.forSharedData(work), List.of(d)), d, new Credentials(Map.of()),
                     "your DDL " + ddl.getFileName() + " on embedded PostgreSQL", questionsFile, budgetGiven, start);
         } finally {
-            deleteQuietly(pgData);
+            TempFolders.deleteQuietly(pgData);
         }
     }
 
@@ -157,13 +158,5 @@ final class UserWarehouse {
             out.add(new Asked("u" + i, q.get("question").asText(), evidence.isBlank() ? null : evidence, schema, sql, false));
         }
         return out;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException | RuntimeException e) {
-            // a temp folder under the work folder; the next run makes its own
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.flowsql.benchmarks.throughput;
 
 import io.flowsql.benchmarks.SmallInputs;
+import io.flowsql.benchmarks.TempFolders;
 import io.flowsql.devstack.LocalKafkaBroker;
 import io.flowsql.devstack.TopicSpec;
 import io.flowsql.events.QuestionEvent;
@@ -24,7 +25,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -32,13 +32,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 /**
  * How close the streaming job comes to what the LLM server allows, run with the job's own defaults (only
@@ -194,15 +192,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 job.cancel().get();
             }
         } finally {
-            deleteQuietly(checkpoints);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // a temp folder; the next job makes its own
+            TempFolders.deleteQuietly(checkpoints);
         }
     }
 
