@@ -472,23 +472,25 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         int batch = Math.max(50, 2 * s);
         List<Double> rates = new ArrayList<>();
         List<Double> jitShares = new ArrayList<>();
+        int usable = BenchmarkQuestions.usableCount(sharedData);
         int done = 0;
         while (done < warmupMax) {
             int size = Math.min(batch, warmupMax - done);
             CpuAccount.Snapshot before = cpu.snapshot();
-            RunFigures f = run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, size, preset + "-s" + s + "-warm" + done + "-"),
-                    llm::requestCount, Duration.ofMinutes(10));
+            // each batch goes on where the last one ended, so the warm-up meets every database the measured runs ask
+            RunFigures f = run.run("warm-up", BenchmarkQuestions.of(sharedData, preset, size,
+                    preset + "-s" + s + "-warm" + done + "-", done), llm::requestCount, Duration.ofMinutes(10));
             done += size;
             rates.add(f.questionsPerSecond());
             jitShares.add((cpu.snapshot().jitNanos() - before.jitNanos()) / 1e6 / Math.max(1, f.wallMillis()));
-            if (WarmUpRule.settled(rates, jitShares)) {
+            if (WarmUpRule.settled(rates, jitShares, done, usable)) {
                 break;
             }
         }
-        System.out.printf("  warm-up %s: %d questions, batch rates %s q/s, JIT compiler threads' CPU %s ms/s (ends on stable rates "
-                        + "and JIT <= %.0f ms/s; %s)%n", preset, done,
-                rates.stream().map(r -> String.format("%.1f", r)).toList(),
+        System.out.printf("  warm-up %s: %d questions (every one of the %d usable asked once at least before it may end), "
+                        + "batch rates %s q/s, JIT compiler threads' CPU %s ms/s (ends on stable rates and JIT <= %.0f ms/s; %s)%n",
+                preset, done, usable, rates.stream().map(r -> String.format("%.1f", r)).toList(),
                 jitShares.stream().map(j -> String.format("%.0f", 1000 * j)).toList(), 1000 * WarmUpRule.MAX_JIT_SHARE,
-                WarmUpRule.settled(rates, jitShares) ? "settled" : "NOT settled: --warmup-max reached");
+                WarmUpRule.settled(rates, jitShares, done, usable) ? "settled" : "NOT settled: --warmup-max reached");
     }
 }

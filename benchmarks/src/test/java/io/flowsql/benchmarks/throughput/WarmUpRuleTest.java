@@ -28,4 +28,13 @@ class WarmUpRuleTest {
         assertTrue(WarmUpRule.settled(rates, List.of(0.5, 0.2, WarmUpRule.MAX_JIT_SHARE)));
         assertFalse(WarmUpRule.settled(rates, List.of(0.5, 0.2, WarmUpRule.MAX_JIT_SHARE + 0.01)));
     }
+
+    @Test
+    void theWarmUpAsksEveryUsableQuestionBeforeItEnds() {
+        List<Double> rates = List.of(30.0, 31.0, 30.5);
+        List<Double> quiet = List.of(0.5, 0.2, 0.01);
+        assertFalse(WarmUpRule.settled(rates, quiet, 384, 1034), "three batches of 128 reach three databases of twenty");
+        assertTrue(WarmUpRule.settled(rates, quiet, 1034, 1034));
+        assertFalse(WarmUpRule.settled(List.of(8.0, 30.0, 31.0), quiet, 2000, 1034), "coverage alone does not end it");
+    }
 }
