@@ -9,7 +9,7 @@ import java.util.List;
  * settle while C2 still compiles (a run at 13:00 on stop 50: 720 ms/s of JIT CPU in the idle window after the
  * sustained run), so the measured window would pay for compilation. Nor may it end before its batches, which walk
  * the questions in order, have asked every usable question once ({@link #settled(List, List, int, int)}): until
- * stop 60 every batch asked the same first 128 questions (three databases), and the measured runs met the other
+ * stop 60 every batch asked the same first 2 × S questions (at S = 64 three databases), and the measured runs met the other
  * seventeen cold (their value indexes, column vectors and code paths built inside the measured window).
  */
 final class WarmUpRule {
