@@ -176,15 +176,58 @@ final class JobCluster {
         return history;
     }
 
+    /** One operator's (vertex's) part of a checkpoint, the largest over its subtasks, in ms. */
+    record OperatorCheckpoint(String name, long startDelay, long alignment, long sync, long async, long endToEnd) {
+        /** How long the barrier took to reach this operator and pass its synchronous part. */
+        long heldUntilPassed() {
+            return startDelay + alignment + sync;
+        }
+
+        String line() {
+            return String.format("start delay %d ms, alignment %d ms, sync %d ms, async %d ms, end to end %d ms: %s",
+                    startDelay, alignment, sync, async, endToEnd, name);
+        }
+    }
+
+    /**
+     * Where one checkpoint's time went, per operator (vertex) in the job's order: start delay (trigger to the barrier
+     * being processed), alignment, synchronous and asynchronous part, end to end, from
+     * {@code GET /jobs/<id>/checkpoints/details/<checkpoint>/subtasks/<vertex>}.
+     */
+    static List<OperatorCheckpoint> checkpointBreakdown(MiniClusterExtension cluster, JobID job, long checkpoint) throws Exception {
+        List<OperatorCheckpoint> operators = new ArrayList<>();
+        for (JsonNode vertex : rest(cluster, "/jobs/" + job).path("vertices")) {
+            JsonNode subtasks = rest(cluster, "/jobs/" + job + "/checkpoints/details/" + checkpoint + "/subtasks/"
+                    + vertex.path("id").asText()).path("subtasks");
+            long delay = 0;
+            long alignment = 0;
+            long sync = 0;
+            long async = 0;
+            long endToEnd = 0;
+            for (JsonNode subtask : subtasks) {
+                delay = Math.max(delay, subtask.path("start_delay").asLong());
+                alignment = Math.max(alignment, subtask.path("alignment").path("duration").asLong());
+                sync = Math.max(sync, subtask.path("checkpoint").path("sync").asLong());
+                async = Math.max(async, subtask.path("checkpoint").path("async").asLong());
+                endToEnd = Math.max(endToEnd, subtask.path("end_to_end_duration").asLong());
+            }
+            operators.add(new OperatorCheckpoint(vertex.path("name").asText(), delay, alignment, sync, async, endToEnd));
+        }
+        return operators;
+    }
+
     /** How many checkpoints of the job completed so far (all of them, not only the history's). */
     static long completedCheckpoints(MiniClusterExtension cluster, JobID job) throws Exception {
         return checkpointStatistics(cluster, job).path("counts").path("completed").asLong();
     }
 
     private static JsonNode checkpointStatistics(MiniClusterExtension cluster, JobID job) throws Exception {
+        return rest(cluster, "/jobs/" + job + "/checkpoints");
+    }
+
+    private static JsonNode rest(MiniClusterExtension cluster, String path) throws Exception {
         Configuration client = cluster.getClientConfiguration();
-        URI uri = URI.create("http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT)
-                + "/jobs/" + job + "/checkpoints");
+        URI uri = URI.create("http://" + client.get(RestOptions.ADDRESS) + ":" + client.get(RestOptions.PORT) + path);
         HttpResponse<String> response = HttpClient.newHttpClient()
                 .send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {

@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * for the test, sized so one run takes about {@value #SLOW_MILLIS} ms here, and a second question with a quick one.
  * The heavy statement runs twice: inside the {@code magsql.generate} stage (its refiner executes each sub-SQL) and as
  * a candidate ({@code CandidateExecuteFunction}). Every checkpoint triggered while it runs completes in under a second
- * (a stage or candidate run holding the task thread would hold the barrier for the statement's whole duration), none
- * fails, and both questions are answered with their SQL. (Under 1 s unless other processes overload the machine: see
+ * (a stage or candidate run holding the task thread would hold the barrier for the statement's whole duration), or,
+ * when one takes longer, its barrier passed the operators that run the SQL within that second
+ * ({@link #heldNowhereNearTheSql}); none fails, and both questions are answered with their SQL. (Under 1 s unless other processes overload the machine: see
  * {@link #checkpointLimitMillis}.)
  */
 class SlowSqlCheckpointsITCase {
@@ -99,8 +100,12 @@ class SlowSqlCheckpointsITCase {
                         .allSatisfy(c -> assertThat(c.status()).as("checkpoint " + c.id()).isIn("COMPLETED", "IN_PROGRESS"));
                 List<Long> durations = during.stream().filter(JobCluster.Checkpoint::completed)
                         .map(JobCluster.Checkpoint::durationMillis).sorted().toList();
-                assertThat(durations).as("completed checkpoint durations (ms)").hasSizeGreaterThanOrEqualTo(10)
-                        .allSatisfy(d -> assertThat(d).isLessThan(checkpointLimit));
+                assertThat(durations).as("completed checkpoint durations (ms)").hasSizeGreaterThanOrEqualTo(10);
+                for (JobCluster.Checkpoint c : during) {
+                    if (c.completed() && c.durationMillis() >= checkpointLimit) {
+                        heldNowhereNearTheSql(c, JobCluster.checkpointBreakdown(FLINK, job.id(), c.id()), checkpointLimit);
+                    }
+                }
                 assertThat(answers).as("both questions are answered").hasSize(2).allSatisfy(a -> {
                     assertThat(a.status).as(a.requestId + ": " + a.error).isEqualTo("answered");
                     assertThat(a.sql).isEqualTo(sqlById.get(a.requestId));
@@ -117,6 +122,27 @@ class SlowSqlCheckpointsITCase {
                         durations.get(durations.size() - 1), checkpointLimit);
             }
         }
+    }
+
+    /**
+     * A checkpoint over the limit (printed operator by operator) passes only if the operators that run the slow SQL
+     * (the chain ending in {@code magsql.generate} and the candidate run, and the gather after it) had its barrier
+     * processed and their synchronous part done within the limit: a stage or candidate run holding a task thread
+     * shows there as a start delay of about the statement's remaining time. A checkpoint that took long elsewhere
+     * (two CI runs here had one of 4.2 and 4.7 s among about fifty, with a load of 8 on 2 cores before the job) is
+     * printed with where its time went.
+     */
+    private static void heldNowhereNearTheSql(JobCluster.Checkpoint checkpoint, List<JobCluster.OperatorCheckpoint> operators,
+                                              long limit) {
+        System.out.printf("slow SQL: checkpoint %d took %d ms (limit %d ms), by operator:%n", checkpoint.id(),
+                checkpoint.durationMillis(), limit);
+        operators.forEach(o -> System.out.println("  " + o.line()));
+        List<JobCluster.OperatorCheckpoint> runningSql = operators.stream()
+                .filter(o -> o.name().contains(MAGSQL_GENERATE) || o.name().contains("mag-sql: candidates.execute")).toList();
+        assertThat(runningSql).as("the operators that run the slow SQL").isNotEmpty();
+        assertThat(runningSql).as("checkpoint " + checkpoint.id() + " (" + checkpoint.durationMillis()
+                + " ms): barrier processed and synchronous part done at the operators running the SQL").allSatisfy(o ->
+                assertThat(o.heldUntilPassed()).as(o.line()).isLessThan(limit));
     }
 
     /**
