@@ -126,11 +126,13 @@ class SlowSqlCheckpointsITCase {
 
     /**
      * A checkpoint over the limit (printed operator by operator) passes only if the operators that run the slow SQL
-     * (the chain ending in {@code magsql.generate} and the candidate run, and the gather after it) had its barrier
-     * processed and their synchronous part done within the limit: a stage or candidate run holding a task thread
-     * shows there as a start delay of about the statement's remaining time. A checkpoint that took long elsewhere
-     * (two CI runs here had one of 4.2 and 4.7 s among about fifty, with a load of 8 on 2 cores before the job) is
-     * printed with where its time went.
+     * (the chain ending in {@code magsql.generate} and the candidate run, and the gather after it) processed its
+     * barrier within the limit: a stage or candidate run holding a task thread shows there as a start delay of about
+     * the statement's remaining time. The snapshot's synchronous and asynchronous parts are not counted: in a CI run
+     * here (load 10.8 on 2 cores) one checkpoint took 3.3 s because those parts took about 3 s in nearly every
+     * operator at once, the idle chains of other presets and the dead-letter sink too, while every barrier was
+     * processed within 110 ms except at the answers' sink, downstream of them: the process stalled, no task thread
+     * was held.
      */
     private static void heldNowhereNearTheSql(JobCluster.Checkpoint checkpoint, List<JobCluster.OperatorCheckpoint> operators,
                                               long limit) {
@@ -141,8 +143,8 @@ class SlowSqlCheckpointsITCase {
                 .filter(o -> o.name().contains(MAGSQL_GENERATE) || o.name().contains("mag-sql: candidates.execute")).toList();
         assertThat(runningSql).as("the operators that run the slow SQL").isNotEmpty();
         assertThat(runningSql).as("checkpoint " + checkpoint.id() + " (" + checkpoint.durationMillis()
-                + " ms): barrier processed and synchronous part done at the operators running the SQL").allSatisfy(o ->
-                assertThat(o.heldUntilPassed()).as(o.line()).isLessThan(limit));
+                + " ms): barrier processed at the operators running the SQL").allSatisfy(o ->
+                assertThat(o.barrierProcessedAfter()).as(o.line()).isLessThan(limit));
     }
 
     /**
