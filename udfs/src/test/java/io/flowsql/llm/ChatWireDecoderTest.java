@@ -108,19 +108,15 @@ class ChatWireDecoderTest {
             default:
                 break;
         }
-        List<String> fields = new ArrayList<>();
-        for (int i = random.nextInt(7); i >= 0; i--) {
-            fields.add(switch (random.nextInt(9)) {
-                case 0, 1, 2 -> "\"choices\":" + (random.nextInt(6) == 0 ? any(random, 1) : choices(random));
-                case 3 -> "\"model\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
-                case 4 -> "\"system_fingerprint\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
-                case 5 -> "\"usage\":" + (random.nextInt(4) == 0 ? any(random, 1) : usage(random));
-                case 6 -> "\"timings\":" + (random.nextInt(4) == 0 ? any(random, 1)
+        return object(random, 7, () -> switch (random.nextInt(9)) {
+            case 0, 1, 2 -> "\"choices\":" + (random.nextInt(6) == 0 ? any(random, 1) : choices(random));
+            case 3 -> "\"model\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
+            case 4 -> "\"system_fingerprint\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
+            case 5 -> "\"usage\":" + (random.nextInt(4) == 0 ? any(random, 1) : usage(random));
+            case 6 -> "\"timings\":" + (random.nextInt(4) == 0 ? any(random, 1)
                         : "{\"cache_n\":" + number(random) + ",\"prompt_n\":" + any(random, 1) + "}");
-                default -> "\"" + pick(random, "id", "object", "created", "extra") + "\":" + any(random, 2);
-            });
-        }
-        return "{" + String.join(",", fields) + "}" + (random.nextInt(10) == 0 ? " trailing" : "");
+            default -> "\"" + pick(random, "id", "object", "created", "extra") + "\":" + any(random, 2);
+        }) + (random.nextInt(10) == 0 ? " trailing" : "");
     }
 
     private static String choices(Random random) {
@@ -132,39 +128,36 @@ class ChatWireDecoderTest {
     }
 
     private static String choice(Random random) {
-        List<String> fields = new ArrayList<>();
-        for (int i = random.nextInt(4); i >= 0; i--) {
-            fields.add(switch (random.nextInt(5)) {
-                case 0, 1 -> "\"message\":" + (random.nextInt(6) == 0 ? any(random, 1) : message(random));
-                case 2 -> "\"finish_reason\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
-                case 3 -> "\"index\":" + number(random);
-                default -> "\"logprobs\":" + any(random, 2);
-            });
-        }
-        return "{" + String.join(",", fields) + "}";
+        return object(random, 4, () -> switch (random.nextInt(5)) {
+            case 0, 1 -> "\"message\":" + (random.nextInt(6) == 0 ? any(random, 1) : message(random));
+            case 2 -> "\"finish_reason\":" + (random.nextBoolean() ? quoted(random) : any(random, 1));
+            case 3 -> "\"index\":" + number(random);
+            default -> "\"logprobs\":" + any(random, 2);
+        });
     }
 
     private static String message(Random random) {
-        List<String> fields = new ArrayList<>();
-        for (int i = random.nextInt(4); i >= 0; i--) {
-            fields.add(switch (random.nextInt(4)) {
-                case 0, 1 -> "\"content\":" + (random.nextInt(3) == 0 ? any(random, 1) : quoted(random));
-                case 2 -> "\"role\":\"assistant\"";
-                default -> "\"reasoning_content\":" + any(random, 2);
-            });
-        }
-        return "{" + String.join(",", fields) + "}";
+        return object(random, 4, () -> switch (random.nextInt(4)) {
+            case 0, 1 -> "\"content\":" + (random.nextInt(3) == 0 ? any(random, 1) : quoted(random));
+            case 2 -> "\"role\":\"assistant\"";
+            default -> "\"reasoning_content\":" + any(random, 2);
+        });
     }
 
     private static String usage(Random random) {
+        return object(random, 4, () -> switch (random.nextInt(4)) {
+            case 0 -> "\"prompt_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1));
+            case 1 -> "\"completion_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1));
+            case 2 -> "\"prompt_tokens_details\":{\"cached_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1)) + "}";
+            default -> "\"total_tokens\":" + number(random);
+        });
+    }
+
+    /** An object of 1 to {@code most} fields, each written by {@code field} (keys may repeat). */
+    private static String object(Random random, int most, java.util.function.Supplier<String> field) {
         List<String> fields = new ArrayList<>();
-        for (int i = random.nextInt(4); i >= 0; i--) {
-            fields.add(switch (random.nextInt(4)) {
-                case 0 -> "\"prompt_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1));
-                case 1 -> "\"completion_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1));
-                case 2 -> "\"prompt_tokens_details\":{\"cached_tokens\":" + (random.nextBoolean() ? number(random) : any(random, 1)) + "}";
-                default -> "\"total_tokens\":" + number(random);
-            });
+        for (int i = random.nextInt(most); i >= 0; i--) {
+            fields.add(field.get());
         }
         return "{" + String.join(",", fields) + "}";
     }
