@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -13,6 +16,7 @@ import java.util.stream.Stream;
  */
 record ProcessFigures(String name, long heapMb, long metaspaceMb, long rssMb, int threads, int fds) {
     private static final int FINALIZATION_ROUNDS = 3;
+    private static final Duration FINALIZER_WAIT = Duration.ofSeconds(2);
 
     static ProcessFigures ofThisJvm() {
         long heap = heapAfterFullGc();
@@ -30,14 +34,47 @@ record ProcessFigures(String name, long heapMb, long metaspaceMb, long rssMb, in
      */
     @SuppressWarnings("removal") // runFinalization: deprecated for removal after Java 17, while Flink still finalizes
     static long heapAfterFullGc() {
-        // a collection hands what it found finalizable to the JVM's reference thread, which may not have queued it yet
-        // when runFinalization looks: a few rounds, then the figure
+        // A collection hands what it found finalizable to the JVM's reference thread, which may not have queued it yet
+        // when runFinalization looks (on a loaded machine it had not, three rounds running). So each round leaves a
+        // signal that is finalizable too and waits for its finalizer. The reference thread takes each collection's
+        // list whole and in turn: once the second round's signal ran, everything the first round found is queued, and
+        // runFinalization finishes it.
         for (int round = 0; round < FINALIZATION_ROUNDS; round++) {
+            CountDownLatch finalized = new CountDownLatch(1);
+            FinalizationSignal.leave(finalized);
             System.gc();
+            awaitQuietly(finalized);
             System.runFinalization();
         }
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static void awaitQuietly(CountDownLatch finalized) {
+        try {
+            finalized.await(FINALIZER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** An object nothing refers to, whose finalizer says that the finalizer thread reached it. */
+    private static final class FinalizationSignal {
+        private final CountDownLatch finalized;
+
+        private FinalizationSignal(CountDownLatch finalized) {
+            this.finalized = finalized;
+        }
+
+        static void leave(CountDownLatch finalized) {
+            new FinalizationSignal(finalized);
+        }
+
+        @Override
+        @SuppressWarnings({"deprecation", "removal"})
+        protected void finalize() {
+            finalized.countDown();
+        }
     }
 
     /** A process seen from outside: resident memory, threads and descriptors (heap and metaspace are not visible: -1). */
