@@ -77,10 +77,10 @@ final class CpuAccount {
                 names.put(ids[i], infos[i].getThreadName());
             }
         }
-        long[] jvm = jvmThreads();
+        JvmThreads jvm = jvmThreads();
         long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        return new Snapshot(perThread, names, jvm[0], jvm[1], jvm[2], process);
+        return new Snapshot(perThread, names, jvm.jit(), jvm.gc(), jvm.rocksdb(), process);
     }
 
     /** CPU nanoseconds by part between two snapshots, in a stable order, with the total last. */
@@ -95,9 +95,9 @@ final class CpuAccount {
             parts.merge(partOf(e.getKey(), end.names.get(e.getKey())), delta, Long::sum);
             attributed += delta;
         }
-        long jit = end.jitNanos - start.jitNanos;
-        long gc = end.gcNanos - start.gcNanos;
-        long rocksdb = end.rocksdbNanos - start.rocksdbNanos;
+        long jit = end.jitSince(start);
+        long gc = grownSince(start.gcByThread, end.gcByThread);
+        long rocksdb = grownSince(start.rocksdbByThread, end.rocksdbByThread);
         long total = end.processNanos - start.processNanos;
         parts.merge(JOB, rocksdb, Long::sum);
         parts.put(JIT, jit);
@@ -118,7 +118,7 @@ final class CpuAccount {
         for (String part : List.of(LLM_CLIENT, STAGE_WORK, FLINK_TASKS, KAFKA_CLIENTS, CHECKPOINTS, FLINK_RUNTIME)) {
             parts.put(part, 0L);
         }
-        parts.put(ROCKSDB, end.rocksdbNanos - start.rocksdbNanos);
+        parts.put(ROCKSDB, grownSince(start.rocksdbByThread, end.rocksdbByThread));
         for (Map.Entry<Long, Long> e : end.perThread.entrySet()) {
             String name = end.names.get(e.getKey());
             if (JOB.equals(partOf(e.getKey(), name))) {
@@ -193,13 +193,29 @@ final class CpuAccount {
     }
 
     /**
-     * {JIT, GC, RocksDB} CPU nanoseconds of the threads Java's counters do not see — the JVM's own (compiler, GC, VM
-     * thread) and RocksDB's native ones ({@code rocksdb:*}) — from /proc; zeros elsewhere.
+     * What the threads alive at {@code end} spent since {@code start}, thread by thread ({@code /proc} task ids): a
+     * thread that ended in between takes its time with it (the JVM stops idle compiler threads, so the sum over live
+     * threads fell, and the JIT's share once printed as negative), and a thread new since {@code start}, or an id
+     * reused by one, counts from zero.
      */
-    private static long[] jvmThreads() {
-        long jit = 0;
-        long gc = 0;
-        long rocksdb = 0;
+    static long grownSince(Map<Long, Long> start, Map<Long, Long> end) {
+        long grown = 0;
+        for (Map.Entry<Long, Long> e : end.entrySet()) {
+            long before = start.getOrDefault(e.getKey(), 0L);
+            grown += e.getValue() >= before ? e.getValue() - before : e.getValue();
+        }
+        return grown;
+    }
+
+    /** CPU nanoseconds by {@code /proc} task id of the threads Java's counters do not see. */
+    private record JvmThreads(Map<Long, Long> jit, Map<Long, Long> gc, Map<Long, Long> rocksdb) {}
+
+    /**
+     * The threads Java's counters do not see, by kind — the JVM's own (compiler; GC and VM thread) and RocksDB's
+     * native ones ({@code rocksdb:*}) — from /proc; empty elsewhere.
+     */
+    private static JvmThreads jvmThreads() {
+        JvmThreads found = new JvmThreads(new HashMap<>(), new HashMap<>(), new HashMap<>());
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String comm;
@@ -210,27 +226,27 @@ final class CpuAccount {
                 } catch (IOException gone) {
                     continue;
                 }
-                boolean compiler = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler");
-                boolean collector = comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread");
-                boolean rocksdbThread = comm.startsWith("rocksdb:");
-                if (compiler || collector || rocksdbThread) {
+                Map<Long, Long> kind = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler") ? found.jit()
+                        : comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread") ? found.gc()
+                        : comm.startsWith("rocksdb:") ? found.rocksdb() : null;
+                if (kind != null) {
                     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     long nanos = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * TICK_NANOS;
-                    if (compiler) {
-                        jit += nanos;
-                    } else if (collector) {
-                        gc += nanos;
-                    } else {
-                        rocksdb += nanos;
-                    }
+                    kind.put(Long.parseLong(task.getFileName().toString()), nanos);
                 }
             }
         } catch (IOException noProc) {
-            return new long[] {0, 0, 0};
+            return new JvmThreads(Map.of(), Map.of(), Map.of());
         }
-        return new long[] {jit, gc, rocksdb};
+        return found;
     }
 
-    record Snapshot(Map<Long, Long> perThread, Map<Long, String> names, long jitNanos, long gcNanos, long rocksdbNanos,
-                    long processNanos) {}
+    record Snapshot(Map<Long, Long> perThread, Map<Long, String> names, Map<Long, Long> jitByThread,
+                    Map<Long, Long> gcByThread, Map<Long, Long> rocksdbByThread, long processNanos) {
+
+        /** The JIT compilers' CPU nanoseconds since {@code start} ({@link #grownSince}). */
+        long jitSince(Snapshot start) {
+            return grownSince(start.jitByThread, jitByThread);
+        }
+    }
 }

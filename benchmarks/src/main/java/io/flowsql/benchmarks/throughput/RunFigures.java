@@ -31,6 +31,16 @@ record RunFigures(String name, int questions, long wallMillis, long llmCalls, Li
         return slots * 1000.0 / (latencyMillis * llmCallsPerQuestion());
     }
 
+    /**
+     * About the most a burst of these questions could reach of the ideal if the job itself cost nothing: the slots'
+     * work at the ideal rate, with the median own floor paid once on top (the pipeline fills and drains once: the last
+     * questions' chain of calls runs while slots fall idle). The exactly-once commit after the last answer comes on top.
+     */
+    double burstCeiling(int slots, long latencyMillis) {
+        double workMillis = questions * 1000.0 / idealQuestionsPerSecond(slots, latencyMillis);
+        return workMillis / (workMillis + floorPercentile(50));
+    }
+
     long percentile(double p) {
         return percentileOf(latenciesMillis.stream().mapToLong(Long::longValue).toArray(), p);
     }

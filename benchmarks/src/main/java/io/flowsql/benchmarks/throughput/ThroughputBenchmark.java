@@ -236,8 +236,11 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         CpuAccount.Snapshot cpuBefore = cpu.snapshot();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long threadsBefore = threads.getTotalStartedThreadCount();
+        MachineCpu machineBefore = MachineCpu.now();
         RunFigures streaming = run.run("streaming job (Kafka→Flink→Kafka)", measured, llm::requestCount, Duration.ofMinutes(15));
         long threadsStarted = threads.getTotalStartedThreadCount() - threadsBefore;
+        MachineCpu machineAfter = MachineCpu.now();
+        double burstBusy = machineAfter.busyShareSince(machineBefore);
         Map<String, Long> cpuUsed = cpu.between(cpuBefore, cpu.snapshot());
         JvmTimes jvmUsed = JvmTimes.now().since(jvmBefore);
         TokenCounts tokens = llm.tokenCounts().minus(tokensBefore);
@@ -264,6 +267,10 @@ public final class ThroughputBenchmark implements Callable<Integer> {
 
         System.out.printf("%s, S=%d, L=%d ms:%n", preset, s, latencyMillis);
         System.out.println("  " + streaming.line(s, latencyMillis));
+        System.out.printf("  the burst's ceiling if the job cost nothing (the slots' work at the ideal rate, the median "
+                        + "floor of %d ms paid once): %.3f; the machine's CPU during it: %.0f %% busy of %d cores (every "
+                        + "process, /proc/stat)%n", streaming.floorPercentile(50), streaming.burstCeiling(s, latencyMillis),
+                100 * burstBusy, machineAfter.cores());
         // every thread this JVM started during the measured run (job, broker, simulator, clients): an executor made
         // per request or per statement would show as hundreds or thousands per 1,000 questions
         System.out.printf("  threads started during the measured run: %d (%.1f per 1,000 questions; %d live at its end)%n",
@@ -302,6 +309,8 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() / 1e6 / idleSeconds)).toList()));
         if (sustained != null) {
             System.out.println("  " + sustained.line(s, latencyMillis));
+            System.out.printf("    the machine's CPU during it: %.0f %% busy of %d cores (every process, /proc/stat)%n",
+                    100 * sustained.machineBusy(), MachineCpu.now().cores());
             System.out.println(cpuLine("  CPU per question in the sustained run (ms):", sustained.cpu,
                     sustained.figures.questions()));
             System.out.println(cpuLine("    of which the job's threads (ms):", sustained.jobCpu,
@@ -315,7 +324,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 (double) tokens.promptTokens() / questions, (double) tokens.cachedPromptTokens() / questions,
                 100 * tokens.cachedShare(), (double) tokens.completionTokens() / questions,
                 (double) tokens.completions() / questions);
-        return summary(preset, s, streaming, sustained, paced, sequential, cpuUsed, idle);
+        return summary(preset, s, streaming, sustained, paced, sequential, cpuUsed, idle, burstBusy);
     }
 
     /**
@@ -344,9 +353,11 @@ public final class ThroughputBenchmark implements Callable<Integer> {
      * question is thread CPU: the job's Java threads, the JIT compiler threads and the GC threads (from /proc; the
      * management beans' compilation and collection times, which count wall time, are printed apart above), and of the
      * job's, the part the idle job spends per second over the run's seconds ({@code job_cpu_fixed_ms}).
+     * {@code burst_ceiling} is the burst's ratio if the job cost nothing ({@link RunFigures#burstCeiling}), {@code busy}
+     * the machine's busy share of all cores (every process) during the run the CPU figures come from.
      */
     private Summary summary(String preset, int s, RunFigures burst, Sustained sustained, RunFigures paced,
-                            RunFigures sequential, Map<String, Long> burstCpu, Idle idle) {
+                            RunFigures sequential, Map<String, Long> burstCpu, Idle idle, double burstBusy) {
         RunFigures measured = sustained == null ? burst : sustained.figures();
         int count = measured.questions();
         Map<String, Long> all = sustained == null ? burstCpu : sustained.cpu();
@@ -359,19 +370,20 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 jobNanos / 1e6 / count, all.get(CpuAccount.JIT) / 1e6 / count, all.get(CpuAccount.GC) / 1e6 / count,
                 (jobNanos + all.get(CpuAccount.JIT) + all.get(CpuAccount.GC)) / 1e6 / count, fixedMs,
                 latencies.floorPercentile(50), latencies.percentileOverOwnFloor(95),
-                latencies.percentile(95) - sequential.percentile(50), JvmTimes.loadAverage());
+                latencies.percentile(95) - sequential.percentile(50), JvmTimes.loadAverage(),
+                burst.burstCeiling(s, latencyMillis), sustained == null ? burstBusy : sustained.machineBusy());
     }
 
     /** One preset's figures in one line a script can read (per question: ms of thread CPU; ratios: of the ideal rate). */
     private record Summary(String preset, int slots, double sustained, double burst, double jobCpuMs, double jitMs,
                            double gcMs, double cpuWithJitGcMs, double jobCpuFixedMs, long floorMs, long p95OverFloorMs,
-                           long p95OverSingleMs, double load) {
+                           long p95OverSingleMs, double load, double burstCeiling, double busy) {
         String line() {
             return String.format(java.util.Locale.ROOT, "summary: preset=%s sustained=%.3f burst=%.3f job_cpu_ms=%.2f "
                             + "jit_ms=%.2f gc_ms=%.2f floor_ms=%d p95_over_floor_ms=%d p95_over_single_ms=%d load=%.2f "
-                            + "slots=%d cpu_with_jit_gc_ms=%.2f job_cpu_fixed_ms=%.2f", preset, sustained, burst,
-                    jobCpuMs, jitMs, gcMs, floorMs, p95OverFloorMs, p95OverSingleMs, load, slots, cpuWithJitGcMs,
-                    jobCpuFixedMs);
+                            + "slots=%d cpu_with_jit_gc_ms=%.2f job_cpu_fixed_ms=%.2f burst_ceiling=%.3f busy=%.2f",
+                    preset, sustained, burst, jobCpuMs, jitMs, gcMs, floorMs, p95OverFloorMs, p95OverSingleMs, load, slots,
+                    cpuWithJitGcMs, jobCpuFixedMs, burstCeiling, busy);
         }
     }
 
@@ -414,10 +426,12 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                 : ProfileRecording.start(Files.createDirectories(profileDir).resolve("sustained-" + preset + "-s" + s + ".jfr"));
         JvmTimes jvmBefore = JvmTimes.now();
         CpuAccount.Snapshot before = cpu.snapshot();
+        MachineCpu machineBefore = MachineCpu.now();
         SlotShare slots = new SlotShare(llm::busySlots);
         RunFigures figures = run.closedLoop(String.format("closed loop of %d outstanding", outstanding),
                 questions, outstanding, llm::requestCount, Duration.ofMinutes(20), slots::sample);
         CpuAccount.Snapshot after = cpu.snapshot();
+        double machineBusy = MachineCpu.now().busyShareSince(machineBefore);
         JvmTimes jvm = JvmTimes.now().since(jvmBefore);
         if (profile != null) {
             profile.close();
@@ -431,7 +445,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
         long from = arrivals.get(questions.size() / 4);
         SteadyRate steady = SteadyRate.of(arrivals, from, lastSend);
         double slotShare = slots.between(steady.startMillis(), steady.startMillis() + steady.millis());
-        return new Sustained(figures, steady, slotShare, outstanding, used, jobUsed, jvm);
+        return new Sustained(figures, steady, slotShare, outstanding, used, jobUsed, jvm, machineBusy);
     }
 
     /** The sustained run's execution samples on the job's threads: per part, the busiest methods. */
@@ -452,7 +466,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
      * exceed 1 (answers counted in the window whose calls ran before it; the whole run's calls per question).
      */
     private record Sustained(RunFigures figures, SteadyRate steady, double slotShare, int outstanding,
-                             Map<String, Long> cpu, Map<String, Long> jobCpu, JvmTimes jvm) {
+                             Map<String, Long> cpu, Map<String, Long> jobCpu, JvmTimes jvm, double machineBusy) {
         String line(int slots, long latencyMillis) {
             double ideal = figures.idealQuestionsPerSecond(slots, latencyMillis);
             return String.format("sustained (closed loop, %d outstanding, %d q): steady rate %.2f q/s (%d answers in "
@@ -482,7 +496,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
                     preset + "-s" + s + "-warm" + done + "-", done), llm::requestCount, Duration.ofMinutes(10));
             done += size;
             rates.add(f.questionsPerSecond());
-            jitShares.add((cpu.snapshot().jitNanos() - before.jitNanos()) / 1e6 / Math.max(1, f.wallMillis()));
+            jitShares.add(cpu.snapshot().jitSince(before) / 1e6 / Math.max(1, f.wallMillis()));
             if (WarmUpRule.settled(rates, jitShares, done, usable)) {
                 break;
             }
