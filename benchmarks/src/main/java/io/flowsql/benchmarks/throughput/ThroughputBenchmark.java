@@ -62,7 +62,7 @@ public final class ThroughputBenchmark implements Callable<Integer> {
     @Option(names = "--questions", description = "questions of the measured run, all sent at once (default ${DEFAULT-VALUE})")
     int questions = 400;
     @Option(names = "--warmup-max", description = "warm-up stops once its batches asked every usable question, three batches' rates agree within 10 %% and the JIT compiled <= 100 ms/s in the last batch, or after this many questions (default ${DEFAULT-VALUE})")
-    int warmupMax = 2000;
+    int warmupMax = 8000;
     @Option(names = "--one-at-a-time", description = "questions of the one-at-a-time run (default ${DEFAULT-VALUE})")
     int oneAtATime = 40;
     @Option(names = "--paced", description = "paced run at this share of the measured maximum rate (the sustained run's, or the burst's); 0 = none (default ${DEFAULT-VALUE})")
