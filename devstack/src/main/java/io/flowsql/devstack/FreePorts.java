@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 
 /**
  * Finds loopback ports nobody listens on, so tests and scripts never collide on fixed ports. The kernel may hand a
@@ -17,18 +15,19 @@ import java.util.Set;
 public final class FreePorts {
     static final int REMEMBERED = 1024;
     private static final int ATTEMPTS = 1000;
-    private static final Deque<Integer> RECENT = new ArrayDeque<>();
-    private static final Set<Integer> RECENT_SET = new HashSet<>();
+    /** The ports handed out lately, oldest first. */
+    private static final LinkedHashSet<Integer> RECENT = new LinkedHashSet<>();
 
     private FreePorts() {}
 
     public static synchronized int next() {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             int port = unusedNow();
-            if (RECENT_SET.add(port)) {
-                RECENT.addLast(port);
+            if (RECENT.add(port)) {
                 if (RECENT.size() > REMEMBERED) {
-                    RECENT_SET.remove(RECENT.removeFirst());
+                    Iterator<Integer> oldest = RECENT.iterator();
+                    oldest.next();
+                    oldest.remove();
                 }
                 return port;
             }
